@@ -1,0 +1,3 @@
+export * from './models.ts';
+export * from './paths.ts';
+export * from './validate-input.ts';

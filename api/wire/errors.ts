@@ -1,0 +1,54 @@
+/**
+ * The error body of service-spec.md part 7 and the codes the emulator uses. The set of codes and
+ * HTTP statuses is "not shown" in the spec; ours is listed in docs/service-assumptions.md. The
+ * client never depends on a code being in this list: it classifies by HTTP status first.
+ */
+import { z } from 'zod';
+
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'insufficient_credits_error',
+  'not_found_error',
+  'conflict_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({
+    type: z.string(),
+    message: z.string(),
+    code: z.string(),
+    /** The offending input field, when there is one. */
+    param: z.string().nullish(),
+    /** Allowed values or parameter names, when the list is closed. */
+    allowed: z.array(z.string()).nullish(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Codes the emulator sends, with the HTTP status each comes with. */
+export const ERROR_CODES = {
+  INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
+  INVALID_PARAMETER: 400,
+  MISSING_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  INVALID_CURSOR: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  UNAUTHENTICATED: 401,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_CREDITS: 402,
+  NOT_FOUND: 404,
+  MODEL_NOT_FOUND: 404,
+  PREDICTION_NOT_FOUND: 404,
+  NOT_CANCELABLE: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  RATE_LIMITED: 429,
+  TOO_MANY_IN_FLIGHT: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+export type ErrorCode = keyof typeof ERROR_CODES;
