@@ -1,0 +1,93 @@
+/**
+ * Connections to any Temporal: the embedded dev server, a self-hosted cluster, or Temporal Cloud
+ * (API key or mTLS). Settings come from @temporalio/envconfig, the same environment variables
+ * and TOML profiles (~/.config/temporalio/temporal.toml) that the `temporal` CLI reads, so one
+ * configuration serves both.
+ */
+import { Client, Connection } from '@temporalio/client';
+import {
+  type ClientConnectConfig,
+  loadClientConfigProfile,
+  loadClientConnectConfig,
+} from '@temporalio/envconfig';
+import { NativeConnection } from '@temporalio/worker';
+
+/** The variables envconfig understands (docs/deployment.md explains each). */
+export const TEMPORAL_ENV_VARS = [
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_NAMESPACE',
+  'TEMPORAL_API_KEY',
+  'TEMPORAL_TLS',
+  'TEMPORAL_TLS_CLIENT_CERT_PATH',
+  'TEMPORAL_TLS_CLIENT_CERT_DATA',
+  'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  'TEMPORAL_TLS_CLIENT_KEY_DATA',
+  'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+  'TEMPORAL_TLS_SERVER_CA_CERT_DATA',
+  'TEMPORAL_TLS_SERVER_NAME',
+  'TEMPORAL_TLS_DISABLE_HOST_VERIFICATION',
+  'TEMPORAL_PROFILE',
+  'TEMPORAL_CONFIG_FILE',
+] as const;
+
+const DEFAULT_ADDRESS = 'localhost:7233';
+const DEFAULT_NAMESPACE = 'default';
+
+export interface ConnectOptions {
+  /**
+   * A server we started ourselves (the embedded dev server): plain gRPC on loopback, so the
+   * profile's TLS and API key, meant for a remote cluster, are not sent to it.
+   */
+  localAddress?: string;
+  /** Overrides TEMPORAL_NAMESPACE / the profile's namespace. */
+  namespace?: string;
+  /** Environment to read instead of process.env (tests). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  connectionOptions: ClientConnectConfig['connectionOptions'];
+}
+
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]));
+}
+
+/** True when the user pointed us at a Temporal (env or config file); else the embedded default applies. */
+export function temporalConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!loadClientConfigProfile({ overrideEnvVars: definedEnv(env) }).address;
+}
+
+/** Resolves where and how to connect, without connecting. */
+export function loadTemporalTarget(options: ConnectOptions = {}): TemporalTarget {
+  const config = loadClientConnectConfig({ overrideEnvVars: definedEnv(options.env ?? process.env) });
+  const connectionOptions = options.localAddress
+    ? { address: options.localAddress }
+    : { ...config.connectionOptions, address: config.connectionOptions.address ?? DEFAULT_ADDRESS };
+  return {
+    address: connectionOptions.address,
+    namespace: options.namespace ?? config.namespace ?? DEFAULT_NAMESPACE,
+    connectionOptions,
+  };
+}
+
+/** A Client for starting, querying and cancelling campaigns. Close `connection` when done. */
+export async function connectClient(
+  options: ConnectOptions = {},
+): Promise<{ client: Client; connection: Connection; namespace: string; address: string }> {
+  const target = loadTemporalTarget(options);
+  const connection = await Connection.connect(target.connectionOptions);
+  const client = new Client({ connection, namespace: target.namespace });
+  return { client, connection, namespace: target.namespace, address: target.address };
+}
+
+/** The native connection a Worker polls through. Close it after the worker has shut down. */
+export async function connectWorker(
+  options: ConnectOptions = {},
+): Promise<{ connection: NativeConnection; namespace: string; address: string }> {
+  const target = loadTemporalTarget(options);
+  const connection = await NativeConnection.connect(target.connectionOptions);
+  return { connection, namespace: target.namespace, address: target.address };
+}

@@ -1,0 +1,220 @@
+/**
+ * Starts the real Temporal dev server (`temporal server start-dev`), SQLite-backed when given a
+ * db file so workflows survive a restart. Used by the test suite (one server per run, plus
+ * servers of their own for tests that need special limits) and by the embedded default.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { freePort, groupAlive, terminateGroup } from './process-group.ts';
+import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
+
+export interface DevServerOptions {
+  /** SQLite file; without it the server keeps everything in memory and restart() loses it. */
+  dbFile?: string;
+  /** gRPC port; 0 or absent picks a free one (kept across restart()). */
+  port?: number;
+  /** Web UI port, 0 for a free one, false or absent for headless (faster start). */
+  uiPort?: number | false;
+  /** Created at launch in addition to "default"; also the namespace waited for. */
+  namespace?: string;
+  /** Dynamic config, e.g. `{ 'limit.historyCount.suggestContinueAsNew': 200 }`. */
+  dynamicConfig?: Record<string, string | number | boolean>;
+  /** Server output goes here (appended); otherwise it is kept in memory for error messages. */
+  logFile?: string;
+  /** The CLI to run; defaults to findTemporalCli(). */
+  cli?: string;
+  /**
+   * Kill the server when this process dies, even by SIGKILL (default true). The embedded default
+   * turns it off: its server is shared with other `mediaflow run` processes (see embedded.ts).
+   */
+  dieWithParent?: boolean;
+  /** How long to wait for the server to answer (default 60 s; first start unpacks the UI). */
+  readyTimeoutMs?: number;
+}
+
+export interface DevServer {
+  /** `127.0.0.1:PORT`, the value for TEMPORAL_ADDRESS. */
+  readonly address: string;
+  readonly namespace: string;
+  /** `http://127.0.0.1:UI_PORT` when the UI is on. */
+  readonly uiUrl: string | undefined;
+  /** Process group of the server (undefined when the SDK runs it), for liveness checks. */
+  readonly pgid: () => number | undefined;
+  /** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. */
+  stop(): Promise<void>;
+  /** stop() then start again on the same port with the same db file. */
+  restart(): Promise<void>;
+}
+
+interface Resolved {
+  cli: string;
+  port: number;
+  uiPort: number | false;
+  namespace: string;
+  options: DevServerOptions;
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const cli = options.cli ?? (await findTemporalCli());
+  const resolved: Resolved = {
+    cli,
+    port: options.port || (await freePort()),
+    uiPort:
+      options.uiPort === undefined || options.uiPort === false ? false : options.uiPort || (await freePort()),
+    namespace: options.namespace ?? 'default',
+    options,
+  };
+  if (options.dbFile) mkdirSync(dirname(options.dbFile), { recursive: true });
+  let running = cli === SDK_DOWNLOAD ? await launchWithSdk(resolved) : await launchCli(resolved);
+  return {
+    address: `127.0.0.1:${resolved.port}`,
+    namespace: resolved.namespace,
+    uiUrl: resolved.uiPort === false ? undefined : `http://127.0.0.1:${resolved.uiPort}`,
+    pgid: () => running.pgid,
+    stop: () => running.stop(),
+    async restart() {
+      await running.stop();
+      running = cli === SDK_DOWNLOAD ? await launchWithSdk(resolved) : await launchCli(resolved);
+    },
+  };
+}
+
+interface Running {
+  pgid: number | undefined;
+  stop(): Promise<void>;
+}
+
+function devServerArgs(r: Resolved): string[] {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(r.port), '--log-level', 'warn'];
+  args.push(...(r.uiPort === false ? ['--headless'] : ['--ui-port', String(r.uiPort)]));
+  if (r.options.dbFile) args.push('--db-filename', r.options.dbFile);
+  if (r.namespace !== 'default') args.push('--namespace', r.namespace);
+  return [...args, ...dynamicConfigArgs(r.options)];
+}
+
+function dynamicConfigArgs(options: DevServerOptions): string[] {
+  // The CLI parses each value as JSON, so strings need their quotes.
+  return Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${JSON.stringify(value)}`,
+  ]);
+}
+
+/**
+ * When the server must die with us, run it under a tiny sh watchdog: `cat` reads our end of a
+ * pipe and returns when this process dies (however it dies, SIGKILL included), then the
+ * watchdog terminates the server. Node cannot set PR_SET_PDEATHSIG, and an 'exit' hook alone
+ * misses SIGKILL and unhandled signals.
+ */
+// (sh gives background jobs /dev/null as stdin, hence the explicit `<&3` copy of our pipe.)
+const WATCHDOG =
+  'exec 3<&0; "$0" "$@" & server=$!; (cat <&3 >/dev/null; kill -TERM $server 2>/dev/null) & wait $server';
+
+async function launchCli(r: Resolved): Promise<Running> {
+  const dieWithParent = r.options.dieWithParent ?? true;
+  const logFd = r.options.logFile ? openLog(r.options.logFile) : undefined;
+  const output = logFd === undefined ? 'pipe' : logFd;
+  const args = devServerArgs(r);
+  const child = dieWithParent
+    ? spawn('sh', ['-c', WATCHDOG, r.cli, ...args], { detached: true, stdio: ['pipe', output, output] })
+    : spawn(r.cli, args, { detached: true, stdio: ['ignore', output, output] });
+  const captured = captureOutput(child);
+  const pgid = child.pid;
+  if (pgid === undefined) throw new Error(`could not start ${r.cli}: ${INSTALL_HINT}`);
+  const killOnExit = () => {
+    try {
+      process.kill(-pgid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
+  if (dieWithParent) process.on('exit', killOnExit);
+  // A forgotten stop() must not keep this process alive: the watchdog or the exit hook
+  // takes the server down with us.
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as Socket | null)?.unref();
+  const stop = async () => {
+    process.off('exit', killOnExit);
+    await terminateGroup(pgid);
+  };
+  try {
+    await waitUntilServing(r, () => !groupAlive(pgid));
+  } catch (error) {
+    await stop();
+    const log = r.options.logFile ? readTail(r.options.logFile) : captured();
+    throw new Error(`${(error as Error).message}\n${log}`.trim());
+  }
+  return { pgid, stop };
+}
+
+function openLog(path: string): number {
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, 'a');
+}
+
+function readTail(path: string): string {
+  return readFileSync(path, 'utf8').slice(-4000);
+}
+
+/** Keeps the last few KB of output for error messages; the pipes are drained so they never block. */
+function captureOutput(child: ChildProcess): () => string {
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text = (text + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => text;
+}
+
+/** Ready means the namespace answers, not merely that the port is open. */
+async function waitUntilServing(r: Resolved, exited: () => boolean): Promise<void> {
+  const address = `127.0.0.1:${r.port}`;
+  const deadline = Date.now() + (r.options.readyTimeoutMs ?? 60_000);
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error(`temporal dev server on ${address} exited during start-up`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: r.namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await sleep(100);
+    }
+  }
+  throw new Error(`temporal dev server on ${address} did not answer: ${(lastError as Error)?.message}`);
+}
+
+/** Users without the CLI but with internet: @temporalio/testing downloads and runs it. */
+async function launchWithSdk(r: Resolved): Promise<Running> {
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: ephemeralExecutable(SDK_DOWNLOAD),
+        ip: '127.0.0.1',
+        port: r.port,
+        namespace: r.namespace,
+        ui: r.uiPort !== false,
+        ...(r.uiPort === false ? {} : { uiPort: r.uiPort }),
+        ...(r.options.dbFile ? { dbFilename: r.options.dbFile } : {}),
+        extraArgs: dynamicConfigArgs(r.options),
+      },
+    });
+  } catch (error) {
+    throw new Error(
+      `No Temporal CLI installed and the SDK could not download one (${(error as Error).message}). ${INSTALL_HINT}`,
+    );
+  }
+  return { pgid: undefined, stop: () => env.teardown() };
+}
