@@ -1,0 +1,31 @@
+/**
+ * Access to the suite's Temporal dev server (started once in test/global-setup.ts).
+ * Every test gets its own task queue, so workers of different tests never steal each other's work.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { inject, onTestFinished } from 'vitest';
+
+export function temporalAddress(): string {
+  return inject('temporalAddress');
+}
+
+/** A task queue name no other test uses. */
+export function uniqueTaskQueue(prefix = 'test'): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** A Client on the suite's server (or `address`), closed automatically when the test ends. */
+export async function temporalClient(address = temporalAddress()): Promise<Client> {
+  const connection = await Connection.connect({ address });
+  onTestFinished(() => connection.close());
+  return new Client({ connection });
+}
+
+/** A worker connection on the suite's server (or `address`), closed when the test ends. */
+export async function workerConnection(address = temporalAddress()): Promise<NativeConnection> {
+  const connection = await NativeConnection.connect({ address });
+  onTestFinished(() => connection.close());
+  return connection;
+}
