@@ -1,0 +1,162 @@
+/**
+ * Prepared steps → jobs. Each job's input is rendered from its templates, local pictures are
+ * checked and hashed, the result is validated by the model's own schema, keyed and priced.
+ * Jobs come parents-first and depth-first (each parent job immediately followed by its
+ * descendants) so the engine can start a video as soon as its picture is done.
+ * A problem repeated across thousands of combinations is reported once, naming the first one.
+ */
+import { checkModelInput, MODELS } from '../api/catalogue/index.ts';
+import { jobKey } from './keys.ts';
+import { isLocalPath, type LocalFiles } from './local-files.ts';
+import type { Combination } from './matrix.ts';
+import { JobNames, nameParts } from './names.ts';
+import type { InputField, PreparedStep, Report } from './prepare.ts';
+import type { Scalar } from './schema.ts';
+import type { DataPath } from './source.ts';
+import { didYouMean } from './suggest.ts';
+import { renderTemplate } from './templates.ts';
+import { FROM_OUTPUT, LOCAL_FILE_PREFIX, type PlannedJob } from './types.ts';
+
+interface Parent {
+  readonly key: string;
+  readonly vars: Readonly<Record<string, Scalar>>;
+  readonly parts: readonly string[];
+}
+
+interface Repeated {
+  path: DataPath;
+  message: string;
+  text?: string;
+  count: number;
+}
+
+export function expandJobs(
+  roots: readonly PreparedStep[],
+  vars: Readonly<Record<string, Scalar>>,
+  files: LocalFiles,
+  report: Report,
+): PlannedJob[] {
+  const jobs: PlannedJob[] = [];
+  const names = new JobNames();
+  const keys = new Map<string, string>();
+  const repeated = new Map<string, Repeated>();
+
+  /** `where` is given when the problem depends on matrix values: the message names the first combination. */
+  const problem = (
+    step: PreparedStep,
+    path: DataPath,
+    message: string,
+    where: (() => string) | null,
+    text?: string,
+  ) => {
+    const id = `${step.index}\u0000${path.join('.')}\u0000${message}`;
+    const seen = repeated.get(id);
+    if (seen) seen.count++;
+    else
+      repeated.set(id, {
+        path,
+        message: `${where ? where() : `step "${step.id}"`}: ${message}`,
+        text,
+        count: 1,
+      });
+  };
+
+  const emit = (step: PreparedStep, parent: Parent | null) => {
+    for (const combination of step.combinations) {
+      for (let variant = 1; variant <= step.repeat; variant++) {
+        const job = buildJob(step, parent, combination, variant);
+        jobs.push(job.planned);
+        for (const child of step.children) if (child.jobCount > 0) emit(child, job.self);
+      }
+    }
+  };
+
+  const buildJob = (step: PreparedStep, parent: Parent | null, combination: Combination, variant: number) => {
+    const jobVars = parent ? { ...parent.vars, ...combination } : combination;
+    const lookup = (name: string) => (name === 'variant' ? variant : (jobVars[name] ?? vars[name]));
+    const where = () => describeCombination(step, jobVars, variant);
+    const input: Record<string, unknown> = {};
+    const hashes: Record<string, string> = {};
+    const sources = new Map<string, InputField>();
+    for (const field of step.fields) {
+      sources.set(field.name, field);
+      let value: unknown = field.value;
+      if (field.template) {
+        const rendered = renderTemplate(field.template, lookup);
+        for (const name of rendered.missing ?? []) {
+          // Names unknown in every combination were reported once by prepare.ts.
+          if (step.knownNames.has(name)) {
+            problem(step, field.path, `{{${name}}} has no value in this combination`, where, `{{${name}`);
+          }
+        }
+        value = rendered.value;
+      } else if (typeof value === 'number') {
+        value = String(value);
+      }
+      if (field.isImage && typeof value === 'string' && value !== FROM_OUTPUT && isLocalPath(value)) {
+        const file = files.resolve(value);
+        if (!file.ok) {
+          problem(step, field.path, file.message, field.template ? where : null);
+          continue;
+        }
+        hashes[file.path] = file.sha256;
+        value = LOCAL_FILE_PREFIX + file.path;
+      }
+      input[field.name] = value;
+    }
+    const checked = checkModelInput(step.model, input);
+    if (!checked.ok) {
+      for (const issue of checked.problems) {
+        const field = sources.get(String(issue.path[0]));
+        const value = field ? input[field.name] : undefined;
+        const hint = issue.allowed && typeof value === 'string' ? didYouMean(value, issue.allowed) : '';
+        const path = field?.path ?? ['steps', step.index, 'input'];
+        problem(step, path, `${issue.message}${hint}`, field?.template ? where : null);
+      }
+    }
+    const key = jobKey({ model: step.model, input, variant, parent: parent?.key ?? null, files: hashes });
+    const twin = keys.get(key);
+    const parts = nameParts(
+      parent?.parts ?? [],
+      Object.values(combination),
+      step.repeat > 1 ? variant : null,
+    );
+    const name = names.claim(step.id, parts, key);
+    if (twin !== undefined) {
+      const pair = () => `step "${step.id}" makes identical jobs "${twin}" and "${name}"`;
+      const advice =
+        'same model, input and variant, so one would be paid for twice; use every matrix key in the input, or "repeat" for variants';
+      problem(step, ['steps', step.index, 'matrix'], advice, pair);
+    } else keys.set(key, name);
+    const planned: PlannedJob = {
+      key,
+      step: step.id,
+      name,
+      model: step.model,
+      input,
+      parent: parent?.key ?? null,
+      usd: MODELS[step.model].price(input),
+      vars: jobVars,
+      variant,
+    };
+    return { planned, self: { key, vars: jobVars, parts } };
+  };
+
+  for (const root of roots) if (root.jobCount > 0) emit(root, null);
+  for (const { path, message, text, count } of repeated.values()) {
+    const more = count > 1 ? ` (and ${count - 1} more ${count === 2 ? 'job' : 'jobs'} like it)` : '';
+    report(path, `${message}${more}`, text === undefined ? {} : { text });
+  }
+  return jobs;
+}
+
+/** `step "teaser" with product=watch, mode=pro, variant 2`, for messages about one combination. */
+function describeCombination(
+  step: PreparedStep,
+  vars: Readonly<Record<string, Scalar>>,
+  variant: number,
+): string {
+  const values = Object.entries(vars).map(([key, value]) => `${key}=${value}`);
+  if (step.repeat > 1) values.push(`variant ${variant}`);
+  return values.length ? `step "${step.id}" with ${values.join(', ')}` : `step "${step.id}"`;
+}

@@ -1,0 +1,69 @@
+/**
+ * The planner's entry point: spec file → validated, priced Plan, or every problem found.
+ * Pure apart from reading the spec and the local pictures it names: no network, no clock.
+ */
+import path from 'node:path';
+import { parseUsd } from '../api/money.ts';
+import { expandJobs } from './expand.ts';
+import { LocalFiles } from './local-files.ts';
+import { prepareSteps, type Report } from './prepare.ts';
+import { type SpecProblem, sortProblems } from './problems.ts';
+import { CampaignSpec, DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './schema.ts';
+import { shapeProblems } from './shape-problems.ts';
+import { loadSpecSource } from './source.ts';
+import type { Plan, PlannedStep } from './types.ts';
+
+export { jobKey } from './keys.ts';
+export { formatProblem, type SpecProblem } from './problems.ts';
+export { FROM_OUTPUT, LOCAL_FILE_PREFIX, type Plan, type PlannedJob, type PlannedStep } from './types.ts';
+
+export type PlanResult = { ok: true; plan: Plan } | { ok: false; problems: SpecProblem[] };
+
+export async function planCampaign(specFile: string): Promise<PlanResult> {
+  const file = path.resolve(specFile);
+  const source = await loadSpecSource(file);
+  if (source.problems.length > 0) return { ok: false, problems: sortProblems(source.problems) };
+  const parsed = CampaignSpec.safeParse(source.data);
+  if (!parsed.success)
+    return { ok: false, problems: sortProblems(shapeProblems(source, parsed.error, CampaignSpec)) };
+
+  const spec = parsed.data;
+  const problems: SpecProblem[] = [];
+  const report: Report = (at, message, where) => problems.push(source.problemAt(at, message, where));
+  const steps = prepareSteps(spec, report);
+  const specDir = path.dirname(file);
+  const roots = steps.filter((step) => step.from === null);
+  const jobs = expandJobs(roots, spec.vars ?? {}, new LocalFiles(specDir), report);
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
+
+  const jobCounts = new Map<string, number>();
+  let totalUsd = 0;
+  let unpricedJobs = 0;
+  for (const job of jobs) {
+    jobCounts.set(job.step, (jobCounts.get(job.step) ?? 0) + 1);
+    if (job.usd === null) unpricedJobs++;
+    else totalUsd += job.usd;
+  }
+  const plannedSteps: PlannedStep[] = steps.map((step) => ({
+    id: step.id,
+    model: step.model,
+    from: step.from?.id ?? null,
+    retries: step.retries ?? DEFAULT_RETRIES,
+    concurrency: step.concurrency ?? null,
+    jobCount: jobCounts.get(step.id) ?? 0,
+  }));
+  return {
+    ok: true,
+    plan: {
+      campaign: spec.campaign,
+      specFile: file,
+      outputDir: path.resolve(specDir, spec.output?.dir ?? path.join('out', spec.campaign)),
+      budget: spec.budget ? parseUsd(spec.budget.max_usd) : null,
+      concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
+      steps: plannedSteps,
+      jobs,
+      totalUsd,
+      unpricedJobs,
+    },
+  };
+}

@@ -1,0 +1,370 @@
+/**
+ * Checks that need the whole spec, done once per step before any job exists: step ids, chains
+ * (unknown steps, cycles, models without an image input), matrix keys, parameter names, and the
+ * names used in templates. It produces the prepared steps that expand.ts turns into jobs.
+ */
+import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
+import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import {
+  type CampaignSpec,
+  DEFAULT_JOBS_PER_STEP,
+  IDENTIFIER,
+  IDENTIFIER_RULE,
+  RESERVED_NAMES,
+  type Scalar,
+  type Step,
+} from './schema.ts';
+import type { DataPath } from './source.ts';
+import { didYouMean, quoteList } from './suggest.ts';
+import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
+
+export type Report = (path: DataPath, message: string, at?: { key?: string; text?: string }) => void;
+
+export interface InputField {
+  readonly name: string;
+  /** Where the value is written: the step's input or a `defaults` entry. */
+  readonly path: DataPath;
+  readonly value: Scalar;
+  readonly template: Template | null;
+  readonly isImage: boolean;
+}
+
+export interface PreparedStep {
+  readonly index: number;
+  readonly id: string;
+  readonly model: ModelLabel;
+  readonly from: PreparedStep | null;
+  readonly children: PreparedStep[];
+  readonly fields: readonly InputField[];
+  readonly combinations: readonly Combination[];
+  readonly repeat: number;
+  readonly retries: number | undefined;
+  readonly concurrency: number | undefined;
+  /** Names a template may use in at least one combination of this step. */
+  readonly knownNames: ReadonlySet<string>;
+  /** Jobs this step expands to: parent jobs × combinations × repeat. */
+  jobCount: number;
+}
+
+export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[] {
+  const vars = spec.vars ?? {};
+  checkVariableNames(Object.keys(vars), ['vars'], report);
+  checkDefaults(spec, report);
+  const byId = new Map<string, Step>();
+  spec.steps.forEach((step, index) => {
+    if (byId.has(step.id))
+      report(['steps', index, 'id'], `step id "${step.id}" is used twice; step ids must be unique`);
+    else byId.set(step.id, step);
+  });
+  const prepared = new Map<Step, PreparedStep>();
+  const chainOk = checkChains(spec.steps, byId, report);
+  const cap = spec.limits?.jobs_per_step ?? DEFAULT_JOBS_PER_STEP;
+  // Parents first, so a child sees its ancestors' matrix keys and job count.
+  for (const index of topologicalOrder(spec.steps, byId, chainOk)) {
+    const step = spec.steps[index]!;
+    const parent = step.from === undefined ? null : (prepared.get(byId.get(step.from)!) ?? null);
+    const ready = prepareStep(step, index, parent, spec, cap, report);
+    prepared.set(step, ready);
+    parent?.children.push(ready);
+  }
+  return spec.steps.flatMap((step) => prepared.get(step) ?? []);
+}
+
+function prepareStep(
+  step: Step,
+  index: number,
+  parent: PreparedStep | null,
+  spec: CampaignSpec,
+  cap: number,
+  report: Report,
+): PreparedStep {
+  const at: DataPath = ['steps', index];
+  const inherited = new Set(parent ? ancestorKeys(parent) : []);
+  const combinations = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
+  const repeat = step.repeat ?? 1;
+  const jobCount = (parent?.jobCount ?? 1) * combinations.length * repeat;
+  if (combinations.length * repeat > 0 && jobCount > cap) {
+    report(
+      [...at, 'id'],
+      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} variants), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
+    );
+  }
+  const fields = inputFields(step, index, spec, report);
+  const names = new Set([
+    ...Object.keys(spec.vars ?? {}),
+    ...inherited,
+    ...combinations.flatMap(Object.keys),
+    'variant',
+  ]);
+  checkTemplates(step, fields, names, report);
+  return {
+    index,
+    id: step.id,
+    model: step.model,
+    from: parent,
+    children: [],
+    fields: withParentOutput(step, at, fields, report),
+    combinations,
+    knownNames: names,
+    repeat,
+    retries: step.retries,
+    concurrency: step.concurrency,
+    jobCount: jobCount > cap ? 0 : jobCount,
+  };
+}
+
+function ancestorKeys(step: PreparedStep): string[] {
+  const own = step.combinations.flatMap(Object.keys);
+  return [...own, ...(step.from ? ancestorKeys(step.from) : [])];
+}
+
+function checkVariableNames(names: readonly string[], path: DataPath, report: Report): void {
+  for (const name of names) {
+    if (!IDENTIFIER.test(name))
+      report(path, `"${name}" cannot be used in templates: it must be ${IDENTIFIER_RULE}`, { key: name });
+    else if ((RESERVED_NAMES as readonly string[]).includes(name)) {
+      report(path, `"${name}" is reserved (${quoteList(RESERVED_NAMES)}); choose another name`, {
+        key: name,
+      });
+    }
+  }
+}
+
+function checkMatrix(
+  step: Step,
+  at: DataPath,
+  inherited: ReadonlySet<string>,
+  vars: readonly string[],
+  cap: number,
+  report: Report,
+): Combination[] {
+  const path = [...at, 'matrix'];
+  const axes = matrixAxes(step.matrix).map(([key]) => key);
+  const keys = new Set([...axes, ...(step.matrix?.include ?? []).flatMap(Object.keys)]);
+  checkVariableNames([...keys], path, report);
+  for (const key of keys) {
+    if (vars.includes(key))
+      report(path, `matrix key "${key}" is also a var; rename one of them so {{${key}}} has one meaning`, {
+        key,
+      });
+    if (inherited.has(key)) {
+      report(
+        path,
+        `matrix key "${key}" is already a matrix key of a step this one follows (from: ${step.from}); its jobs inherit that value`,
+        { key },
+      );
+    }
+  }
+  (step.matrix?.exclude ?? []).forEach((entry, entryIndex) => {
+    for (const key of Object.keys(entry)) {
+      if (!axes.includes(key)) {
+        report(
+          [...path, 'exclude', entryIndex],
+          `exclude names "${key}", which is not a matrix axis${didYouMean(key, axes)}; axes: ${axes.join(', ') || 'none'}`,
+          { key },
+        );
+      }
+    }
+  });
+  const size = productSize(step.matrix);
+  if (size > cap) {
+    const sizes = matrixAxes(step.matrix).map(([, values]) => values.length);
+    report(
+      path,
+      `matrix has ${sizes.join(' × ')} = ${size.toLocaleString('en')} combinations, above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
+    );
+    return [];
+  }
+  return expandMatrix(step.matrix);
+}
+
+/** Merges defaults under the step's input (`all`, then the model's own entry, then the step). */
+function inputFields(step: Step, index: number, spec: CampaignSpec, report: Report): InputField[] {
+  const definition = MODELS[step.model];
+  const parameters = Object.keys(definition.input.shape);
+  const fields = new Map<string, InputField>();
+  const add = (path: DataPath, name: string, value: Scalar) => {
+    fields.set(name, {
+      name,
+      path: [...path, name],
+      value,
+      template: typeof value === 'string' && value.includes('{{') ? compileTemplate(value) : null,
+      isImage: definition.imageFields.includes(name),
+    });
+  };
+  for (const [name, value] of Object.entries(spec.defaults?.all ?? {})) {
+    if (parameters.includes(name)) add(['defaults', 'all'], name, value);
+  }
+  for (const [name, value] of Object.entries(spec.defaults?.[step.model] ?? {}))
+    add(['defaults', step.model], name, value);
+  for (const [name, value] of Object.entries(step.input ?? {})) {
+    if (parameters.includes(name)) add(['steps', index, 'input'], name, value);
+    else {
+      report(
+        ['steps', index, 'input'],
+        `${step.model} has no parameter "${name}"${didYouMean(name, parameters)}; its parameters are: ${parameters.join(', ')}`,
+        { key: name },
+      );
+    }
+  }
+  return [...fields.values()];
+}
+
+function checkDefaults(spec: CampaignSpec, report: Report): void {
+  const everyParameter = new Set(MODEL_LABELS.flatMap((label) => Object.keys(MODELS[label].input.shape)));
+  for (const name of Object.keys(spec.defaults?.all ?? {})) {
+    if (!everyParameter.has(name)) {
+      report(['defaults', 'all'], `no model has a parameter "${name}"${didYouMean(name, everyParameter)}`, {
+        key: name,
+      });
+    }
+  }
+  for (const label of MODEL_LABELS) {
+    const parameters = Object.keys(MODELS[label].input.shape);
+    for (const name of Object.keys(spec.defaults?.[label] ?? {})) {
+      if (!parameters.includes(name)) {
+        report(
+          ['defaults', label],
+          `${label} has no parameter "${name}"${didYouMean(name, parameters)}; its parameters are: ${parameters.join(', ')}`,
+          { key: name },
+        );
+      }
+    }
+  }
+}
+
+function checkTemplates(
+  step: Step,
+  fields: readonly InputField[],
+  names: ReadonlySet<string>,
+  report: Report,
+): void {
+  for (const field of fields) {
+    for (const text of field.template?.invalid ?? []) {
+      report(
+        field.path,
+        `${text} is not a variable name: templates hold a name only ({{name}}), no expressions or filters`,
+        { text },
+      );
+    }
+    for (const name of field.template?.names ?? []) {
+      if (name === FROM_OUTPUT_NAME) {
+        checkFromOutput(step, field, report);
+      } else if (!names.has(name)) {
+        const known = [...names].sort();
+        report(
+          field.path,
+          `unknown variable {{${name}}}${didYouMean(name, known)}; known here: ${known.join(', ')}`,
+          { text: `{{${name}` },
+        );
+      }
+    }
+  }
+}
+
+function checkFromOutput(step: Step, field: InputField, report: Report): void {
+  const images = MODELS[step.model].imageFields;
+  if (step.from === undefined) {
+    report(
+      field.path,
+      `{{from.output}} needs "from: <step>" on step "${step.id}" to name the step whose output it takes`,
+    );
+  } else if (!field.isImage) {
+    report(
+      field.path,
+      `{{from.output}} can only fill an image field; ${step.model}'s image fields: ${images.join(', ') || 'none'}`,
+    );
+  } else if (!field.template?.whole) {
+    report(
+      field.path,
+      `{{from.output}} must be the whole value of ${field.name} (it becomes the parent's output URL)`,
+    );
+  }
+}
+
+/** A chained step whose input does not mention the parent's output gets it in its first image field. */
+function withParentOutput(step: Step, at: DataPath, fields: InputField[], report: Report): InputField[] {
+  if (step.from === undefined || fields.some((field) => field.template?.names.includes(FROM_OUTPUT_NAME)))
+    return fields;
+  const free = MODELS[step.model].imageFields.find((name) => !fields.some((field) => field.name === name));
+  if (free === undefined) {
+    if (MODELS[step.model].imageFields.length > 0) {
+      report(
+        [...at, 'from'],
+        `step "${step.id}" follows "${step.from}" but its image fields are all set; put {{from.output}} in one of them`,
+      );
+    }
+    return fields;
+  }
+  const value = `{{${FROM_OUTPUT_NAME}}}`;
+  return [
+    ...fields,
+    { name: free, path: [...at, 'from'], value, template: compileTemplate(value), isImage: true },
+  ];
+}
+
+/** Reports unknown `from`, cycles and chains into a model without image input; returns steps that may be expanded. */
+function checkChains(steps: readonly Step[], byId: ReadonlyMap<string, Step>, report: Report): Set<Step> {
+  const ok = new Set<Step>();
+  const imageModels = MODEL_LABELS.filter((label) => MODELS[label].imageFields.length > 0);
+  steps.forEach((step, index) => {
+    if (step.from === undefined) {
+      ok.add(step);
+      return;
+    }
+    const parent = byId.get(step.from);
+    const path = ['steps', index, 'from'];
+    if (!parent) {
+      report(
+        path,
+        `from: "${step.from}" is not a step${didYouMean(step.from, byId.keys())}; steps: ${[...byId.keys()].join(', ')}`,
+      );
+    } else if (MODELS[step.model].imageFields.length === 0) {
+      report(
+        path,
+        `${step.model} takes no image input, so step "${step.id}" cannot follow another step; models with an image input: ${imageModels.join(', ')}`,
+      );
+    } else if (MODELS[parent.model].kind !== 'image') {
+      report(
+        path,
+        `step "${parent.id}" makes videos (${parent.model}); from: must name a step that makes images`,
+      );
+    } else {
+      const cycle = cycleFrom(step, byId);
+      if (cycle) report(path, `chain cycle: ${cycle.join(' → ')}; a step cannot (indirectly) follow itself`);
+      else ok.add(step);
+    }
+  });
+  return ok;
+}
+
+function cycleFrom(step: Step, byId: ReadonlyMap<string, Step>): string[] | null {
+  const seen: string[] = [step.id];
+  for (let current = byId.get(step.from ?? ''); current; current = byId.get(current.from ?? '')) {
+    if (current === step) return [...seen, step.id];
+    if (seen.includes(current.id)) return null;
+    seen.push(current.id);
+  }
+  return null;
+}
+
+/** Indices of the steps whose whole chain is sound, each after its parent. */
+function topologicalOrder(
+  steps: readonly Step[],
+  byId: ReadonlyMap<string, Step>,
+  ok: ReadonlySet<Step>,
+): number[] {
+  const order: number[] = [];
+  const placed = new Set<Step>();
+  const place = (step: Step): boolean => {
+    if (placed.has(step)) return true;
+    if (!ok.has(step)) return false;
+    const parent = step.from === undefined ? undefined : byId.get(step.from);
+    if (parent && !place(parent)) return false;
+    placed.add(step);
+    order.push(steps.indexOf(step));
+    return true;
+  };
+  for (const step of steps) place(step);
+  return order;
+}

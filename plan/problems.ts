@@ -1,0 +1,22 @@
+/**
+ * A problem in a spec, located in the file so an editor can jump to it. Every stage of planning
+ * collects problems instead of throwing, so the user sees all of them in one pass.
+ */
+export interface SpecProblem {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  readonly message: string;
+}
+
+/** `file:line:col: message`, the form compilers use, which editors and terminals turn into links. */
+export function formatProblem(problem: SpecProblem): string {
+  return `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
+}
+
+/** Problems sorted by position, so the output reads top to bottom like the file. */
+export function sortProblems(problems: readonly SpecProblem[]): SpecProblem[] {
+  return [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
+}

@@ -1,0 +1,152 @@
+/**
+ * The campaign spec format, version 1. The TypeScript types are inferred from these schemas and
+ * `specs/campaign.schema.json` is generated from them (`npm run schema`), so editors, the loader
+ * and the docs cannot drift apart. Checks that need the whole spec (chains, templates, models'
+ * inputs) come after this shape check, in validate-steps.ts and expand.ts.
+ */
+import { z } from 'zod';
+import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';
+import { tryParseUsd } from '../api/money.ts';
+
+/** Becomes part of Temporal workflow ids and folder names, so it is kept to a portable alphabet. */
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const SAFE_NAME_RULE =
+  'a name of 1 to 64 letters, digits, "-" or "_" starting with a letter or digit (no "/", "." or spaces)';
+/** Variables and matrix keys, as written inside `{{ }}`. */
+export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const IDENTIFIER_RULE = 'a name of letters, digits and "_" not starting with a digit';
+/** The default cap on jobs per step; `limits.jobs_per_step` changes it. */
+export const DEFAULT_JOBS_PER_STEP = 100_000;
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_RETRIES = 2;
+/** Names a template can always use, besides vars and matrix values. */
+export const RESERVED_NAMES = ['variant', 'from'] as const;
+
+const SafeName = z.string().regex(SAFE_NAME, { error: `must be ${SAFE_NAME_RULE}` });
+
+export const Scalar = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'must be a string, a number or true/false',
+});
+export type Scalar = z.infer<typeof Scalar>;
+
+const Variables = z.record(z.string(), Scalar).meta({
+  description: 'Values usable in templates as {{name}}.',
+});
+
+/** Parameters of a model, before templates are rendered: checked per model after expansion. */
+export const StepInput = z.record(z.string(), Scalar).meta({
+  description:
+    'Model parameters (see docs/spec-format.md). Strings may hold {{name}} templates; numbers become strings.',
+});
+
+/** A dollar amount: a number (40, 12.5) or a decimal string ("12.50"), at most 6 decimals. */
+const AMOUNT_RULE = 'must be an amount in dollars above 0, a number like 40 or a string like "12.50"';
+const Amount = z
+  .union(
+    [
+      z
+        .number()
+        .positive({ error: AMOUNT_RULE })
+        .refine((amount) => tryParseUsd(amount) !== null, { error: AMOUNT_RULE }),
+      z.string().regex(/^\d+(\.\d{1,6})?$/, { error: AMOUNT_RULE }),
+    ],
+    { error: AMOUNT_RULE },
+  )
+  .meta({ description: 'Dollars: a number like 40 or a decimal string like "12.50".' });
+
+const Combination = z.record(z.string(), Scalar);
+
+export const Matrix = z
+  .object({
+    include: z.array(Combination).optional().meta({
+      description: 'Adds keys to matching combinations, or adds new combinations (GitHub Actions semantics).',
+    }),
+    exclude: z.array(Combination).optional().meta({
+      description: 'Drops every combination that matches all the keys of an entry.',
+    }),
+  })
+  .catchall(z.array(Scalar).min(1, { error: 'must list at least one value' }))
+  .meta({ description: 'Axes (key: list of values) whose cartesian product makes one job per combination.' });
+export type Matrix = z.infer<typeof Matrix>;
+
+export const Step = z
+  .strictObject({
+    id: SafeName.meta({ description: 'Unique step name; prefixes its jobs’ names.' }),
+    description: z.string().optional(),
+    model: ModelLabel.meta({ description: 'Catalogue label of the model.' }),
+    input: StepInput.optional(),
+    matrix: Matrix.optional(),
+    repeat: z
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .meta({ description: 'Variants of each combination (default 1).' }),
+    from: z.string().optional().meta({
+      description: 'Step whose jobs feed this one: one job per parent job (times this matrix).',
+    }),
+    retries: z
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .meta({ description: `Regenerations of a failed prediction (default ${DEFAULT_RETRIES}).` }),
+    concurrency: z.int().min(1).max(10_000).optional().meta({
+      description: 'Predictions of this step in flight at once (default: the campaign limit only).',
+    }),
+  })
+  .meta({ description: 'One model applied to every combination of its matrix.' });
+export type Step = z.infer<typeof Step>;
+
+/** `all` applies to every step whose model has the parameter; a label applies to that model only. */
+const Defaults = z
+  .strictObject(
+    Object.fromEntries(['all', ...MODEL_LABELS].map((key) => [key, StepInput.optional()])) as Record<
+      'all' | ModelLabel,
+      z.ZodOptional<typeof StepInput>
+    >,
+  )
+  .meta({
+    description: 'Inputs merged under each step’s input: `all` for every model that has the parameter.',
+  });
+
+export const CampaignSpec = z
+  .strictObject({
+    version: z.literal(1, { error: 'must be 1 (the only version of the format)' }),
+    campaign: SafeName.meta({ description: 'Campaign name: part of workflow ids and of the output folder.' }),
+    description: z.string().optional(),
+    budget: z.strictObject({ max_usd: Amount }).optional(),
+    concurrency: z
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .meta({ description: `Predictions in flight for the campaign (default ${DEFAULT_CONCURRENCY}).` }),
+    output: z
+      .strictObject({ dir: z.string().min(1).meta({ description: 'Relative to the spec file.' }) })
+      .optional(),
+    vars: Variables.optional(),
+    defaults: Defaults.optional(),
+    limits: z
+      .strictObject({
+        jobs_per_step: z
+          .int()
+          .min(1)
+          .max(10_000_000)
+          .meta({
+            description: `Largest number of jobs a step may expand to (default ${DEFAULT_JOBS_PER_STEP}).`,
+          }),
+      })
+      .optional(),
+    steps: z.array(Step).min(1, { error: 'must list at least one step' }),
+  })
+  .meta({ title: 'mediaflow campaign spec', description: 'One YAML file describing many generations.' });
+export type CampaignSpec = z.infer<typeof CampaignSpec>;
+
+/** The JSON Schema editors use (`# yaml-language-server: $schema=./campaign.schema.json`). */
+export function campaignJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(CampaignSpec, { io: 'input', target: 'draft-7', reused: 'ref' }) as Record<
+    string,
+    unknown
+  >;
+}

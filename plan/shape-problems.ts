@@ -1,0 +1,98 @@
+/**
+ * Turns zod issues from the spec schema into problems a person can act on: located at the YAML
+ * node of the issue's path (the key itself for an unknown key), saying what is wrong and what is
+ * allowed, with a "did you mean" for misspelt keys and enum values.
+ */
+import type { z } from 'zod';
+import type { SpecProblem } from './problems.ts';
+import type { DataPath, SpecSource } from './source.ts';
+import { didYouMean, quoteList } from './suggest.ts';
+
+export function shapeProblems(source: SpecSource, error: z.ZodError, schema: z.ZodType): SpecProblem[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+    const where = describePath(path);
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(schema, path);
+      return issue.keys.map((key) =>
+        source.problemAt(
+          path,
+          `${where ? `${where}: ` : ''}unknown field "${key}"${didYouMean(key, known)}; allowed fields: ${known.join(', ')}`,
+          { key },
+        ),
+      );
+    }
+    return [source.problemAt(path, `${where || 'the spec'} ${explain(issue, valueAt(source.data, path))}`)];
+  });
+}
+
+function explain(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (value === undefined) return `is required (${article(issue.expected)})`;
+      return issue.message.startsWith('Invalid input') || issue.message.startsWith('Invalid')
+        ? `must be ${article(issue.expected)}, not ${describe(value)}`
+        : `${issue.message}, not ${describe(value)}`;
+    case 'invalid_value': {
+      if (issue.values.length === 1 && !issue.message.startsWith('Invalid')) return issue.message;
+      const allowed = issue.values.map(String);
+      return `is ${describe(value)}, which is not allowed${didYouMean(String(value), allowed)}; allowed: ${quoteList(allowed)}`;
+    }
+    case 'too_small':
+    case 'too_big':
+    case 'invalid_format':
+    case 'invalid_union':
+      return issue.message.startsWith('must') ? `${issue.message}, not ${describe(value)}` : issue.message;
+    default:
+      return issue.message;
+  }
+}
+
+/** `steps[1].input.prompt`: how a user would name the place in the file. */
+export function describePath(path: DataPath): string {
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  );
+}
+
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value === 'string' ? 'the text' : `the ${typeof value}`} ${JSON.stringify(value)}`;
+}
+
+function article(expected: string): string {
+  const words: Record<string, string> = { object: 'a mapping', array: 'a list', int: 'a whole number' };
+  return words[expected] ?? (/^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);
+}
+
+function valueAt(data: unknown, path: DataPath): unknown {
+  let value = data;
+  for (const part of path) value = (value as Record<string | number, unknown> | undefined)?.[part];
+  return value;
+}
+
+/** The declared keys of the object schema at `path`, for "unknown field" messages. */
+function knownKeys(schema: z.ZodType, path: DataPath): string[] {
+  let current: unknown = schema;
+  for (const part of path) {
+    current = unwrap(current);
+    const def = (current as { def?: { type?: string; element?: unknown; shape?: Record<string, unknown> } })
+      .def;
+    if (def?.type === 'array') current = def.element;
+    else if (def?.type === 'object') current = def.shape?.[part];
+    else return [];
+  }
+  const shape = (unwrap(current) as { def?: { shape?: Record<string, unknown> } }).def?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function unwrap(schema: unknown): unknown {
+  let current = schema as { def?: { type?: string; innerType?: unknown } };
+  while (current?.def?.type === 'optional' || current?.def?.type === 'default') {
+    current = current.def.innerType as typeof current;
+  }
+  return current;
+}

@@ -1,0 +1,99 @@
+/**
+ * The spec file as YAML: parsed once with a LineCounter, so any path into the data (a zod issue's
+ * path, a template's field) maps back to a line and column. When a path does not exist in the
+ * file (a missing field), the nearest existing parent is used.
+ */
+import { readFile } from 'node:fs/promises';
+import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import type { SpecProblem } from './problems.ts';
+
+export type DataPath = readonly (string | number)[];
+
+export interface SpecSource {
+  readonly file: string;
+  /** The parsed data, or undefined when the YAML itself is broken. */
+  readonly data: unknown;
+  /** YAML syntax errors and duplicate keys. */
+  readonly problems: readonly SpecProblem[];
+  /** Problem at the value found at `path`; `at` points inside a scalar's source text when found. */
+  problemAt(path: DataPath, message: string, at?: { key?: string; text?: string }): SpecProblem;
+}
+
+export async function loadSpecSource(file: string): Promise<SpecSource> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+    return { file, data: undefined, problems: [{ file, line: 1, column: 1, message: reason }], problemAt };
+  }
+  return parseSpecText(file, text);
+
+  function problemAt(_path: DataPath, message: string): SpecProblem {
+    return { file, line: 1, column: 1, message };
+  }
+}
+
+export function parseSpecText(file: string, text: string): SpecSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number, message: string): SpecProblem => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col, message };
+  };
+  const problems = doc.errors.map((error) =>
+    at(
+      error.pos[0],
+      error.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, error.pos) : yamlMessage(error.message),
+    ),
+  );
+  const data = problems.length === 0 ? doc.toJS() : undefined;
+  return {
+    file,
+    data,
+    problems,
+    problemAt(path, message, where = {}) {
+      return at(offsetOf(doc, text, path, where), message);
+    },
+  };
+}
+
+function offsetOf(
+  doc: Document,
+  text: string,
+  path: DataPath,
+  where: { key?: string; text?: string },
+): number {
+  // Walk down as far as the path exists, remembering the deepest node reached.
+  let node: unknown = doc.contents;
+  let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
+  for (const segment of where.key === undefined ? path : [...path, where.key]) {
+    const pair = isMap(node)
+      ? node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))
+      : undefined;
+    const child = pair ? pair.value : (node as { items?: unknown[] } | null)?.items?.[segment as number];
+    if (pair && segment === where.key) return (pair.key as Node).range?.[0] ?? offset;
+    if (child === undefined || child === null) break;
+    node = isPair(child) ? child.value : child;
+    offset = (node as Node | null)?.range?.[0] ?? offset;
+  }
+  if (where.text !== undefined && isScalar(node) && node.range) {
+    const index = text.slice(node.range[0], node.range[1]).indexOf(where.text);
+    if (index >= 0) return node.range[0] + index;
+  }
+  return offset;
+}
+
+function keyText(key: unknown): string | undefined {
+  return isScalar(key) ? String(key.value) : undefined;
+}
+
+function duplicateKeyMessage(text: string, pos: [number, number]): string {
+  const key = text.slice(pos[0], pos[1]).trim();
+  return `duplicate key "${key}": each key may appear once in a mapping (the second one would silently win)`;
+}
+
+/** yaml's messages sometimes end with context we already give as line:col. */
+function yamlMessage(message: string): string {
+  return `YAML syntax: ${message.replace(/ at line \d+, column \d+.*$/s, '')}`;
+}
