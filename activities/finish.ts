@@ -1,0 +1,85 @@
+/**
+ * Finishes one prediction: waits for it, downloads its output into the output folder, and records
+ * the job in the manifest. Safe to run again after a crash at any point: a job already in the
+ * manifest is not downloaded twice, and a half-downloaded file never replaces a good one.
+ */
+import { join, relative } from 'node:path';
+import { Context } from '@temporalio/activity';
+import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
+import type { ServiceClient } from '../api/client/index.ts';
+import { formatUsd } from '../api/money.ts';
+import type { FinishOutcome, FinishRequest } from '../workflows/types.ts';
+import { awaitPrediction } from './await-prediction.ts';
+import { downloadFile } from './download.ts';
+import type { Manifest } from './manifest.ts';
+import type { LoadedPlan } from './plan-store.ts';
+import { retryableFailure } from './service-failure.ts';
+
+const HEARTBEAT_EVERY_MS = 3_000;
+
+export async function finishPrediction(
+  client: ServiceClient,
+  { plan }: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+): Promise<FinishOutcome> {
+  const job = plan.jobs[request.i]!;
+  const done = await manifest.get(job.key);
+  if (done) return { kind: 'succeeded', creditsUsed: null, file: done.file };
+
+  const context = Context.current();
+  context.heartbeat({ predictionId: request.predictionId });
+  const beat = setInterval(
+    () => context.heartbeat({ predictionId: request.predictionId }),
+    HEARTBEAT_EVERY_MS,
+  );
+  try {
+    const prediction = await awaitPrediction(client, request.predictionId);
+    const waited = Date.now() - request.startedAt;
+    if (prediction.status === 'canceled') return { kind: 'canceled' };
+    if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
+      const message =
+        prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
+      return { kind: 'failed', creditsUsed: prediction.creditsUsed, message };
+    }
+    const url = prediction.outputs[0]!;
+    const target = join(
+      request.outputDir,
+      job.step,
+      `${job.name}${extensionOf(url, MODELS[job.model].kind)}`,
+    );
+    const started = Date.now();
+    const { sha256, bytes } = await downloadFile(url, target, context.cancellationSignal);
+    const file = relative(request.outputDir, target);
+    manifest.append({
+      key: job.key,
+      step: job.step,
+      name: job.name,
+      model: job.model,
+      input: job.input as Record<string, unknown>,
+      prediction_id: prediction.id,
+      credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
+      file,
+      sha256,
+      bytes,
+      output_url: url,
+      regenerations: request.regen,
+      created_at: prediction.createdAt ?? new Date(request.startedAt).toISOString(),
+      finished_at: new Date().toISOString(),
+      wait_ms: waited,
+      download_ms: Date.now() - started,
+    });
+    return { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
+  } catch (error) {
+    throw retryableFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */
+function extensionOf(url: string, kind: MediaKind): string {
+  const match = /\.(png|mp4|jpe?g|webp|gif|mov|webm)(?:[?#]|$)/i.exec(url);
+  if (match) return `.${match[1]!.toLowerCase()}`;
+  return kind === 'video' ? '.mp4' : '.png';
+}

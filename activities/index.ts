@@ -1,0 +1,89 @@
+/**
+ * Every side effect behind the campaign workflow, built by a factory that receives its
+ * dependencies (the samples-typescript pattern): tests hand in a client pointed at the emulator,
+ * the worker one built from its environment. Nothing here is given a secret by the workflow.
+ */
+import pLimit from 'p-limit';
+import type { ServiceClient } from '../api/client/index.ts';
+import type {
+  CreateOutcome,
+  CreateRequest,
+  FinishOutcome,
+  FinishRequest,
+  JobRef,
+  PlanRef,
+  ServiceLimits,
+} from '../workflows/types.ts';
+import { readClaims } from './claims.ts';
+import { createPredictions } from './create.ts';
+import { finishPrediction } from './finish.ts';
+import { Manifests } from './manifest.ts';
+import { PlanCache } from './plan-store.ts';
+import { InputResolver } from './resolve-input.ts';
+
+export interface ActivityDeps {
+  readonly client: ServiceClient;
+}
+
+/** Used when the service does not publish its limits: modest, so a real account is not flooded. */
+export const FALLBACK_LIMITS: ServiceLimits = { createsPerSecond: 5, maxInFlight: 16 };
+
+export function createActivities({ client }: ActivityDeps) {
+  const plans = new PlanCache();
+  const manifests = new Manifests();
+  const resolver = new InputResolver(client);
+
+  return {
+    async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
+      const { plan } = await plans.get(ref);
+      const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
+      return plan.jobs.slice(from, from + count).map((job, offset) => ({
+        i: from + offset,
+        key: job.key,
+        name: job.name,
+        parent: job.parent,
+        step: stepIndex.get(job.step)!,
+        usd: job.usd ?? 0,
+      }));
+    },
+
+    async readServiceLimits(): Promise<ServiceLimits> {
+      try {
+        const limits = await client.account.rateLimits();
+        return { createsPerSecond: limits.creates_per_minute / 60, maxInFlight: limits.max_in_flight };
+      } catch {
+        return FALLBACK_LIMITS;
+      }
+    },
+
+    async createPredictions(request: CreateRequest): Promise<CreateOutcome[]> {
+      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
+      return createPredictions({ client, resolver }, plan, manifest, request);
+    },
+
+    async finishPrediction(request: FinishRequest): Promise<FinishOutcome> {
+      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
+      return finishPrediction(client, plan, manifest, request);
+    },
+
+    /** Cancels upstream every prediction this campaign created that has not finished. */
+    async cancelOutstanding(context: { outputDir: string }): Promise<number> {
+      const manifest = await manifests.of(context.outputDir);
+      await manifest.refresh();
+      const finished = new Set([...manifest.all()].map((entry) => entry.prediction_id));
+      const outstanding = (await readClaims(context.outputDir)).filter((c) => !finished.has(c.prediction_id));
+      const limit = pLimit(8);
+      const results = await Promise.all(
+        outstanding.map((claim) =>
+          limit(() =>
+            client.predictions.cancel(claim.prediction_id).then(
+              (prediction) => prediction.status === 'canceled',
+              () => false, // already finished upstream (not cancelable) or gone: nothing to stop
+            ),
+          ),
+        ),
+      );
+      return results.filter(Boolean).length;
+    },
+  };
+}

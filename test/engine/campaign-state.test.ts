@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { CampaignState } from '../../workflows/campaign-state.ts';
+import { Pacer } from '../../workflows/pacer.ts';
+import type { JobRef, StepInfo } from '../../workflows/types.ts';
+
+const steps: StepInfo[] = [
+  { id: 'hero', model: 'I1', retries: 1, concurrency: null, jobCount: 3 },
+  { id: 'teaser', model: 'V4', retries: 0, concurrency: 1, jobCount: 3 },
+];
+const limits = { createsPerSecond: 10, maxInFlight: 50 };
+
+/** hero-0 → teaser-0, hero-1 → teaser-1, hero-2 → teaser-2, in the plan's depth-first order. */
+function chainedJobs(): JobRef[] {
+  return [0, 1, 2].flatMap((n) => [
+    { i: 2 * n, key: `h${n}`, name: `hero-${n}`, parent: null, step: 0, usd: 120_000 },
+    { i: 2 * n + 1, key: `t${n}`, name: `teaser-${n}`, parent: `h${n}`, step: 1, usd: 250_000 },
+  ]);
+}
+
+function newState(options: { budget?: number | null; concurrency?: number } = {}) {
+  const state = new CampaignState(steps, 6, options.concurrency ?? 10, options.budget ?? null, {
+    limits,
+    now: 0,
+  });
+  state.admit(chainedJobs());
+  return state;
+}
+
+const ids = (jobs: { job: JobRef }[]) => jobs.map(({ job }) => job.name);
+
+describe('CampaignState', () => {
+  it('starts a child only after its parent has left the window', () => {
+    const state = newState();
+    expect(ids(state.pick(10))).toEqual(['hero-0', 'hero-1', 'hero-2']);
+    state.onCreated(0, 'p0');
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'hero/hero-0.png' });
+    expect(ids(state.pick(10))).toEqual(['teaser-0']);
+  });
+
+  it('keeps a step within its own concurrency', () => {
+    const state = newState();
+    state.pick(10);
+    for (const i of [0, 2]) state.onFinished(i, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    expect(ids(state.pick(10))).toEqual(['teaser-0']);
+    expect(state.pick(10)).toEqual([]);
+  });
+
+  it('never lets spent + committed pass the budget, and stops submitting at the first job that does not fit', () => {
+    const state = newState({ budget: 500_000 });
+    expect(ids(state.pick(10))).toEqual(['hero-0', 'hero-1', 'hero-2']);
+    expect(state.committed).toBe(360_000);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    // teaser-0 costs 0.25: 0.12 spent + 0.24 committed + 0.25 > 0.50
+    expect(state.pick(10)).toEqual([]);
+    expect(state.stopReason).toBe('budget_reached');
+    expect(state.isDone()).toBe(false);
+    state.onFinished(2, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    state.onFinished(4, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    expect(state.isDone()).toBe(true);
+    expect(state.spent).toBe(360_000);
+    expect(state.progress('c', 10).outcome).toBe('budget_reached');
+  });
+
+  it('regenerates a failed prediction up to the step retries, then reports the failure', () => {
+    const state = newState();
+    state.pick(10);
+    state.onFinished(0, { kind: 'failed', creditsUsed: 0, message: 'moderation' });
+    const again = state.pick(10);
+    expect(again).toEqual([{ job: expect.objectContaining({ name: 'hero-0' }), regen: 1 }]);
+    state.onFinished(0, { kind: 'failed', creditsUsed: 0, message: 'moderation again' });
+    expect(state.counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
+    expect(state.recentFailures).toEqual([{ job: 'hero-0', step: 'hero', message: 'moderation again' }]);
+  });
+
+  it('carries only the window across continue-as-new and resumes where it stopped', () => {
+    const state = newState();
+    state.pick(1);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    const carried = state.carry();
+    expect(carried.waiting).toHaveLength(5);
+    const resumed = new CampaignState(steps, 6, 10, null, { carried, limits, now: 99 });
+    expect(resumed.spent).toBe(120_000);
+    expect(resumed.runs).toBe(2);
+    expect(ids(resumed.pick(10))).toEqual(['teaser-0', 'hero-1', 'hero-2']);
+  });
+
+  it('refuses to carry predictions in flight', () => {
+    const state = newState();
+    state.pick(1);
+    expect(() => state.carry()).toThrow(/in flight/);
+  });
+
+  it('marks in-flight jobs canceled on cancel', () => {
+    const state = newState();
+    state.pick(10);
+    state.cancelAll();
+    expect(state.counts[0]!.canceled).toBe(3);
+    expect(state.isDone()).toBe(true);
+    expect(state.progress('c', 1).outcome).toBe('canceled');
+  });
+});
+
+describe('Pacer', () => {
+  it('allows one second of burst, then refills at the rate', () => {
+    const pacer = new Pacer(10, 0);
+    expect(pacer.available(0)).toBe(10);
+    pacer.take(10, 0);
+    expect(pacer.available(0)).toBe(0);
+    expect(pacer.msUntilNext(0)).toBe(100);
+    expect(pacer.available(500)).toBe(5);
+  });
+
+  it('waits out a Retry-After before refilling', () => {
+    const pacer = new Pacer(10, 0);
+    pacer.pauseUntil(2_000, 0);
+    expect(pacer.available(1_000)).toBe(0);
+    expect(pacer.available(2_500)).toBe(5);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * The campaign workflow: runs a stored plan through the service with a sliding window of
+ * predictions in flight, paced to the service's create rate, inside the budget, and rolls over
+ * with continue-as-new before its history grows large (ARCHITECTURE.md, decisions 4–6).
+ */
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
+import { CampaignState } from './campaign-state.ts';
+import { progressQuery } from './messages.ts';
+import { Pacer } from './pacer.ts';
+import type { CampaignInput, CampaignProgress, PendingJob } from './types.ts';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Creates are waited for even when canceled, so every prediction they made is known and canceled. */
+const { createPredictions } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
+const { finishPrediction } = proxyActivities<Activities>({
+  startToCloseTimeout: '4 hours',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Most predictions created by one activity (one batch request). */
+const MAX_BATCH = 50;
+/** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
+const MIN_PACING_MS = 100;
+/** Our own ceiling, below the server's suggestion, for servers configured with large limits. */
+const MAX_EVENTS_PER_RUN = 8_000;
+
+export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
+  const limits = input.carried?.limits ?? (await readServiceLimits());
+  const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
+    carried: input.carried,
+    limits,
+    now: Date.now(),
+  });
+  const pacer = new Pacer(state.limits.createsPerSecond, Date.now());
+  setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
+
+  let changed = false;
+  let creating = 0;
+  let cancelled = false;
+  const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
+
+  async function finish(pending: PendingJob, predictionId: string): Promise<void> {
+    try {
+      const outcome = await finishPrediction({
+        ...context,
+        i: pending.job.i,
+        regen: pending.regen,
+        predictionId,
+        startedAt: Date.now(),
+      });
+      if (!cancelled) state.onFinished(pending.job.i, outcome);
+    } catch (error) {
+      if (cancelled || isCancellation(error)) return;
+      state.onFinished(pending.job.i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
+    }
+    changed = true;
+  }
+
+  async function submit(batch: PendingJob[]): Promise<void> {
+    creating++;
+    try {
+      const outcomes = await createPredictions({
+        ...context,
+        items: batch.map(({ job, regen }) => ({ i: job.i, regen })),
+      });
+      if (cancelled) return;
+      for (const outcome of outcomes) {
+        switch (outcome.kind) {
+          case 'created':
+            state.onCreated(outcome.i, outcome.predictionId);
+            void finish(state.pendingOf(outcome.i), outcome.predictionId);
+            break;
+          case 'cached':
+            state.onCached(outcome.i);
+            break;
+          case 'skipped':
+            state.onSkipped(outcome.i);
+            break;
+          case 'rejected':
+            state.onRejected(outcome.i, outcome.code, outcome.message);
+            break;
+          case 'retry':
+            state.onRetry(outcome.i);
+            pacer.pauseUntil(Date.now() + outcome.afterMs, Date.now());
+            break;
+        }
+      }
+    } catch (error) {
+      if (cancelled || isCancellation(error)) return;
+      // Retries are exhausted only for errors the service marks final: report them per job.
+      for (const { job } of batch) state.onRejected(job.i, 'CREATE_FAILED', messageOf(error));
+    } finally {
+      creating--;
+      changed = true;
+    }
+  }
+
+  const rollOver = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_EVENTS_PER_RUN;
+  let draining = false;
+
+  try {
+    while (!state.isDone()) {
+      draining ||= rollOver();
+      if (draining && state.activeCount() === 0) break;
+      const wanted = draining ? 0 : state.wanted();
+      if (wanted > 0 && state.waitingCount() < state.maxInFlight) {
+        state.admit(await loadJobs(input.plan, state.cursor, wanted));
+        continue;
+      }
+      let pauseMs: number | undefined;
+      if (!draining) {
+        const tokens = pacer.available(Date.now());
+        const batch = tokens > 0 ? state.pick(Math.min(tokens, MAX_BATCH)) : [];
+        if (batch.length > 0) {
+          pacer.take(batch.length, Date.now());
+          void submit(batch);
+          continue;
+        }
+        // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
+        if (tokens === 0 && state.waitingCount() > 0 && state.activeCount() < state.maxInFlight) {
+          pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
+        }
+      }
+      changed = false;
+      if (pauseMs === undefined) await condition(() => changed);
+      else await condition(() => changed, pauseMs);
+    }
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    cancelled = true;
+    await CancellationScope.nonCancellable(async () => {
+      // Let creates under way land, so the predictions they made are in the claims log too.
+      await condition(() => creating === 0);
+      await cancelOutstanding(context);
+    });
+    state.cancelAll();
+    throw error;
+  }
+
+  if (!state.isDone()) {
+    await continueAsNew<typeof campaignWorkflow>({ ...input, carried: state.carry() });
+  }
+  return state.progress(input.campaign, Date.now());
+}
+
+function messageOf(error: unknown): string {
+  let current: unknown = error;
+  // Activity failures wrap the activity's own error: report the innermost message.
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(error);
+}

@@ -1,0 +1,1 @@
+export { campaignWorkflow } from './campaign.ts';

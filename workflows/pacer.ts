@@ -1,0 +1,60 @@
+/**
+ * A token bucket for creates, run on workflow time (deterministic: Date.now() inside a workflow
+ * is the time of the current workflow task). The service refills its own bucket continuously,
+ * so pacing to the same rate keeps 429s rare instead of discovering the limit by hitting it.
+ */
+export class Pacer {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private perSecond: number,
+    now: number,
+    /** At most one second of burst, as the service allows. */
+    private readonly burstSeconds = 1,
+  ) {
+    this.tokens = Math.max(1, perSecond * burstSeconds);
+    this.last = now;
+  }
+
+  setRate(perSecond: number): void {
+    this.perSecond = perSecond;
+    this.tokens = Math.min(this.tokens, this.capacity());
+  }
+
+  /** Whole tokens available now. */
+  available(now: number): number {
+    this.refill(now);
+    return Math.floor(this.tokens);
+  }
+
+  take(count: number, now: number): void {
+    this.refill(now);
+    this.tokens -= count;
+  }
+
+  /** Pause all creates (the service said Retry-After). */
+  pauseUntil(until: number, now: number): void {
+    this.refill(now);
+    this.tokens = Math.min(this.tokens, 0);
+    this.last = Math.max(this.last, until);
+  }
+
+  /** Milliseconds until one token is available. */
+  msUntilNext(now: number): number {
+    this.refill(now);
+    if (this.tokens >= 1) return 0;
+    const wait = ((1 - this.tokens) / this.perSecond) * 1000;
+    return Math.ceil(wait + Math.max(0, this.last - now));
+  }
+
+  private capacity(): number {
+    return Math.max(1, this.perSecond * this.burstSeconds);
+  }
+
+  private refill(now: number): void {
+    if (now <= this.last) return;
+    this.tokens = Math.min(this.capacity(), this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Data that crosses the workflow boundary: workflow input, activity inputs and results, and the
+ * progress snapshot. Everything is compact and JSON-safe, and none of it carries a secret: the
+ * API key lives only in the worker's environment (ARCHITECTURE.md, decision 7).
+ */
+
+import type { ModelLabel } from '../api/catalogue/models.ts';
+import type { Micros } from '../api/money.ts';
+
+/** Where a stored plan lives: content-addressed, so a workflow always reads the plan it started with. */
+export interface PlanRef {
+  readonly file: string;
+  readonly digest: string;
+  readonly jobCount: number;
+}
+
+export interface StepInfo {
+  readonly id: string;
+  readonly model: ModelLabel;
+  readonly retries: number;
+  readonly concurrency: number | null;
+  readonly jobCount: number;
+}
+
+/** The few facts about a job that scheduling needs; the input itself stays in the plan file. */
+export interface JobRef {
+  /** Index in the plan. */
+  readonly i: number;
+  readonly key: string;
+  /** The job's name, for messages. */
+  readonly name: string;
+  readonly parent: string | null;
+  /** Index into CampaignInput.steps. */
+  readonly step: number;
+  /** Price committed while the prediction runs (the service's estimate where the catalogue has none). */
+  readonly usd: Micros;
+}
+
+/** A job waiting to be submitted, with the number of regenerations already spent on it. */
+export interface PendingJob {
+  readonly job: JobRef;
+  readonly regen: number;
+}
+
+export interface ServiceLimits {
+  readonly createsPerSecond: number;
+  readonly maxInFlight: number;
+}
+
+export interface StepCounts {
+  /** Finished in this campaign run (predictions created and downloaded). */
+  succeeded: number;
+  /** Already in the manifest from an earlier run: nothing created, nothing paid. */
+  cached: number;
+  failed: number;
+  /** Not run because an ancestor failed or was canceled. */
+  skipped: number;
+  canceled: number;
+  /** Predictions created, including regenerations. */
+  created: number;
+  regenerated: number;
+}
+
+export interface Failure {
+  readonly job: string;
+  readonly step: string;
+  readonly message: string;
+}
+
+export type CampaignOutcome = 'running' | 'completed' | 'budget_reached' | 'balance_exhausted' | 'canceled';
+
+/** State carried across continue-as-new: bounded by the window, never by the campaign's size. */
+export interface CarriedState {
+  readonly cursor: number;
+  readonly waiting: readonly PendingJob[];
+  readonly counts: readonly StepCounts[];
+  readonly spent: Micros;
+  readonly stopReason: CampaignOutcome | null;
+  readonly recentFailures: readonly Failure[];
+  readonly startedAt: number;
+  readonly runs: number;
+  readonly limits: ServiceLimits;
+}
+
+export interface CampaignInput {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly steps: readonly StepInfo[];
+  readonly outputDir: string;
+  readonly budget: Micros | null;
+  readonly concurrency: number;
+  /** Set by continue-as-new only. */
+  readonly carried?: CarriedState;
+}
+
+export interface StepProgress extends StepCounts {
+  readonly id: string;
+  readonly model: ModelLabel;
+  readonly planned: number;
+  readonly running: number;
+  readonly waiting: number;
+}
+
+export interface CampaignProgress {
+  readonly campaign: string;
+  readonly outcome: CampaignOutcome;
+  readonly steps: readonly StepProgress[];
+  readonly spent: Micros;
+  /** Price of the predictions in flight: spent + committed never passes the budget. */
+  readonly committed: Micros;
+  readonly budget: Micros | null;
+  readonly recentFailures: readonly Failure[];
+  readonly startedAt: number;
+  /** Estimated milliseconds to the end, from the completion rate so far; null until known. */
+  readonly etaMs: number | null;
+  /** Workflow runs so far (continue-as-new count + 1). */
+  readonly runs: number;
+}
+
+// Activity contracts
+
+export interface CreateItem {
+  readonly i: number;
+  readonly regen: number;
+}
+
+export type CreateOutcome =
+  | { readonly kind: 'created'; readonly i: number; readonly predictionId: string }
+  /** The manifest already holds this job from an earlier run. */
+  | { readonly kind: 'cached'; readonly i: number }
+  /** The parent has no output: it failed, was skipped or canceled. */
+  | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }
+  /** The service refused the request for good (invalid input, no credits…). */
+  | { readonly kind: 'rejected'; readonly i: number; readonly code: string; readonly message: string }
+  /** Rate limited inside a batch: try again after the delay. */
+  | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number };
+
+export interface CreateRequest {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly outputDir: string;
+  readonly items: readonly CreateItem[];
+}
+
+export interface FinishRequest {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly outputDir: string;
+  readonly i: number;
+  readonly regen: number;
+  readonly predictionId: string;
+  readonly startedAt: number;
+}
+
+export type FinishOutcome =
+  | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
+  | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
+  | { readonly kind: 'canceled' };
