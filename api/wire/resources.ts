@@ -5,7 +5,7 @@
  * Amounts are decimal strings, as `credits_used` is.
  */
 import { z } from 'zod';
-import { AnyPredictionForm } from './prediction.ts';
+import { AnyPredictionForm, PredictionRecord } from './prediction.ts';
 
 const Decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal amount in a string');
 const Timestamp = z.string();
@@ -155,5 +155,9 @@ export const SearchResult = z.looseObject({
   type: z.enum(SEARCH_TYPES),
   id: z.string(),
   title: z.string(),
+  /** type `predictions`: the full record, `input_parameters` included, for reconciliation. */
+  prediction: PredictionRecord.optional(),
+  /** type `models`: the model as GET /v1/models/:id returns it. */
+  model: ModelInfo.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
