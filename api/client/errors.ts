@@ -7,7 +7,7 @@
  *  - an HTTP reply: its status (first, so unknown codes still classify) and its error body;
  *  - a transport failure: what went wrong and whether the request had been written to the socket.
  */
-import { ErrorBody } from '../wire/errors.ts';
+import { ErrorBody, errorTypeForStatus } from '../wire/errors.ts';
 
 export interface ServiceErrorInit {
   readonly message: string;
@@ -75,16 +75,6 @@ export interface CallContext {
   readonly redact: (text: string) => string;
 }
 
-function typeForStatus(status: number): string {
-  if (status === 401 || status === 403) return 'authentication_error';
-  if (status === 402) return 'insufficient_credits_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 409) return 'conflict_error';
-  if (status === 429) return 'rate_limit_error';
-  if (status >= 500) return 'api_error';
-  return 'invalid_request_error';
-}
-
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
@@ -102,7 +92,7 @@ export function errorFromResponse(
   return new ServiceError({
     message: `${call.endpoint}: ${call.redact(message)}`,
     status,
-    type: detail?.type ?? typeForStatus(status),
+    type: detail?.type ?? errorTypeForStatus(status),
     code: detail?.code ?? `HTTP_${status}`,
     ...(detail?.param ? { param: detail.param } : {}),
     ...(detail?.allowed ? { allowed: detail.allowed } : {}),

@@ -52,3 +52,18 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * The `error.type` that goes with an HTTP status (part 7 names only `invalid_request_error`; the
+ * rest is our choice). Shared so the emulator sends, and the client assumes for a body-less
+ * error reply, the same category.
+ */
+export function errorTypeForStatus(status: number): (typeof ERROR_TYPES)[number] {
+  if (status === 401 || status === 403) return 'authentication_error';
+  if (status === 402) return 'insufficient_credits_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 409) return 'conflict_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
