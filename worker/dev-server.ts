@@ -172,27 +172,33 @@ function captureOutput(child: ChildProcess): () => string {
   return () => text;
 }
 
+/** Whether a Temporal frontend at `address` serves `namespace` right now. */
+export async function temporalAnswers(address: string, namespace = 'default'): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    try {
+      await connection.workflowService.describeNamespace({ namespace });
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** Ready means the namespace answers, not merely that the port is open. */
 async function waitUntilServing(r: Resolved, exited: () => boolean): Promise<void> {
   const address = `127.0.0.1:${r.port}`;
   const deadline = Date.now() + (r.options.readyTimeoutMs ?? 60_000);
-  let lastError: unknown;
   while (Date.now() < deadline) {
     if (exited()) throw new Error(`temporal dev server on ${address} exited during start-up`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
-      try {
-        await connection.workflowService.describeNamespace({ namespace: r.namespace });
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (error) {
-      lastError = error;
-      await sleep(100);
-    }
+    if (await temporalAnswers(address, r.namespace)) return;
+    await sleep(100);
   }
-  throw new Error(`temporal dev server on ${address} did not answer: ${(lastError as Error)?.message}`);
+  throw new Error(
+    `temporal dev server on ${address} did not answer within ${r.options.readyTimeoutMs ?? 60_000} ms`,
+  );
 }
 
 /** Users without the CLI but with internet: @temporalio/testing downloads and runs it. */

@@ -5,15 +5,20 @@
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** True while any process of the group led by `pgid` is alive. */
-export function groupAlive(pgid: number): boolean {
+/** True while `pid` exists (a negative pid: any process of that group). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(-pgid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM means it exists but belongs to someone else: still alive.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** True while any process of the group led by `pgid` is alive. */
+export function groupAlive(pgid: number): boolean {
+  return processAlive(-pgid);
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

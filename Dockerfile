@@ -1,0 +1,12 @@
+# The mediaflow image: `worker` by default; docker-compose.yml also runs the emulator from it.
+# TypeScript runs through tsx (a runtime dependency), so there is no build stage.
+FROM node:20-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY . .
+# Downloads land in /app/out (a volume in docker-compose.yml); run as the unprivileged `node` user.
+RUN mkdir -p /app/out && chown node:node /app/out
+USER node
+CMD ["node", "bin/mediaflow.js", "worker"]

@@ -1,0 +1,110 @@
+/**
+ * No Docker engine runs here, so this checks what can go wrong without one: the compose file's
+ * structure, that the worker's environment is understood by the code that reads it, and that the
+ * image runs files that exist.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { serviceClientFromEnv } from '../../api/client/index.ts';
+import { loadTemporalTarget, TEMPORAL_ENV_VARS } from '../../worker/connection.ts';
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  healthcheck?: unknown;
+  depends_on?: Record<string, { condition: string }>;
+}
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  configs?: Record<string, unknown>;
+};
+const services = Object.entries(compose.services);
+
+/** Compose interpolation as `docker compose up` would do it with `vars` in the shell. */
+function interpolate(value: string, vars: Record<string, string>): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) => {
+    if (vars[name]) return vars[name];
+    if (kind === '-') return rest ?? '';
+    throw new Error(`${name} is required: ${rest}`);
+  });
+}
+
+describe('docker-compose.yml', () => {
+  it('gives every service an image or a build', () => {
+    for (const [name, service] of services) expect(service.image ?? service.build, name).toBeTruthy();
+  });
+
+  it('depends only on services that exist, with conditions they can meet', () => {
+    for (const [name, service] of services) {
+      for (const [target, { condition }] of Object.entries(service.depends_on ?? {})) {
+        const dependency = compose.services[target];
+        expect(dependency, `${name} → ${target}`).toBeDefined();
+        if (condition === 'service_healthy')
+          expect(dependency?.healthcheck, `${target} healthcheck`).toBeDefined();
+        expect(['service_started', 'service_healthy', 'service_completed_successfully']).toContain(condition);
+      }
+    }
+  });
+
+  it("sets only worker variables that the worker's code reads, and they connect where intended", async () => {
+    const worker = compose.services.worker!;
+    const env = Object.fromEntries(
+      Object.entries(worker.environment ?? {}).map(([k, v]) => [
+        k,
+        interpolate(String(v), { MEDIAFLOW_API_KEY: 'k' }),
+      ]),
+    );
+    const known: readonly string[] = [...TEMPORAL_ENV_VARS, 'MEDIAFLOW_API_URL', 'MEDIAFLOW_API_KEY'];
+    for (const name of Object.keys(env)) expect(known, name).toContain(name);
+
+    const target = loadTemporalTarget({ env: { ...env, TEMPORAL_CONFIG_FILE: '/nonexistent.toml' } });
+    expect(target.address).toBe('temporal:7233');
+    expect(compose.services.temporal).toBeDefined();
+    const service = serviceClientFromEnv(env); // throws on a missing or malformed URL or key
+    await service.close();
+    expect(compose.services[new URL(env.MEDIAFLOW_API_URL!).hostname]).toBeDefined();
+  });
+
+  it('refuses to start without an API key rather than running with a guessable one', () => {
+    const key = String(compose.services.worker?.environment?.MEDIAFLOW_API_KEY);
+    expect(() => interpolate(key, {})).toThrow(/MEDIAFLOW_API_KEY/);
+  });
+
+  it('runs the emulator on all interfaces, at the port the worker calls', () => {
+    const command = compose.services.emulator?.command as string[];
+    expect(command).toEqual(expect.arrayContaining(['emulator', '--host', '0.0.0.0', '--port', '4010']));
+  });
+
+  it('mounts every config a service refers to', () => {
+    for (const [name, service] of services) {
+      for (const { source } of (service as { configs?: { source: string }[] }).configs ?? []) {
+        expect(compose.configs?.[source], `${name} config ${source}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  const ignored = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'));
+
+  it('starts a worker through a file that exists and is not excluded from the image', () => {
+    const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
+    expect(cmd).toEqual(['node', 'bin/mediaflow.js', 'worker']);
+    expect(existsSync(cmd[1]!)).toBe(true);
+    for (const path of ['bin', 'cli', 'worker', 'workflows', 'activities', 'api', 'plan', 'emulator']) {
+      expect(ignored, path).not.toContain(path);
+    }
+  });
+
+  it('runs every compose command through the same entry point', () => {
+    for (const [, service] of services.filter(([, s]) => s.build)) {
+      expect((service.command as string[]).slice(0, 2)).toEqual(['node', 'bin/mediaflow.js']);
+    }
+  });
+});
