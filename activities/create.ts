@@ -154,8 +154,8 @@ async function findUnclaimed(
     model: entry.job.model,
     createdAfter,
   })) {
-    const record = result as unknown as { id: string; input_parameters?: unknown };
-    if (claimed.has(String(record.id))) continue;
+    const record = result.prediction;
+    if (!record || claimed.has(String(record.id))) continue;
     if (isDeepStrictEqual(record.input_parameters, entry.input)) return String(record.id);
   }
   return null;

@@ -4,10 +4,29 @@
  * Temporal itself refuses a second concurrent run of one campaign (decision 2).
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
-import type { CampaignInput, CampaignProgress } from '../workflows/types.ts';
+import type { CampaignInput, CampaignProgress, PlanRef } from '../workflows/types.ts';
 import { TASK_QUEUE } from './create-worker.ts';
+
+/** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
+export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
+  return {
+    campaign: plan.campaign,
+    plan: ref,
+    steps: plan.steps.map(({ id, model, retries, concurrency, jobCount }) => ({
+      id,
+      model,
+      retries,
+      concurrency,
+      jobCount,
+    })),
+    outputDir: plan.outputDir,
+    budget: plan.budget,
+    concurrency: plan.concurrency,
+  };
+}
 
 export function workflowIdOf(campaign: string): string {
   return `mediaflow-${campaign}`;
