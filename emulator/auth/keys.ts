@@ -1,0 +1,79 @@
+/**
+ * API keys of the emulator's single account. Lookup by secret is one Map access, so
+ * authentication stays O(1) under load. A deleted key, or the old secret of a rotated key,
+ * simply no longer resolves: the next request with it gets 401.
+ */
+import type { ApiKey } from '../../api/wire/index.ts';
+import { generateApiKey } from '../options.ts';
+
+export interface KeyRecord {
+  readonly id: string;
+  readonly seq: number;
+  readonly name: string;
+  secret: string;
+  readonly createdAt: string;
+}
+
+export class KeyStore {
+  private readonly bySecret = new Map<string, KeyRecord>();
+  private readonly byId = new Map<string, KeyRecord>();
+  private nextSeq = 1;
+
+  constructor(initialSecret: string) {
+    this.add('default', initialSecret);
+  }
+
+  authenticate(secret: string): KeyRecord | undefined {
+    return this.bySecret.get(secret);
+  }
+
+  get(id: string): KeyRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Oldest first, the order pages follow. */
+  list(): KeyRecord[] {
+    return [...this.byId.values()];
+  }
+
+  create(name: string): KeyRecord {
+    return this.add(name, generateApiKey());
+  }
+
+  delete(id: string): boolean {
+    const record = this.byId.get(id);
+    if (!record) return false;
+    this.byId.delete(id);
+    this.bySecret.delete(record.secret);
+    return true;
+  }
+
+  /** Same key id (and rate-limit state), new secret; the old secret stops working at once. */
+  rotate(id: string): KeyRecord | undefined {
+    const record = this.byId.get(id);
+    if (!record) return undefined;
+    this.bySecret.delete(record.secret);
+    record.secret = generateApiKey();
+    this.bySecret.set(record.secret, record);
+    return record;
+  }
+
+  private add(name: string, secret: string): KeyRecord {
+    const seq = this.nextSeq++;
+    const record: KeyRecord = { id: `key_${seq}`, seq, name, secret, createdAt: new Date().toISOString() };
+    this.bySecret.set(secret, record);
+    this.byId.set(record.id, record);
+    return record;
+  }
+}
+
+/** The wire form; the secret itself only when just created or rotated. */
+export function apiKeyToWire(record: KeyRecord, revealSecret: boolean): ApiKey {
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.secret.slice(0, 8),
+    created_at: record.createdAt,
+    ...(revealSecret ? { key: record.secret } : {}),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Fault injection: each kind of fault draws from its own seeded stream, so the sequence of
+ * injected failures is reproducible and independent of the other knobs.
+ */
+import { checkFaults, type Faults } from './options.ts';
+import { type Random, streamFor } from './random.ts';
+
+type RateKnob = 'failRate' | 'serverErrorRate' | 'dropConnectionRate' | 'truncateDownloadRate';
+
+export class FaultInjector {
+  private current: Faults;
+  private readonly streams: Record<RateKnob, Random>;
+
+  constructor(faults: Faults, seed: number) {
+    this.current = faults;
+    this.streams = {
+      failRate: streamFor(seed, 'fail'),
+      serverErrorRate: streamFor(seed, 'server-error'),
+      dropConnectionRate: streamFor(seed, 'drop-connection'),
+      truncateDownloadRate: streamFor(seed, 'truncate-download'),
+    };
+  }
+
+  get settings(): Faults {
+    return { ...this.current };
+  }
+
+  set(changes: Partial<Faults>): void {
+    this.current = checkFaults({ ...this.current, ...changes });
+  }
+
+  /** True when this occurrence should be hit. A knob at 0 draws nothing, so it costs nothing. */
+  hit(knob: RateKnob): boolean {
+    const rate = this.current[knob];
+    return rate > 0 && this.streams[knob]() < rate;
+  }
+
+  get slowDownloadMs(): number {
+    return this.current.slowDownloadMs;
+  }
+}

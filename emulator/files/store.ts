@@ -1,0 +1,77 @@
+/**
+ * Uploaded files, kept in memory. A file's `url` is served by the emulator's CDN, so it works as
+ * the image input of any model. Size limit (not shown in the spec; our choice): 10 MiB decoded.
+ */
+import type { FileObject, UploadFileBody } from '../../api/wire/index.ts';
+import { ApiError } from '../http/errors.ts';
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface StoredFile {
+  readonly id: string;
+  readonly seq: number;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly data: Buffer;
+  readonly createdAt: string;
+}
+
+export class FileStore {
+  private readonly files = new Map<string, StoredFile>();
+  private nextSeq = 1;
+
+  constructor(private readonly cdnUrl: () => string) {}
+
+  upload(body: UploadFileBody): StoredFile {
+    if (body.data.length % 4 !== 0 || !BASE64.test(body.data)) {
+      throw new ApiError('INVALID_PARAMETER', 'data must be the file content in standard base64', {
+        param: 'data',
+      });
+    }
+    const data = Buffer.from(body.data, 'base64');
+    if (data.length > MAX_FILE_BYTES) {
+      throw new ApiError(
+        'PAYLOAD_TOO_LARGE',
+        `the file has ${data.length} bytes; the limit is ${MAX_FILE_BYTES}`,
+        {
+          param: 'data',
+        },
+      );
+    }
+    const seq = this.nextSeq++;
+    const file: StoredFile = {
+      id: `file_${seq}`,
+      seq,
+      filename: body.filename,
+      contentType: body.content_type,
+      data,
+      createdAt: new Date().toISOString(),
+    };
+    this.files.set(file.id, file);
+    return file;
+  }
+
+  get(id: string): StoredFile | undefined {
+    return this.files.get(id);
+  }
+
+  list(): StoredFile[] {
+    return [...this.files.values()];
+  }
+
+  delete(id: string): boolean {
+    return this.files.delete(id);
+  }
+
+  toWire(file: StoredFile): FileObject {
+    return {
+      id: file.id,
+      filename: file.filename,
+      content_type: file.contentType,
+      bytes: file.data.length,
+      url: `${this.cdnUrl()}/files/${file.id}/${encodeURIComponent(file.filename)}`,
+      created_at: file.createdAt,
+    };
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * What happened, for benchmarks and drills (`GET /_emulator/ledger`): predictions created by model
+ * and by idempotency key, credits charged net of refunds, requests by route pattern and status,
+ * and refusals. Counters only, so recording stays O(1) per request.
+ */
+import { formatUsd, type Micros } from '../api/money.ts';
+
+export interface Ledger {
+  predictionsCreated: number;
+  byModel: Record<string, number>;
+  /** n > 1 only when idempotency keys are ignored. */
+  byIdempotencyKey: Record<string, number>;
+  /** Sum over keys of (n - 1). */
+  duplicates: number;
+  /** Net of refunds, decimal string. */
+  creditsCharged: string;
+  /** Route pattern ("POST /v1/{owner}/{model}/predictions") → HTTP status → count. */
+  requests: Record<string, Record<string, number>>;
+  rateLimited: number;
+  failedPredictions: number;
+  canceledPredictions: number;
+}
+
+export class LedgerRecorder {
+  private predictionsCreated = 0;
+  private readonly byModel = new Map<string, number>();
+  private readonly byIdempotencyKey = new Map<string, number>();
+  private duplicates = 0;
+  private charged: Micros = 0;
+  private readonly requests = new Map<string, Map<number, number>>();
+  private rateLimited = 0;
+  private failed = 0;
+  private canceled = 0;
+
+  predictionCreated(label: string, idempotencyKey: string | undefined, price: Micros): void {
+    this.predictionsCreated++;
+    this.byModel.set(label, (this.byModel.get(label) ?? 0) + 1);
+    this.charged += price;
+    if (idempotencyKey !== undefined) {
+      const seen = this.byIdempotencyKey.get(idempotencyKey) ?? 0;
+      if (seen > 0) this.duplicates++;
+      this.byIdempotencyKey.set(idempotencyKey, seen + 1);
+    }
+  }
+
+  refunded(amount: Micros): void {
+    this.charged -= amount;
+  }
+
+  predictionFailed(): void {
+    this.failed++;
+  }
+
+  predictionCanceled(): void {
+    this.canceled++;
+  }
+
+  refused(): void {
+    this.rateLimited++;
+  }
+
+  request(route: string, status: number): void {
+    let byStatus = this.requests.get(route);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.requests.set(route, byStatus);
+    }
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+
+  snapshot(): Ledger {
+    return {
+      predictionsCreated: this.predictionsCreated,
+      byModel: Object.fromEntries(this.byModel),
+      byIdempotencyKey: Object.fromEntries(this.byIdempotencyKey),
+      duplicates: this.duplicates,
+      creditsCharged: formatUsd(this.charged),
+      requests: Object.fromEntries(
+        [...this.requests].map(([route, byStatus]) => [route, Object.fromEntries(byStatus)]),
+      ),
+      rateLimited: this.rateLimited,
+      failedPredictions: this.failed,
+      canceledPredictions: this.canceled,
+    };
+  }
+}

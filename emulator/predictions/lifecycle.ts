@@ -1,0 +1,102 @@
+/**
+ * Moves predictions through `processing` → `succeeded` | `failed` | `canceled` and tells whoever
+ * listens (SSE streams, webhooks). Settling a prediction frees its in-flight slot, and a failed
+ * or canceled one is refunded in full.
+ */
+import { MODELS } from '../../api/catalogue/index.ts';
+import type { KnownStatus } from '../../api/wire/index.ts';
+import type { CreditAccount } from '../billing/account.ts';
+import { ApiError } from '../http/errors.ts';
+import type { LedgerRecorder } from '../ledger.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { StoredPrediction } from './prediction.ts';
+
+export type PredictionListener = (prediction: StoredPrediction) => void;
+
+export interface LifecycleDeps {
+  readonly account: CreditAccount;
+  readonly limiter: RateLimiter;
+  readonly ledger: LedgerRecorder;
+  readonly cdnUrl: () => string;
+  /** Called on every terminal transition (webhook deliveries). */
+  readonly onSettled: PredictionListener;
+}
+
+/** Failure messages a user of a real service meets; chosen by id so a seeded run replays. */
+const FAILURES = [
+  { code: 'CONTENT_MODERATION', message: 'the prompt or an input image was flagged by content moderation' },
+  {
+    code: 'UPSTREAM_ERROR',
+    message: 'the model provider failed to generate this output; retrying may succeed',
+  },
+] as const;
+
+export class Lifecycle {
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  private readonly listeners = new Map<number, Set<PredictionListener>>();
+
+  constructor(private readonly deps: LifecycleDeps) {}
+
+  start(prediction: StoredPrediction, latencyMs: number): void {
+    const timer = setTimeout(() => this.finish(prediction), latencyMs);
+    this.timers.set(prediction.id, timer);
+  }
+
+  cancel(prediction: StoredPrediction): void {
+    if (prediction.status !== 'processing') {
+      throw new ApiError(
+        'NOT_CANCELABLE',
+        `prediction ${prediction.id} is ${prediction.status}; only a processing prediction can be canceled`,
+      );
+    }
+    this.settle(prediction, 'canceled');
+  }
+
+  /** Calls `listener` on every change of this prediction; returns the unsubscribe function. */
+  subscribe(id: number, listener: PredictionListener): () => void {
+    let set = this.listeners.get(id);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(id, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(id);
+    };
+  }
+
+  stop(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private finish(prediction: StoredPrediction): void {
+    if (prediction.willFail) {
+      prediction.error = { ...FAILURES[prediction.id % FAILURES.length]! };
+      this.settle(prediction, 'failed');
+      return;
+    }
+    const extension = MODELS[prediction.label].kind === 'video' ? 'mp4' : 'png';
+    prediction.outputs = [`${this.deps.cdnUrl()}/outputs/${prediction.id}.${extension}`];
+    this.settle(prediction, 'succeeded');
+  }
+
+  private settle(prediction: StoredPrediction, status: Exclude<KnownStatus, 'processing'>): void {
+    const { account, limiter, ledger } = this.deps;
+    clearTimeout(this.timers.get(prediction.id));
+    this.timers.delete(prediction.id);
+    prediction.status = status;
+    prediction.updatedAt = new Date().toISOString();
+    limiter.releaseInFlight(prediction.keyId);
+    if (status !== 'succeeded') {
+      account.refund(prediction.label, prediction.creditsUsed);
+      ledger.refunded(prediction.creditsUsed);
+      prediction.creditsUsed = 0;
+      if (status === 'failed') ledger.predictionFailed();
+      else ledger.predictionCanceled();
+    }
+    for (const listener of this.listeners.get(prediction.id) ?? []) listener(prediction);
+    this.deps.onSettled(prediction);
+  }
+}

@@ -1,0 +1,21 @@
+/** Webhooks: register an endpoint (its signing secret is shown once) and list them. */
+import type { FastifyInstance } from 'fastify';
+import { CreateWebhookBody } from '../../api/wire/index.ts';
+import type { EmulatorContext } from '../context.ts';
+import { paginate, parsePageQuery } from '../http/pagination.ts';
+import { parseWith } from '../http/validate.ts';
+import { webhookToWire } from '../webhooks/registry.ts';
+
+export function webhookRoutes(app: FastifyInstance, context: EmulatorContext): void {
+  app.post('/v1/webhooks', async (request) =>
+    webhookToWire(context.webhooks.create(parseWith(CreateWebhookBody, request.body)), true),
+  );
+  app.get('/v1/webhooks', async (request) =>
+    paginate(
+      context.webhooks.list(),
+      (w) => w.seq,
+      parsePageQuery(request.query as Record<string, unknown>),
+      (w) => webhookToWire(w, false),
+    ),
+  );
+}
