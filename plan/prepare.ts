@@ -40,8 +40,15 @@ export interface PreparedStep {
   readonly repeat: number;
   readonly retries: number | undefined;
   readonly concurrency: number | undefined;
+  /** Matrix keys of this step (not its ancestors'). */
+  readonly ownKeys: ReadonlySet<string>;
   /** Names a template may use in at least one combination of this step. */
   readonly knownNames: ReadonlySet<string>;
+  /**
+   * No problem was found in the step itself. Its jobs are still built (its children need their
+   * keys), but their inputs are not checked, since they would mostly repeat the step's problems.
+   */
+  readonly sound: boolean;
   /** Jobs this step expands to: parent jobs × combinations × repeat. */
   jobCount: number;
 }
@@ -76,8 +83,13 @@ function prepareStep(
   parent: PreparedStep | null,
   spec: CampaignSpec,
   cap: number,
-  report: Report,
+  reportAll: Report,
 ): PreparedStep {
+  let found = 0;
+  const report: Report = (...problem) => {
+    found++;
+    reportAll(...problem);
+  };
   const at: DataPath = ['steps', index];
   const inherited = new Set(parent ? ancestorKeys(parent) : []);
   const combinations = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
@@ -86,25 +98,23 @@ function prepareStep(
   if (combinations.length * repeat > 0 && jobCount > cap) {
     report(
       [...at, 'id'],
-      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} variants), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
+      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} ${repeat === 1 ? 'variant' : 'variants'}), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
     );
   }
   const fields = inputFields(step, index, spec, report);
-  const names = new Set([
-    ...Object.keys(spec.vars ?? {}),
-    ...inherited,
-    ...combinations.flatMap(Object.keys),
-    'variant',
-  ]);
+  const names = new Set([...Object.keys(spec.vars ?? {}), ...inherited, ...matrixKeys(step), 'variant']);
   checkTemplates(step, fields, names, report);
+  const withOutput = withParentOutput(step, at, fields, report);
   return {
     index,
     id: step.id,
     model: step.model,
     from: parent,
     children: [],
-    fields: withParentOutput(step, at, fields, report),
+    fields: withOutput,
+    sound: found === 0,
     combinations,
+    ownKeys: matrixKeys(step),
     knownNames: names,
     repeat,
     retries: step.retries,
@@ -113,9 +123,16 @@ function prepareStep(
   };
 }
 
+/** Axes and the keys `include` adds: every name the matrix can give a value to. */
+function matrixKeys(step: Step): Set<string> {
+  return new Set([
+    ...matrixAxes(step.matrix).map(([key]) => key),
+    ...(step.matrix?.include ?? []).flatMap(Object.keys),
+  ]);
+}
+
 function ancestorKeys(step: PreparedStep): string[] {
-  const own = step.combinations.flatMap(Object.keys);
-  return [...own, ...(step.from ? ancestorKeys(step.from) : [])];
+  return [...step.ownKeys, ...(step.from ? ancestorKeys(step.from) : [])];
 }
 
 function checkVariableNames(names: readonly string[], path: DataPath, report: Report): void {
@@ -140,7 +157,7 @@ function checkMatrix(
 ): Combination[] {
   const path = [...at, 'matrix'];
   const axes = matrixAxes(step.matrix).map(([key]) => key);
-  const keys = new Set([...axes, ...(step.matrix?.include ?? []).flatMap(Object.keys)]);
+  const keys = matrixKeys(step);
   checkVariableNames([...keys], path, report);
   for (const key of keys) {
     if (vars.includes(key))
@@ -284,8 +301,9 @@ function checkFromOutput(step: Step, field: InputField, report: Report): void {
 
 /** A chained step whose input does not mention the parent's output gets it in its first image field. */
 function withParentOutput(step: Step, at: DataPath, fields: InputField[], report: Report): InputField[] {
-  if (step.from === undefined || fields.some((field) => field.template?.names.includes(FROM_OUTPUT_NAME)))
-    return fields;
+  const takesOutput = (field: InputField) =>
+    field.isImage && field.template?.names.includes(FROM_OUTPUT_NAME);
+  if (step.from === undefined || fields.some(takesOutput)) return fields;
   const free = MODELS[step.model].imageFields.find((name) => !fields.some((field) => field.name === name));
   if (free === undefined) {
     if (MODELS[step.model].imageFields.length > 0) {

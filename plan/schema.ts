@@ -35,6 +35,7 @@ const Variables = z.record(z.string(), Scalar).meta({
 
 /** Parameters of a model, before templates are rendered: checked per model after expansion. */
 export const StepInput = z.record(z.string(), Scalar).meta({
+  id: 'StepInput',
   description:
     'Model parameters (see docs/spec-format.md). Strings may hold {{name}} templates; numbers become strings.',
 });
@@ -143,10 +144,8 @@ export const CampaignSpec = z
   .meta({ title: 'mediaflow campaign spec', description: 'One YAML file describing many generations.' });
 export type CampaignSpec = z.infer<typeof CampaignSpec>;
 
-/** The JSON Schema editors use (`# yaml-language-server: $schema=./campaign.schema.json`). */
-export function campaignJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(CampaignSpec, { io: 'input', target: 'draft-7', reused: 'ref' }) as Record<
-    string,
-    unknown
-  >;
+/** The JSON Schema editors use (`# yaml-language-server: $schema=./campaign.schema.json`), as file text. */
+export function campaignJsonSchemaText(): string {
+  const schema = z.toJSONSchema(CampaignSpec, { io: 'input', target: 'draft-7' });
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }

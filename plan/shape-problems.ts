@@ -34,12 +34,19 @@ function explain(issue: z.core.$ZodIssue, value: unknown): string {
         ? `must be ${article(issue.expected)}, not ${describe(value)}`
         : `${issue.message}, not ${describe(value)}`;
     case 'invalid_value': {
-      if (issue.values.length === 1 && !issue.message.startsWith('Invalid')) return issue.message;
       const allowed = issue.values.map(String);
+      if (value === undefined)
+        return `is required: ${allowed.length === 1 ? allowed[0] : `one of ${quoteList(allowed)}`}`;
+      if (issue.values.length === 1 && !issue.message.startsWith('Invalid')) return issue.message;
       return `is ${describe(value)}, which is not allowed${didYouMean(String(value), allowed)}; allowed: ${quoteList(allowed)}`;
     }
     case 'too_small':
     case 'too_big':
+      if (issue.origin === 'number' || issue.origin === 'int') {
+        const bound = issue.code === 'too_small' ? `at least ${issue.minimum}` : `at most ${issue.maximum}`;
+        return `must be ${bound}, not ${describe(value)}`;
+      }
+      return issue.message.startsWith('must') ? `${issue.message}, not ${describe(value)}` : issue.message;
     case 'invalid_format':
     case 'invalid_union':
       return issue.message.startsWith('must') ? `${issue.message}, not ${describe(value)}` : issue.message;
@@ -58,7 +65,7 @@ export function describePath(path: DataPath): string {
 
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'empty';
-  if (Array.isArray(value)) return 'a list';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
   if (typeof value === 'object') return 'a mapping';
   return `${typeof value === 'string' ? 'the text' : `the ${typeof value}`} ${JSON.stringify(value)}`;
 }

@@ -36,7 +36,7 @@ export async function loadSpecSource(file: string): Promise<SpecSource> {
 
 export function parseSpecText(file: string, text: string): SpecSource {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const at = (offset: number, message: string): SpecProblem => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col, message };
@@ -89,7 +89,7 @@ function keyText(key: unknown): string | undefined {
 }
 
 function duplicateKeyMessage(text: string, pos: [number, number]): string {
-  const key = text.slice(pos[0], pos[1]).trim();
+  const key = /^[^:\n,}]*/.exec(text.slice(pos[0]))![0].trim();
   return `duplicate key "${key}": each key may appear once in a mapping (the second one would silently win)`;
 }
 

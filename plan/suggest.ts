@@ -1,19 +1,23 @@
 /**
  * "Did you mean" hints for misspelt keys, models, enum values, step ids and variables.
- * A plain Levenshtein distance is enough for lists of a few dozen names.
+ * Edit distance with transpositions (optimal string alignment): swapped letters ("brnad") are
+ * the commonest typo and count as one edit. Quadratic, which is fine for a few dozen names.
  */
 
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
     }
-    previous = current;
   }
-  return previous[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 /** The closest candidate, if it is close enough to be a plausible typo (case is ignored). */
