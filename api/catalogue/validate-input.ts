@@ -20,7 +20,8 @@ export type InputCheck =
 
 export function checkModelInput(label: ModelLabel, input: unknown): InputCheck {
   const definition = MODELS[label];
-  const result = definition.input.safeParse(input);
+  // reportInput: zod 4 leaves issue.input empty otherwise, and messages quote the wrong value.
+  const result = definition.input.safeParse(input, { reportInput: true });
   if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
   return { ok: false, problems: result.error.issues.map((issue) => explain(label, issue, input)) };
 }
