@@ -65,7 +65,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     writeFileSync(recordPath(stateDir), JSON.stringify(fresh, null, 2), { mode: 0o600 });
     return { record: fresh, attached: false };
   });
-  const clientFile = join(stateDir, 'clients', String(process.pid));
+  // pid first (liveness), then a nonce: one process may hold several handles (tests, `run` + worker).
+  const clientFile = join(stateDir, 'clients', `${process.pid}-${randomBytes(4).toString('hex')}`);
   writeFileSync(clientFile, '');
   const unregister = () => rmSync(clientFile, { force: true });
   process.on('exit', unregister);
@@ -183,15 +184,13 @@ function readRecord(stateDir: string): StackRecord | undefined {
 }
 
 /** Processes still using the stack; files of processes that died without stop() are swept. */
-function liveClients(stateDir: string): number[] {
+function liveClients(stateDir: string): string[] {
   const dir = join(stateDir, 'clients');
-  return readdirSync(dir)
-    .map(Number)
-    .filter((pid) => {
-      if (processAlive(pid)) return true;
-      rmSync(join(dir, String(pid)), { force: true });
-      return false;
-    });
+  return readdirSync(dir).filter((name) => {
+    if (processAlive(Number.parseInt(name, 10))) return true;
+    rmSync(join(dir, name), { force: true });
+    return false;
+  });
 }
 
 /**
