@@ -1,5 +1,21 @@
 import type { Command } from 'commander';
+import { register as cancel } from './cancel.ts';
 import { register as emulator } from './emulator.ts';
+import { register as estimate } from './estimate.ts';
+import { register as plan } from './plan.ts';
+import { register as run } from './run.ts';
+import { register as status } from './status.ts';
+import { register as validate } from './validate.ts';
+import { register as worker } from './worker.ts';
 
 /** Each command module exports one `register(program)`; the order here is the order in --help. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [emulator];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
+  validate,
+  plan,
+  estimate,
+  run,
+  status,
+  cancel,
+  worker,
+  emulator,
+];

@@ -1,0 +1,139 @@
+/**
+ * `mediaflow run <spec>`: plan, preflight (price, balance, budget), start the campaign or attach
+ * to the run already under way, show live progress per step, and print a summary with costs.
+ * Ctrl-C detaches; it never cancels (that is `mediaflow cancel`).
+ */
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { type Command, Option } from 'commander';
+import { storePlan } from '../../activities/plan-store.ts';
+import { createServiceClient } from '../../api/client/index.ts';
+import { formatDollars } from '../../api/money.ts';
+import { formatProblem, planCampaign } from '../../plan/index.ts';
+import { campaignHandle, campaignInputOf, startOrAttach } from '../../worker/campaign-control.ts';
+import { progressQuery } from '../../workflows/messages.ts';
+import type { CampaignProgress } from '../../workflows/types.ts';
+import { openEnvironment } from '../environment.ts';
+import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { preflight } from '../preflight.ts';
+import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+
+interface RunOptions {
+  json?: boolean;
+  allowOverBudget?: boolean;
+  worker?: boolean;
+}
+
+const POLL_MS = 1_000;
+
+export function register(program: Command): void {
+  program
+    .command('run <spec>')
+    .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
+    .option('--json', 'print the final summary as JSON on stdout')
+    .option(
+      '--allow-over-budget',
+      'start even if the plan costs more than budget.max_usd (spending still stops there)',
+    )
+    .addOption(
+      new Option('--worker', 'run a worker in this process (the default with the embedded stack)').default(
+        undefined,
+      ),
+    )
+    .option('--no-worker', 'rely on workers running elsewhere (`mediaflow worker`)')
+    .addHelpText(
+      'after',
+      '\nWith no TEMPORAL_ADDRESS and no MEDIAFLOW_API_URL, runs on the embedded default: a local Temporal\n' +
+        'dev server (state in .state/) and the local emulator. Exit code 0 only when every job has its file.',
+    )
+    .action(async (spec: string, options: RunOptions) => {
+      process.exitCode = await run(spec, options);
+    });
+}
+
+async function run(spec: string, options: RunOptions): Promise<number> {
+  const planned = await planCampaign(spec);
+  if (!planned.ok) {
+    for (const problem of planned.problems) console.error(formatProblem(problem));
+    return 1;
+  }
+  const { plan } = planned;
+  const env = await openEnvironment();
+  if (env.embedded) console.error(env.embedded.summary);
+  const service = createServiceClient(env.service);
+  let worker: LocalWorker | null = null;
+  let detached = false;
+  try {
+    const handle = campaignHandle(env.client, plan.campaign);
+    if (!(await isRunning(handle))) {
+      const report = await preflight(service, plan);
+      console.error(
+        `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +
+          ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
+      );
+      if (report.refusals.length > 0 && !options.allowOverBudget) {
+        for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
+        console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
+        return 1;
+      }
+      const ref = await storePlan(plan, report.servicePrices);
+      const { attached } = await startOrAttach(env.client, campaignInputOf(plan, ref));
+      if (attached) console.error(`${plan.campaign} is already running: attaching to it.`);
+    } else {
+      console.error(`${plan.campaign} is already running: attaching to it.`);
+    }
+    if (options.worker ?? env.embedded !== null) worker = await startLocalWorker(env);
+
+    const display = new ProgressDisplay();
+    const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));
+    const result = handle.result().then(
+      () => 'done' as const,
+      () => 'done' as const, // canceled or failed: the final progress below says which
+    );
+    for (;;) {
+      const progress = await handle.query(progressQuery).catch(() => null);
+      if (progress) display.update(progress);
+      const next = await Promise.race([result, interrupted, sleep(POLL_MS)]);
+      if (next === 'detach') {
+        display.stop();
+        detached = true;
+        console.error(
+          `\nDetached; ${plan.campaign} is not canceled.` +
+            (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
+            `\nReattach: mediaflow run ${spec}   Progress: mediaflow status ${plan.campaign}   Stop: mediaflow cancel ${plan.campaign}`,
+        );
+        return 130;
+      }
+      if (next === 'done') break;
+    }
+    display.stop();
+    const final = await handle.query(progressQuery);
+    printSummary(final, plan.outputDir, options.json === true);
+    return allSucceeded(final) ? 0 : 1;
+  } finally {
+    await worker?.stop();
+    await service.close();
+    await env.close({ keepStack: detached });
+  }
+}
+
+async function isRunning(handle: ReturnType<typeof campaignHandle>): Promise<boolean> {
+  try {
+    return (await handle.describe()).status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
+function printSummary(progress: CampaignProgress, outputDir: string, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify({ ...progress, output_dir: outputDir }, moneyAsDecimal, 2));
+    return;
+  }
+  console.log(summaryTable(progress));
+  console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
+}
+
+function sleep(ms: number): Promise<'tick'> {
+  return new Promise((resolve) => setTimeout(() => resolve('tick'), ms));
+}

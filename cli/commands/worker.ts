@@ -1,0 +1,46 @@
+/**
+ * `mediaflow worker`: a long-running worker process. Run as many as you like, on as many machines
+ * as share the output folder; they split the work of every campaign on the task queue.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { serviceClientFromEnv } from '../../api/client/index.ts';
+import { connectWorker } from '../../worker/connection.ts';
+import { createMediaflowWorker, TASK_QUEUE } from '../../worker/create-worker.ts';
+
+export function register(program: Command): void {
+  program
+    .command('worker')
+    .description('Run a worker: executes campaigns started by `mediaflow run` (Ctrl-C stops it gracefully).')
+    .option('--task-queue <name>', 'Temporal task queue to poll', TASK_QUEUE)
+    .option('--max-activities <n>', 'activities at once (mostly waiting on predictions)', parseCount, 1_000)
+    .addHelpText(
+      'after',
+      '\nReads TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_API_KEY (or a Temporal profile) and\n' +
+        'MEDIAFLOW_API_URL / MEDIAFLOW_API_KEY from the environment.',
+    )
+    .action(async (options: { taskQueue: string; maxActivities: number }) => {
+      const service = serviceClientFromEnv();
+      const { connection, namespace, address } = await connectWorker();
+      const worker = await createMediaflowWorker({
+        connection,
+        namespace,
+        client: service,
+        taskQueue: options.taskQueue,
+        maxConcurrentActivities: options.maxActivities,
+      });
+      console.log(`mediaflow worker polling ${options.taskQueue} on ${address} (namespace ${namespace})`);
+      try {
+        await worker.run(); // returns after SIGINT/SIGTERM, once in-flight tasks are handed back
+      } finally {
+        await connection.close();
+        await service.close();
+      }
+    });
+}
+
+export function parseCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError(`expected a whole number above 0, got "${value}"`);
+  return count;
+}
