@@ -27,7 +27,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
   const code: ErrorCode =
     first.code === 'unrecognized_keys'
       ? 'UNKNOWN_PARAMETER'
-      : first.code === 'invalid_type' && isMissing(value, first.path)
+      : first.path.length > 0 && isMissing(value, first.path)
         ? 'MISSING_PARAMETER'
         : 'INVALID_PARAMETER';
   return reject(code, `invalid ${what}: ${messages.join('; ')}`, first);
