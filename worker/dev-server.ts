@@ -106,14 +106,14 @@ function dynamicConfigArgs(options: DevServerOptions): string[] {
 }
 
 /**
- * When the server must die with us, run it under a tiny sh watchdog: `cat` reads our end of a
- * pipe and returns when this process dies (however it dies, SIGKILL included), then the
- * watchdog terminates the server. Node cannot set PR_SET_PDEATHSIG, and an 'exit' hook alone
- * misses SIGKILL and unhandled signals.
+ * When the server must die with us, a tiny sh watchdog runs beside it: `cat` reads our end of a
+ * pipe and returns when this process dies (however it dies, SIGKILL included), then signals the
+ * server. Node cannot set PR_SET_PDEATHSIG, and an 'exit' hook alone misses SIGKILL. The server
+ * is exec'd in the foreground (`$$` is then its pid): run as a background job of sh, it takes
+ * about 3 s instead of 1 s to shut down on SIGTERM. (sh gives background jobs /dev/null as
+ * stdin, hence the `<&3` copy of our pipe.)
  */
-// (sh gives background jobs /dev/null as stdin, hence the explicit `<&3` copy of our pipe.)
-const WATCHDOG =
-  'exec 3<&0; "$0" "$@" & server=$!; (cat <&3 >/dev/null; kill -TERM $server 2>/dev/null) & wait $server';
+const WATCHDOG = 'exec 3<&0; (cat <&3 >/dev/null; kill -TERM $$) & exec "$0" "$@"';
 
 async function launchCli(r: Resolved): Promise<Running> {
   const dieWithParent = r.options.dieWithParent ?? true;
