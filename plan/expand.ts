@@ -12,7 +12,6 @@ import type { Combination } from './matrix.ts';
 import { JobNames, nameParts } from './names.ts';
 import type { InputField, PreparedStep, Report } from './prepare.ts';
 import type { Scalar } from './schema.ts';
-import { describe } from './shape-problems.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
 import { renderTemplate } from './templates.ts';
@@ -110,7 +109,7 @@ export function expandJobs(
         const value = field ? input[field.name] : undefined;
         const hint = issue.allowed && typeof value === 'string' ? didYouMean(value, issue.allowed) : '';
         const path = field?.path ?? ['steps', step.index, 'input'];
-        problem(step, path, `${withValue(issue.message, value)}${hint}`, field?.template ? where : null);
+        problem(step, path, `${issue.message}${hint}`, field?.template ? where : null);
       }
     }
     const key = jobKey({ model: step.model, input, variant, parent: parent?.key ?? null, files: hashes });
@@ -147,14 +146,6 @@ export function expandJobs(
     report(path, `${message}${more}`, text === undefined ? {} : { text });
   }
   return jobs;
-}
-
-/**
- * checkModelInput describes a wrong value from zod's issue, which carries no input unless
- * zod's reportInput is on; we know the value, so we name it ourselves.
- */
-function withValue(message: string, value: unknown): string {
-  return message.replace(/, not the undefined undefined$/, `, not ${describe(value)}`);
 }
 
 /** `step "teaser" with product=watch, mode=pro, variant 2`, for messages about one combination. */

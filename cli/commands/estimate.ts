@@ -1,0 +1,276 @@
+/**
+ * `mediaflow estimate <spec>`: the cost preflight (ARCHITECTURE.md, decision 4). The service's
+ * own price (POST /v1/estimate) for each distinct priced input, beside the local catalogue price,
+ * then the balance, then a verdict against budget.max_usd and the balance (exit 1 when over).
+ *
+ * "Distinct priced input": model + every parameter except the prompt and image fields. No
+ * published price rule depends on those (part 8.3), and leaving them out turns a 5,000-job sweep
+ * over prompts into a handful of calls. Image fields are sent as a tiny inline picture, since a
+ * chained job's parent output does not exist yet.
+ */
+import type { Command } from 'commander';
+import pLimit from 'p-limit';
+import { MODELS, type ModelLabel } from '../../api/catalogue/index.ts';
+import type { ServiceClient } from '../../api/client/index.ts';
+import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
+import type { Plan } from '../../plan/index.ts';
+import { canonicalJson } from '../../plan/keys.ts';
+import { table } from './plan.ts';
+import { loadPlanOrReport } from './validate.ts';
+
+/** A 1×1 transparent PNG: a valid image for fields the estimate needs but the price ignores. */
+const PLACEHOLDER_IMAGE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+export interface PriceGroup {
+  readonly model: ModelLabel;
+  /** The input sent to the service (prompt and images of the first job of the group). */
+  readonly input: Record<string, unknown>;
+  readonly jobs: number;
+  /** Per job; null when the catalogue does not know the price (V5). */
+  readonly localUsd: Micros | null;
+  /** Per job, from POST /v1/estimate. */
+  readonly serviceUsd: Micros;
+}
+
+export interface StepEstimate {
+  readonly id: string;
+  readonly model: ModelLabel;
+  readonly jobs: number;
+  /** Sum of the known local prices; `unpricedLocally` jobs are not in it. */
+  localUsd: Micros;
+  unpricedLocally: number;
+  serviceUsd: Micros;
+}
+
+export interface EstimateReport {
+  readonly campaign: string;
+  readonly jobs: number;
+  readonly groups: readonly PriceGroup[];
+  readonly steps: readonly StepEstimate[];
+  readonly localTotal: Micros;
+  readonly unpricedLocally: number;
+  readonly serviceTotal: Micros;
+  readonly balance: Micros;
+  readonly budget: Micros | null;
+  readonly overBudget: boolean;
+  readonly overBalance: boolean;
+}
+
+type EstimatingClient = Pick<ServiceClient, 'estimate' | 'account'>;
+
+/** The core of the command, testable against any client (the tests use the real emulator). */
+export async function estimatePlan(
+  plan: Plan,
+  client: EstimatingClient,
+  concurrency = 8,
+): Promise<EstimateReport> {
+  const groupOf = new Map<
+    string,
+    { model: ModelLabel; input: Record<string, unknown>; jobs: number; localUsd: Micros | null }
+  >();
+  const jobGroup: string[] = [];
+  for (const job of plan.jobs) {
+    const id = priceIdentity(job.model, job.input);
+    const group = groupOf.get(id);
+    if (group) group.jobs++;
+    else
+      groupOf.set(id, {
+        model: job.model,
+        input: forEstimate(job.model, job.input),
+        jobs: 1,
+        localUsd: job.usd,
+      });
+    jobGroup.push(id);
+  }
+  const limit = pLimit(concurrency);
+  const [priced, balance] = await Promise.all([
+    Promise.all(
+      [...groupOf.entries()].map(([id, group]) =>
+        limit(
+          async () =>
+            [id, { ...group, serviceUsd: await client.estimate(group.model, group.input) }] as const,
+        ),
+      ),
+    ),
+    client.account.balance(),
+  ]);
+  const groups = new Map<string, PriceGroup>(priced);
+  const steps: StepEstimate[] = plan.steps.map((step) => ({
+    id: step.id,
+    model: step.model,
+    jobs: step.jobCount,
+    localUsd: 0,
+    unpricedLocally: 0,
+    serviceUsd: 0,
+  }));
+  const stepIndex = new Map(steps.map((step) => [step.id, step]));
+  plan.jobs.forEach((job, index) => {
+    const step = stepIndex.get(job.step)!;
+    if (job.usd === null) step.unpricedLocally++;
+    else step.localUsd += job.usd;
+    step.serviceUsd += groups.get(jobGroup[index]!)!.serviceUsd;
+  });
+  const serviceTotal = steps.reduce((sum, step) => sum + step.serviceUsd, 0);
+  return {
+    campaign: plan.campaign,
+    jobs: plan.jobs.length,
+    groups: [...groups.values()],
+    steps,
+    localTotal: plan.totalUsd,
+    unpricedLocally: plan.unpricedJobs,
+    serviceTotal,
+    balance: balance.credits,
+    budget: plan.budget,
+    overBudget: plan.budget !== null && serviceTotal > plan.budget,
+    overBalance: serviceTotal > balance.credits,
+  };
+}
+
+function priceIdentity(model: ModelLabel, input: Readonly<Record<string, unknown>>): string {
+  const priced = Object.fromEntries(
+    Object.entries(input).filter(([name]) => name !== 'prompt' && !MODELS[model].imageFields.includes(name)),
+  );
+  return `${model} ${canonicalJson(priced)}`;
+}
+
+function forEstimate(model: ModelLabel, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const images = MODELS[model].imageFields;
+  return Object.fromEntries(
+    Object.entries(input).map(([name, value]) => [name, images.includes(name) ? PLACEHOLDER_IMAGE : value]),
+  );
+}
+
+/** Groups whose local price is known and differs from the service's. */
+export function disagreements(report: EstimateReport): PriceGroup[] {
+  return report.groups.filter((group) => group.localUsd !== null && group.localUsd !== group.serviceUsd);
+}
+
+export function verdict(report: EstimateReport): string {
+  const total = formatDollars(report.serviceTotal);
+  const over = [
+    report.overBudget && `over the budget of ${formatDollars(report.budget!)}`,
+    report.overBalance && `over the balance of ${formatDollars(report.balance)}`,
+  ].filter(Boolean);
+  if (over.length > 0) return `refused: ${total} is ${over.join(' and ')}`;
+  const budget = report.budget === null ? 'no budget set' : `budget ${formatDollars(report.budget)}`;
+  return `ok: ${total} fits (${budget}, balance ${formatDollars(report.balance)})`;
+}
+
+export function estimateText(report: EstimateReport): string {
+  const local = (usd: Micros, unpriced: number) => {
+    if (unpriced === 0) return formatDollars(usd);
+    return usd === 0 ? `unknown (${unpriced})` : `${formatDollars(usd)} + ${unpriced} unknown`;
+  };
+  const rows = report.steps.map((step) => [
+    step.id,
+    step.model,
+    String(step.jobs),
+    local(step.localUsd, step.unpricedLocally),
+    formatDollars(step.serviceUsd),
+  ]);
+  const lines = [
+    `${report.campaign}: ${report.jobs} jobs, ${report.groups.length} distinct priced inputs estimated by the service`,
+    table([
+      ['step', 'model', 'jobs', 'local', 'service'],
+      ...rows,
+      [
+        'total',
+        '',
+        String(report.jobs),
+        local(report.localTotal, report.unpricedLocally),
+        formatDollars(report.serviceTotal),
+      ],
+    ]),
+  ];
+  const differing = disagreements(report);
+  if (differing.length > 0) lines.push('disagreements (per job, the service price is used):');
+  for (const group of differing) {
+    const { prompt: _, ...settings } = group.input;
+    lines.push(
+      `  ${group.model} ${canonicalJson(settings)}: local ${formatDollars(group.localUsd!)}, service ${formatDollars(group.serviceUsd)} × ${group.jobs} jobs`,
+    );
+  }
+  lines.push(`balance: ${formatDollars(report.balance)}`, verdict(report));
+  return `${lines.join('\n')}\n`;
+}
+
+export function estimateJson(report: EstimateReport) {
+  const usd = (micros: Micros | null) => (micros === null ? null : formatUsd(micros));
+  return {
+    campaign: report.campaign,
+    jobs: report.jobs,
+    local_total_usd: usd(report.localTotal),
+    unpriced_locally: report.unpricedLocally,
+    service_total_usd: usd(report.serviceTotal),
+    balance_usd: usd(report.balance),
+    budget_usd: usd(report.budget),
+    over_budget: report.overBudget,
+    over_balance: report.overBalance,
+    steps: report.steps.map((step) => ({
+      id: step.id,
+      model: step.model,
+      jobs: step.jobs,
+      local_usd: usd(step.localUsd),
+      unpriced_locally: step.unpricedLocally,
+      service_usd: usd(step.serviceUsd),
+    })),
+    disagreements: disagreements(report).map((group) => ({
+      model: group.model,
+      input: group.input,
+      jobs: group.jobs,
+      local_usd: usd(group.localUsd),
+      service_usd: usd(group.serviceUsd),
+    })),
+  };
+}
+
+/** The configured service, or (no MEDIAFLOW_API_URL) the embedded emulator, started in-process. */
+async function connect(): Promise<{
+  client: EstimatingClient & Pick<ServiceClient, 'close'>;
+  stop(): Promise<void>;
+}> {
+  const { createServiceClient, serviceClientFromEnv } = await import('../../api/client/index.ts');
+  if (process.env.MEDIAFLOW_API_URL) {
+    const client = serviceClientFromEnv();
+    return { client, stop: () => client.close() };
+  }
+  const { startEmulator } = await import('../../emulator/index.ts');
+  const emulator = await startEmulator({ port: 0, timeScale: 0 });
+  process.stderr.write(
+    `MEDIAFLOW_API_URL is not set: estimating against the local emulator (${emulator.baseUrl})\n`,
+  );
+  const client = createServiceClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
+  return {
+    client,
+    stop: async () => {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+export function register(program: Command): void {
+  program
+    .command('estimate')
+    .description(
+      'Price a campaign with the service (POST /v1/estimate) and check it against budget and balance',
+    )
+    .argument('<spec>', 'campaign spec (YAML)')
+    .option('--json', 'print the estimate as JSON (money as decimal strings)')
+    .option('--concurrency <n>', 'estimate requests in flight', (text) => Number.parseInt(text, 10), 8)
+    .action(async (spec: string, options: { json?: boolean; concurrency: number }) => {
+      const plan = await loadPlanOrReport(spec);
+      if (!plan) return;
+      const { client, stop } = await connect();
+      try {
+        const report = await estimatePlan(plan, client, options.concurrency);
+        process.stdout.write(
+          options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
+        );
+        if (report.overBudget || report.overBalance) process.exitCode = 1;
+      } finally {
+        await stop();
+      }
+    });
+}

@@ -1,0 +1,78 @@
+/**
+ * `mediaflow plan <spec>`: what a spec will do, before it does it: per step the job count, model,
+ * example names and price, then the total; or every job as JSON (`--json`, money as decimal
+ * strings so no float ever touches it).
+ */
+import type { Command } from 'commander';
+import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
+import type { Plan } from '../../plan/index.ts';
+import { describeTotal, loadPlanOrReport } from './validate.ts';
+
+const EXAMPLES = 2;
+
+export function planJson(plan: Plan) {
+  return {
+    campaign: plan.campaign,
+    jobs: plan.jobs.map((job) => ({
+      key: job.key,
+      step: job.step,
+      name: job.name,
+      model: job.model,
+      input: job.input,
+      /** Key of the parent job, or null. */
+      from: job.parent,
+      usd: job.usd === null ? null : formatUsd(job.usd),
+    })),
+    total_usd: formatUsd(plan.totalUsd),
+  };
+}
+
+/** Columns padded to their widest cell; the last column is left ragged. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+    )
+    .join('\n');
+}
+
+export function planTable(plan: Plan): string {
+  const rows = plan.steps.map((step) => {
+    const jobs = plan.jobs.filter((job) => job.step === step.id);
+    const known = jobs.filter((job) => job.usd !== null);
+    const price: Micros = known.reduce((sum, job) => sum + job.usd!, 0);
+    const unknown = jobs.length - known.length;
+    const names = jobs.slice(0, EXAMPLES).map((job) => job.name);
+    const more = jobs.length > EXAMPLES ? `, … (${jobs.length - EXAMPLES} more)` : '';
+    return [
+      step.id,
+      step.model,
+      step.from ?? '',
+      String(step.jobCount),
+      unknown > 0 ? `${formatDollars(price)} + ${unknown} by service` : formatDollars(price),
+      `${names.join(', ')}${more}`,
+    ];
+  });
+  const lines = [
+    table([['step', 'model', 'from', 'jobs', 'price', 'examples'], ...rows]),
+    '',
+    `${plan.campaign}: ${plan.jobs.length} jobs, ${describeTotal(plan)}` +
+      (plan.budget === null ? ' (no budget set)' : ` of a ${formatDollars(plan.budget)} budget`),
+    `output: ${plan.outputDir}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function register(program: Command): void {
+  program
+    .command('plan')
+    .description('Show the jobs a campaign spec expands to: per step count, model, names and price')
+    .argument('<spec>', 'campaign spec (YAML)')
+    .option('--json', 'print { campaign, jobs: [{ key, step, name, model, input, from, usd }], total_usd }')
+    .action(async (spec: string, options: { json?: boolean }) => {
+      const plan = await loadPlanOrReport(spec);
+      if (!plan) return;
+      process.stdout.write(options.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planTable(plan));
+    });
+}
