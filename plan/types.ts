@@ -34,6 +34,7 @@ export interface PlannedJob {
   readonly usd: Micros | null;
   /** Matrix values and variant that produced this job, for messages and progress. */
   readonly vars: Readonly<Record<string, string | number | boolean>>;
+  /** From 1 to the step's `repeat` (the `{{variant}}` of templates). */
   readonly variant: number;
 }
 

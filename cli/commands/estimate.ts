@@ -8,7 +8,7 @@
  * over prompts into a handful of calls. Image fields are sent as a tiny inline picture, since a
  * chained job's parent output does not exist yet.
  */
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import pLimit from 'p-limit';
 import { MODELS, type ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
@@ -250,6 +250,13 @@ async function connect(): Promise<{
   };
 }
 
+function wholeNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new InvalidArgumentError('expected a whole number of at least 1');
+  return value;
+}
+
 export function register(program: Command): void {
   program
     .command('estimate')
@@ -258,7 +265,7 @@ export function register(program: Command): void {
     )
     .argument('<spec>', 'campaign spec (YAML)')
     .option('--json', 'print the estimate as JSON (money as decimal strings)')
-    .option('--concurrency <n>', 'estimate requests in flight', (text) => Number.parseInt(text, 10), 8)
+    .option('--concurrency <n>', 'estimate requests in flight', wholeNumber, 8)
     .action(async (spec: string, options: { json?: boolean; concurrency: number }) => {
       const plan = await loadPlanOrReport(spec);
       if (!plan) return;
@@ -269,6 +276,10 @@ export function register(program: Command): void {
           options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
         );
         if (report.overBudget || report.overBalance) process.exitCode = 1;
+      } catch (error) {
+        // ServiceError messages name the endpoint and the reason, never the key.
+        process.stderr.write(`estimate failed: ${(error as Error).message}\n`);
+        process.exitCode = 1;
       } finally {
         await stop();
       }
