@@ -4,6 +4,7 @@
  * names used in templates. It produces the prepared steps that expand.ts turns into jobs.
  */
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
+import { checkChains, topologicalOrder } from './chains.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
 import {
   type CampaignSpec,
@@ -319,70 +320,4 @@ function withParentOutput(step: Step, at: DataPath, fields: InputField[], report
     ...fields,
     { name: free, path: [...at, 'from'], value, template: compileTemplate(value), isImage: true },
   ];
-}
-
-/** Reports unknown `from`, cycles and chains into a model without image input; returns steps that may be expanded. */
-function checkChains(steps: readonly Step[], byId: ReadonlyMap<string, Step>, report: Report): Set<Step> {
-  const ok = new Set<Step>();
-  const imageModels = MODEL_LABELS.filter((label) => MODELS[label].imageFields.length > 0);
-  steps.forEach((step, index) => {
-    if (step.from === undefined) {
-      ok.add(step);
-      return;
-    }
-    const parent = byId.get(step.from);
-    const path = ['steps', index, 'from'];
-    if (!parent) {
-      report(
-        path,
-        `from: "${step.from}" is not a step${didYouMean(step.from, byId.keys())}; steps: ${[...byId.keys()].join(', ')}`,
-      );
-    } else if (MODELS[step.model].imageFields.length === 0) {
-      report(
-        path,
-        `${step.model} takes no image input, so step "${step.id}" cannot follow another step; models with an image input: ${imageModels.join(', ')}`,
-      );
-    } else if (MODELS[parent.model].kind !== 'image') {
-      report(
-        path,
-        `step "${parent.id}" makes videos (${parent.model}); from: must name a step that makes images`,
-      );
-    } else {
-      const cycle = cycleFrom(step, byId);
-      if (cycle) report(path, `chain cycle: ${cycle.join(' → ')}; a step cannot (indirectly) follow itself`);
-      else ok.add(step);
-    }
-  });
-  return ok;
-}
-
-function cycleFrom(step: Step, byId: ReadonlyMap<string, Step>): string[] | null {
-  const seen: string[] = [step.id];
-  for (let current = byId.get(step.from ?? ''); current; current = byId.get(current.from ?? '')) {
-    if (current === step) return [...seen, step.id];
-    if (seen.includes(current.id)) return null;
-    seen.push(current.id);
-  }
-  return null;
-}
-
-/** Indices of the steps whose whole chain is sound, each after its parent. */
-function topologicalOrder(
-  steps: readonly Step[],
-  byId: ReadonlyMap<string, Step>,
-  ok: ReadonlySet<Step>,
-): number[] {
-  const order: number[] = [];
-  const placed = new Set<Step>();
-  const place = (step: Step): boolean => {
-    if (placed.has(step)) return true;
-    if (!ok.has(step)) return false;
-    const parent = step.from === undefined ? undefined : byId.get(step.from);
-    if (parent && !place(parent)) return false;
-    placed.add(step);
-    order.push(steps.indexOf(step));
-    return true;
-  };
-  for (const step of steps) place(step);
-  return order;
 }

@@ -16,7 +16,11 @@ export function formatProblem(problem: SpecProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
 }
 
-/** Problems sorted by position, so the output reads top to bottom like the file. */
+/**
+ * Problems sorted by position, so the output reads top to bottom like the file, each once (a
+ * default shared by several steps would otherwise report the same mistake per step).
+ */
 export function sortProblems(problems: readonly SpecProblem[]): SpecProblem[] {
-  return [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
+  const unique = new Map(problems.map((problem) => [formatProblem(problem), problem]));
+  return [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
 }
