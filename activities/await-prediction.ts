@@ -7,6 +7,7 @@
 import { Context, sleep } from '@temporalio/activity';
 import type { ServiceClient } from '../api/client/index.ts';
 import { type Prediction, TERMINAL_STATUSES } from '../api/wire/index.ts';
+import { retryRead } from './retry-read.ts';
 
 const POLL_START_MS = 500;
 const POLL_MAX_MS = 5_000;
@@ -24,7 +25,7 @@ export async function awaitPrediction(client: ServiceClient, predictionId: strin
   }
   let delay = POLL_START_MS;
   for (;;) {
-    const prediction = await client.predictions.get(predictionId, { signal });
+    const prediction = await retryRead(() => client.predictions.get(predictionId, { signal }), signal);
     if (TERMINAL_STATUSES.has(prediction.status)) return prediction;
     await sleep(delay);
     delay = Math.min(POLL_MAX_MS, delay * 2);

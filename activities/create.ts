@@ -9,13 +9,15 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Context } from '@temporalio/activity';
-import type { ServiceClient, ServiceError } from '../api/client/index.ts';
+import { type BatchResult, type ServiceClient, ServiceError } from '../api/client/index.ts';
+import type { SearchResult } from '../api/wire/index.ts';
 import type { PlannedJob } from '../plan/types.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../workflows/types.ts';
 import { appendClaims, type Claim, readClaims } from './claims.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 import type { InputResolver } from './resolve-input.ts';
+import { retryRead } from './retry-read.ts';
 import { retryableFailure } from './service-failure.ts';
 
 interface Ready {
@@ -42,7 +44,9 @@ export async function createPredictions(
 ): Promise<CreateOutcome[]> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
+  const context = Context.current();
   for (const item of request.items) {
+    context.heartbeat();
     const job = plan.jobs[item.i]!;
     if (await manifest.get(job.key)) {
       outcomes.push({ kind: 'cached', i: item.i });
@@ -57,48 +61,122 @@ export async function createPredictions(
     ready.push({ item, job, input: resolved.input, idempotencyKey: idempotencyKeyOf(job, item.regen) });
   }
 
-  const info = Context.current().info;
-  const toCreate =
-    info.attempt > 1
-      ? await adoptMaybeCreated(deps.client, request, ready, outcomes, info.scheduledTimestampMs)
-      : ready;
-  const claims: Claim[] = [];
-  if (toCreate.length === 1) {
-    const [one] = toCreate as [Ready];
-    try {
-      const prediction = await deps.client.predictions.create(one.job.model, one.input, {
-        idempotencyKey: one.idempotencyKey,
-        signal: Context.current().cancellationSignal,
-      });
-      outcomes.push({ kind: 'created', i: one.item.i, predictionId: prediction.id });
-      claims.push({ prediction_id: prediction.id, key: one.job.key, regen: one.item.regen });
-    } catch (error) {
-      outcomes.push(finalOrThrow(one.item.i, error as ServiceError));
-    }
-  } else if (toCreate.length > 1) {
-    const batch = await deps.client.batches
-      .create(toCreate.map((r) => ({ model: r.job.model, input: r.input, idempotencyKey: r.idempotencyKey })))
-      .catch((error: ServiceError) => {
-        throw retryableFailure(error);
-      });
-    for (const result of batch.items) {
-      const entry = toCreate[result.index]!;
-      if (result.prediction) {
-        outcomes.push({ kind: 'created', i: entry.item.i, predictionId: result.prediction.id });
-        claims.push({ prediction_id: result.prediction.id, key: entry.job.key, regen: entry.item.regen });
-      } else if (result.error?.retryable) {
-        outcomes.push({ kind: 'retry', i: entry.item.i, afterMs: result.error.retryAfterMs ?? 1_000 });
-      } else {
-        outcomes.push(rejected(entry.item.i, result.error));
-      }
-    }
+  const info = context.info;
+  try {
+    const toCreate =
+      info.attempt > 1
+        ? await adoptMaybeCreated(deps.client, request, ready, outcomes, info.scheduledTimestampMs)
+        : ready;
+    const created = await createBatch(deps.client, toCreate, context.cancellationSignal).catch(
+      async (error) => {
+        if (error instanceof PartialCreate)
+          await appendClaims(request.outputDir, claimsOf(error.created, toCreate));
+        throw error instanceof PartialCreate ? error.cause : error;
+      },
+    );
+    outcomes.push(...created);
+    await appendClaims(request.outputDir, claimsOf(created, toCreate));
+  } catch (error) {
+    throw retryableFailure(error);
   }
-  await appendClaims(request.outputDir, claims);
   return outcomes;
 }
 
-/** A final refusal is an outcome; anything retryable makes the activity retry (with Retry-After). */
+async function createOne(client: ServiceClient, entry: Ready, signal: AbortSignal): Promise<CreateOutcome> {
+  try {
+    const prediction = await client.predictions.create(entry.job.model, entry.input, {
+      idempotencyKey: entry.idempotencyKey,
+      signal,
+    });
+    return { kind: 'created', i: entry.item.i, predictionId: prediction.id };
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return finalOrThrow(entry.item.i, error);
+  }
+}
+
+function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): Claim[] {
+  return outcomes.flatMap((outcome) => {
+    if (outcome.kind !== 'created') return [];
+    const entry = entries.find((r) => r.item.i === outcome.i)!;
+    return [{ prediction_id: outcome.predictionId, key: entry.job.key, regen: entry.item.regen }];
+  });
+}
+
+/**
+ * One batch request for several jobs (one job: a single create). A refusal of the batch as a whole creates nothing: a 429
+ * sends every item back to the workflow (which re-reads the limits and batches smaller); any
+ * other final refusal (a batch larger than this service accepts, say) falls back to single creates,
+ * so each job gets its own answer.
+ */
+async function createBatch(
+  client: ServiceClient,
+  entries: readonly Ready[],
+  signal: AbortSignal,
+): Promise<CreateOutcome[]> {
+  if (entries.length === 0) return [];
+  if (entries.length === 1) return [await createOne(client, entries[0]!, signal)];
+  let batch: BatchResult;
+  try {
+    batch = await client.batches.create(
+      entries.map((r) => ({ model: r.job.model, input: r.input, idempotencyKey: r.idempotencyKey })),
+      { signal },
+    );
+  } catch (error) {
+    if (!(error instanceof ServiceError) || (error.retryable && error.status !== 429)) throw error;
+    if (error.status === 429)
+      return entries.map((r) => ({ kind: 'retry', i: r.item.i, afterMs: error.retryAfterMs ?? 1_000 }));
+    const outcomes: CreateOutcome[] = [];
+    for (const entry of entries) outcomes.push(await createOne(client, entry, signal));
+    return outcomes;
+  }
+  return batch.items.map((result): CreateOutcome => {
+    const { i } = entries[result.index]!.item;
+    if (result.prediction) return { kind: 'created', i, predictionId: result.prediction.id };
+    if (result.error?.retryable) return { kind: 'retry', i, afterMs: result.error.retryAfterMs ?? 1_000 };
+    return rejected(i, result.error);
+  });
+}
+
+/**
+ * Single creates for every entry. One that fails in a way that may have created something does
+ * not stop the others; the attempt then fails (so the next one reconciles) after the predictions
+ * that were made are claimed.
+ */
+async function createEach(
+  client: ServiceClient,
+  entries: readonly Ready[],
+  signal: AbortSignal,
+): Promise<CreateOutcome[]> {
+  const outcomes: CreateOutcome[] = [];
+  let failure: unknown;
+  for (const entry of entries) {
+    try {
+      outcomes.push(await createOne(client, entry, signal));
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw new PartialCreate(outcomes, failure);
+  return outcomes;
+}
+
+/** Some creates of an attempt succeeded and one may have: claim the former, then retry. */
+class PartialCreate extends Error {
+  constructor(
+    readonly created: readonly CreateOutcome[],
+    override readonly cause: unknown,
+  ) {
+    super('some creates of this batch failed');
+  }
+}
+
+/**
+ * A 429 is surely not created: it goes back to the workflow, which pauses its pacing and re-reads
+ * the limits. Other retryable errors make the activity retry; a final refusal is an outcome.
+ */
 function finalOrThrow(i: number, error: ServiceError): CreateOutcome {
+  if (error.status === 429) return { kind: 'retry', i, afterMs: error.retryAfterMs ?? 1_000 };
   if (error.retryable) throw retryableFailure(error);
   return rejected(i, error);
 }
@@ -124,14 +202,17 @@ async function adoptMaybeCreated(
   outcomes: CreateOutcome[],
   since: number,
 ): Promise<Ready[]> {
-  const claimed = new Set((await readClaims(request.outputDir)).map((claim) => claim.prediction_id));
+  /** Prediction id → the job key that claimed it: another job's prediction is never adopted. */
+  const claimed = new Map(
+    (await readClaims(request.outputDir)).map((claim) => [claim.prediction_id, claim.key]),
+  );
   const adopted: Claim[] = [];
   const rest: Ready[] = [];
   const createdAfter = new Date(since - 5_000).toISOString();
   for (const entry of ready) {
     const match = await findUnclaimed(client, entry, claimed, createdAfter);
     if (match) {
-      claimed.add(match);
+      claimed.set(match, entry.job.key);
       adopted.push({ prediction_id: match, key: entry.job.key, regen: entry.item.regen });
       outcomes.push({ kind: 'created', i: entry.item.i, predictionId: match });
     } else {
@@ -145,18 +226,25 @@ async function adoptMaybeCreated(
 async function findUnclaimed(
   client: ServiceClient,
   entry: Ready,
-  claimed: ReadonlySet<string>,
+  claimed: ReadonlyMap<string, string>,
   createdAfter: string,
 ): Promise<string | null> {
   const prompt = String(entry.input.prompt ?? '');
-  for await (const result of client.search(prompt, {
-    type: 'predictions',
-    model: entry.job.model,
-    createdAfter,
-  })) {
-    const record = result.prediction;
-    if (!record || claimed.has(String(record.id))) continue;
-    if (isDeepStrictEqual(record.input_parameters, entry.input)) return String(record.id);
+  const results = await retryRead(async () => {
+    const found: SearchResult[] = [];
+    for await (const result of client.search(prompt, {
+      type: 'predictions',
+      model: entry.job.model,
+      createdAfter,
+    })) {
+      found.push(result);
+    }
+    return found;
+  });
+  for (const { prediction } of results) {
+    const owner = prediction ? claimed.get(String(prediction.id)) : undefined;
+    if (!prediction || (owner !== undefined && owner !== entry.job.key)) continue;
+    if (isDeepStrictEqual(prediction.input_parameters, entry.input)) return String(prediction.id);
   }
   return null;
 }

@@ -15,7 +15,7 @@ import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 import { retryableFailure } from './service-failure.ts';
 
-const HEARTBEAT_EVERY_MS = 3_000;
+const HEARTBEAT_EVERY_MS = 2_000;
 
 export async function finishPrediction(
   client: ServiceClient,

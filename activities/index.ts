@@ -4,7 +4,7 @@
  * the worker one built from its environment. Nothing here is given a secret by the workflow.
  */
 import pLimit from 'p-limit';
-import type { ServiceClient } from '../api/client/index.ts';
+import { type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
   CreateOutcome,
   CreateRequest,
@@ -20,6 +20,8 @@ import { finishPrediction } from './finish.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
+import { retryRead } from './retry-read.ts';
+import { retryableFailure } from './service-failure.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
@@ -49,10 +51,12 @@ export function createActivities({ client }: ActivityDeps) {
 
     async readServiceLimits(): Promise<ServiceLimits> {
       try {
-        const limits = await client.account.rateLimits();
+        const limits = await retryRead(() => client.account.rateLimits());
         return { createsPerSecond: limits.creates_per_minute / 60, maxInFlight: limits.max_in_flight };
-      } catch {
-        return FALLBACK_LIMITS;
+      } catch (error) {
+        // A service that does not publish its limits gets modest ones; a passing fault is retried.
+        if (error instanceof ServiceError && !error.retryable) return FALLBACK_LIMITS;
+        throw retryableFailure(error);
       }
     },
 

@@ -26,24 +26,31 @@ const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivities<Activ
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/** Creates are waited for even when canceled, so every prediction they made is known and canceled. */
+/**
+ * Creates are waited for even when canceled, so every prediction they made is known and canceled.
+ * The heartbeat timeout notices a killed worker in seconds rather than at the start-to-close limit.
+ */
 const { createPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+  // Short waits: a create refused by a 5xx is worth trying again soon; Retry-After overrides this.
+  retry: { initialInterval: '300 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
 });
 
 /** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
 const { finishPrediction } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
 
 /** Most predictions created by one activity (one batch request). */
 const MAX_BATCH = 50;
 /** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
 const MIN_PACING_MS = 100;
+/** Re-reading the service's limits after a 429 happens at most this often. */
+const LIMITS_REFRESH_MS = 5_000;
 /** Our own ceiling, below the server's suggestion, for servers configured with large limits. */
 const MAX_EVENTS_PER_RUN = 8_000;
 
@@ -59,6 +66,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
 
   let changed = false;
   let creating = 0;
+  /** Set by a 429: the service's limits may have changed under us. */
+  let limitsStale = false;
+  let limitsReadAt = Date.now();
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
@@ -105,6 +115,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           case 'retry':
             state.onRetry(outcome.i);
             pacer.pauseUntil(Date.now() + outcome.afterMs, Date.now());
+            limitsStale = true;
             break;
         }
       }
@@ -126,6 +137,13 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     while (!state.isDone()) {
       draining ||= rollOver();
       if (draining && state.activeCount() === 0) break;
+      if (limitsStale && Date.now() - limitsReadAt >= LIMITS_REFRESH_MS) {
+        state.limits = await readServiceLimits();
+        pacer.setRate(state.limits.createsPerSecond);
+        limitsStale = false;
+        limitsReadAt = Date.now();
+        continue;
+      }
       const wanted = draining ? 0 : state.wanted();
       if (wanted > 0 && state.waitingCount() < state.maxInFlight) {
         state.admit(await loadJobs(input.plan, state.cursor, wanted));
@@ -158,7 +176,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       await cancelOutstanding(context);
     });
     state.cancelAll();
-    throw error;
+    // Completing (rather than rethrowing) keeps the final progress readable as the result, with
+    // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
+    return state.progress(input.campaign, Date.now());
   }
 
   if (!state.isDone()) {

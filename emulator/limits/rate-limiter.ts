@@ -41,10 +41,10 @@ export class RateLimiter {
     const state = this.state(keyId);
     const bucket = kind === 'create' ? state.creates : state.requests;
     const limit = kind === 'create' ? this.limits.createsPerMinute : this.limits.requestsPerMinute;
-    if (count > limit) {
+    if (count > bucket.capacity()) {
       throw new ApiError(
         'INVALID_REQUEST',
-        `a batch of ${count} exceeds the limit of ${limit} creates per minute`,
+        `a batch of ${count} exceeds the burst of ${Math.floor(bucket.capacity())} ${kind}s (one second at ${limit} per minute)`,
       );
     }
     const take = bucket.take(count, performance.now());

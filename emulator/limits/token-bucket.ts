@@ -1,6 +1,8 @@
 /**
  * A token bucket refilled continuously (not a fixed minute window), so a client pacing at R/s
- * is never refused and a burst drains only the bucket's capacity.
+ * is never refused. It holds one second of tokens: a limit of 600 per minute means 10 per second
+ * with bursts of 10, not 600 at once, so no client can beat the rate by bursting (the benchmarks'
+ * lower bound N/R relies on it).
  */
 export interface Take {
   readonly ok: boolean;
@@ -17,17 +19,22 @@ export class TokenBucket {
   private updatedAt: number;
 
   constructor(
-    private readonly capacity: () => number,
+    private readonly perMinute: () => number,
     now: number,
   ) {
-    this.tokens = capacity();
+    this.tokens = this.capacity();
     this.updatedAt = now;
+  }
+
+  /** One second's worth, at least one token. */
+  capacity(): number {
+    return Math.max(1, this.perMinute() / 60);
   }
 
   /** Takes `count` tokens at once, or none. */
   take(count: number, now: number): Take {
     const capacity = this.capacity();
-    const perMs = capacity / 60_000;
+    const perMs = this.perMinute() / 60_000;
     this.tokens = Math.min(capacity, this.tokens + (now - this.updatedAt) * perMs);
     this.updatedAt = now;
     const ok = this.tokens >= count;
@@ -41,7 +48,8 @@ export class TokenBucket {
   }
 
   peek(now: number): number {
-    const capacity = this.capacity();
-    return Math.floor(Math.min(capacity, this.tokens + ((now - this.updatedAt) * capacity) / 60_000));
+    return Math.floor(
+      Math.min(this.capacity(), this.tokens + ((now - this.updatedAt) * this.perMinute()) / 60_000),
+    );
   }
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createServiceClient, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import { type RunningEmulator, startEmulator } from '../../emulator/index.ts';
+import { UNHURRIED } from '../helpers/emulator.ts';
 
 type EmulatorOptions = NonNullable<Parameters<typeof startEmulator>[0]>;
 
@@ -27,7 +28,7 @@ export function useEmulator(options: EmulatorOptions = {}): Contract {
   };
   let client: ServiceClient | undefined;
   beforeAll(async () => {
-    emulator = await startEmulator({ timeScale: 0, ...options });
+    emulator = await startEmulator({ timeScale: 0, limits: UNHURRIED, ...options });
     client = make(emulator.apiKey);
   });
   afterAll(async () => {

@@ -91,10 +91,14 @@ describe('account', () => {
     expect((await client.account.get()).id).toBeTruthy();
   });
 
-  it('rate limits report the defaults and what is left', async () => {
+  it('rate limits report the configured limits and what is left', async () => {
     const limits = await contract.client.account.rateLimits();
-    expect(limits).toMatchObject({ creates_per_minute: 600, requests_per_minute: 3000, max_in_flight: 50 });
-    expect(limits.remaining?.requests).toBeLessThanOrEqual(3000);
+    expect(limits).toMatchObject({
+      creates_per_minute: 600_000,
+      requests_per_minute: 6_000_000,
+      max_in_flight: 50,
+    });
+    expect(limits.remaining?.requests).toBeLessThanOrEqual(100_000);
   });
 });
 

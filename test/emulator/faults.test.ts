@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type EmulatorOptions, startEmulator } from '../../emulator/index.ts';
+import { UNHURRIED } from '../helpers/emulator.ts';
 import { createBody, I1, settled, useEmulator } from './helpers.ts';
 
 /** Creates `count` predictions and returns which ones failed, in order. */
 async function failurePattern(options: EmulatorOptions, count: number): Promise<boolean[]> {
-  const emulator = await startEmulator({ timeScale: 0, ...options });
+  const emulator = await startEmulator({ timeScale: 0, limits: UNHURRIED, ...options });
   try {
     const headers = { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' };
     const ids: number[] = [];

@@ -1,6 +1,7 @@
 /** Raw-HTTP helpers for the emulator tests (the typed client has its own contract tests). */
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
+import { UNHURRIED } from '../helpers/emulator.ts';
 
 /** A parsed JSON reply: its shape is what the assertions check. */
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON from the wire, checked field by field by the tests
@@ -26,7 +27,7 @@ export function useEmulator(options: EmulatorOptions = {}): {
 } {
   let running: RunningEmulator | undefined;
   beforeAll(async () => {
-    running = await startEmulator({ timeScale: 0, seed: 7, ...options });
+    running = await startEmulator({ timeScale: 0, seed: 7, limits: UNHURRIED, ...options });
   });
   afterAll(async () => {
     await running?.close();

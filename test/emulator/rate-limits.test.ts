@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createBody, I1, useEmulator } from './helpers.ts';
 
 describe('rate limits', () => {
-  const { call, emulator } = useEmulator({ limits: { createsPerMinute: 3, requestsPerMinute: 1000 } });
+  const { call, emulator } = useEmulator({ limits: { createsPerMinute: 180, requestsPerMinute: 1000 } });
 
   it('reports the limits', async () => {
     const limits = (await call('GET', '/account/rate-limits')).body;
-    expect(limits).toMatchObject({ creates_per_minute: 3, requests_per_minute: 1000, max_in_flight: 50 });
+    expect(limits).toMatchObject({ creates_per_minute: 180, requests_per_minute: 1000, max_in_flight: 50 });
+    // The bucket holds one second of tokens: 180/min is 3 a second, in bursts of 3.
     expect(limits.remaining.creates).toBe(3);
   });
 
@@ -14,20 +15,21 @@ describe('rate limits', () => {
     const replies = [];
     for (let i = 0; i < 4; i++) replies.push(await call('POST', I1, createBody({ prompt: `n${i}` })));
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-    expect(replies[0]!.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(replies[0]!.headers.get('x-ratelimit-limit')).toBe('180');
     expect(replies[0]!.headers.get('x-ratelimit-remaining')).toBe('2');
     const refused = replies[3]!;
     expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', type: 'rate_limit_error' });
-    // 3/min refills one token every 20 s.
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(19);
-    expect(Number(refused.headers.get('retry-after-ms'))).toBeGreaterThan(19_000);
+    // 3/s refills one token every 333 ms; Retry-After rounds up to whole seconds.
+    expect(Number(refused.headers.get('retry-after'))).toBe(1);
+    expect(Number(refused.headers.get('retry-after-ms'))).toBeGreaterThan(250);
+    expect(Number(refused.headers.get('retry-after-ms'))).toBeLessThanOrEqual(334);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
     expect(emulator().ledger().rateLimited).toBe(1);
   });
 
   it('counts every batch item as one create', async () => {
-    emulator().setLimits({ createsPerMinute: 2 });
+    emulator().setLimits({ createsPerMinute: 120 });
     const item = (n: number) => ({
       model: 'mf-i1/i1-base',
       input: { prompt: `b${n}` },
@@ -36,7 +38,7 @@ describe('rate limits', () => {
     });
     const refused = await call('POST', '/predictions/batch', { requests: [item(1), item(2), item(3)] });
     expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain('2 creates per minute');
+    expect(refused.body.error.message).toContain('exceeds the burst of 2 creates');
   });
 });
 

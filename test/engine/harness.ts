@@ -3,10 +3,12 @@
  * write a spec, plan it, store the plan, run it with an in-process worker, and read back the
  * emulator's ledger and the manifest.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import { fileURLToPath } from 'node:url';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, type NativeConnection, Runtime } from '@temporalio/worker';
 import { onTestFinished } from 'vitest';
 import { storePlan } from '../../activities/plan-store.ts';
@@ -16,8 +18,11 @@ import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { campaignInputOf, startOrAttach } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
-import { temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
+import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 
 // Workers log every state change at INFO; tests only want to hear about problems.
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -33,19 +38,36 @@ export interface Harness {
   plan(yaml: string): Promise<Plan>;
   /** Runs a plan to its end with an in-process worker. */
   run(plan: Plan): Promise<CampaignProgress>;
+  /** Stores the plan and starts its workflow, with no worker. */
+  start(plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>>;
+  /** `mediaflow worker` as a child process on this harness's task queue (killed when the test ends). */
+  spawnWorker(): ChildProcess;
   manifest(plan: Plan): Promise<Record<string, unknown>[]>;
 }
 
-export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
+export interface HarnessOptions extends EmulatorOptions {
+  /** A dedicated dev server (restarts, special dynamic config); default the suite's. */
+  temporalAddress?: string;
+}
+
+export async function harness({
+  temporalAddress: address,
+  ...options
+}: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mediaflow-engine-'));
   const emulator = await startEmulator({ port: 0, timeScale: 0, ...options });
   onTestFinished(() => emulator.close());
   const service = createServiceClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
   onTestFinished(() => service.close());
-  const temporal = await temporalClient();
-  const connection = await workerConnection();
+  const temporal = await temporalClient(address);
+  const connection = await workerConnection(address);
   const taskQueue = uniqueTaskQueue('engine');
   const suffix = taskQueue.slice(-8);
+
+  const start = async (plan: Plan) => {
+    const ref = await storePlan(plan);
+    return (await startOrAttach(temporal, campaignInputOf(plan, ref), taskQueue)).handle;
+  };
 
   return {
     dir,
@@ -62,15 +84,30 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
       return result.plan;
     },
     async run(plan) {
-      const ref = await storePlan(plan);
+      const handle = await start(plan);
       const worker = await createMediaflowWorker({
         connection,
         namespace: 'default',
         client: service,
         taskQueue,
       });
-      const { handle } = await startOrAttach(temporal, campaignInputOf(plan, ref), taskQueue);
       return worker.runUntil(handle.result());
+    },
+    start,
+    spawnWorker() {
+      const child = spawn(process.execPath, [BIN, 'worker', '--task-queue', taskQueue], {
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: address ?? temporalAddress(),
+          MEDIAFLOW_API_URL: emulator.baseUrl,
+          MEDIAFLOW_API_KEY: emulator.apiKey,
+        },
+      });
+      onTestFinished(() => {
+        child.kill('SIGKILL');
+      });
+      return child;
     },
     async manifest(plan) {
       const text = await readFile(join(plan.outputDir, 'manifest.jsonl'), 'utf8').catch(() => '');
