@@ -124,11 +124,10 @@ async function createBatch(
     );
   } catch (error) {
     if (!(error instanceof ServiceError) || (error.retryable && error.status !== 429)) throw error;
-    if (error.status === 429)
+    if (error.status === 429) {
       return entries.map((r) => ({ kind: 'retry', i: r.item.i, afterMs: error.retryAfterMs ?? 1_000 }));
-    const outcomes: CreateOutcome[] = [];
-    for (const entry of entries) outcomes.push(await createOne(client, entry, signal));
-    return outcomes;
+    }
+    return createEach(client, entries, signal);
   }
   return batch.items.map((result): CreateOutcome => {
     const { i } = entries[result.index]!.item;

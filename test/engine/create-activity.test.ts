@@ -1,0 +1,94 @@
+/**
+ * The create activity on its own (MockActivityEnvironment) against the real emulator: the paths
+ * where paying twice is possible — a request that may have reached the service, a service that
+ * ignores idempotency keys, a batch refused as a whole — each create exactly one prediction per job.
+ */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from 'vitest';
+import { readClaims } from '../../activities/claims.ts';
+import { createActivities } from '../../activities/index.ts';
+import { storePlan } from '../../activities/plan-store.ts';
+import type { Plan } from '../../plan/types.ts';
+import type { CreateOutcome, CreateRequest } from '../../workflows/types.ts';
+import { harness } from './harness.ts';
+
+const TWINS = `
+version: 1
+campaign: twins
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: 3
+    input: { prompt: "The same picture, three variants" }
+`;
+
+async function create(
+  h: Awaited<ReturnType<typeof harness>>,
+  plan: Plan,
+  attempt: number,
+  indices: number[],
+): Promise<CreateOutcome[]> {
+  const ref = await storePlan(plan);
+  const activities = createActivities({ client: h.service });
+  const environment = new MockActivityEnvironment({ attempt, scheduledTimestampMs: Date.now() - 1_000 });
+  return environment.run<[CreateRequest], CreateOutcome[], typeof activities.createPredictions>(
+    activities.createPredictions,
+    {
+      campaign: plan.campaign,
+      plan: ref,
+      outputDir: plan.outputDir,
+      items: indices.map((i) => ({ i, regen: 0 })),
+    },
+  );
+}
+
+const kinds = (outcomes: CreateOutcome[]) => outcomes.map((o) => o.kind);
+
+describe('the create activity', () => {
+  it('sends several ready jobs as one batch request', async () => {
+    const h = await harness();
+    const plan = await h.plan(TWINS);
+    expect(kinds(await create(h, plan, 1, [0, 1, 2]))).toEqual(['created', 'created', 'created']);
+    expect(h.emulator.ledger().requests['POST /v1/predictions/batch']).toEqual({ '200': 1 });
+  });
+
+  it('falls back to single creates when the service refuses the batch as a whole', async () => {
+    // A burst of 2 creates: a batch of 3 can never be accepted.
+    const h = await harness({ limits: { createsPerMinute: 120 } });
+    const plan = await h.plan(TWINS);
+    const outcomes = await create(h, plan, 1, [0, 1, 2]);
+    // Two fit the burst; the third is rate limited and goes back to the workflow, uncreated.
+    expect(kinds(outcomes)).toEqual(['created', 'created', 'retry']);
+    const ledger = h.emulator.ledger();
+    expect(ledger.requests['POST /v1/predictions/batch']).toEqual({ '400': 1 });
+    expect(ledger.predictionsCreated).toBe(2);
+  });
+
+  it('adopts the prediction a lost reply created, even when the service ignores idempotency keys', async () => {
+    const h = await harness({ ignoreIdempotency: true, faults: { dropConnectionRate: 1 } });
+    const plan = await h.plan(TWINS);
+    // Attempt 1: the service creates the prediction, then the connection drops before the reply.
+    await expect(create(h, plan, 1, [0])).rejects.toThrow();
+    expect(h.emulator.ledger().predictionsCreated).toBe(1);
+    h.emulator.setFaults({ dropConnectionRate: 0 });
+    // Attempt 2 finds it by model + input + time instead of creating another.
+    const [outcome] = await create(h, plan, 2, [0]);
+    expect(outcome).toMatchObject({ kind: 'created' });
+    expect(h.emulator.ledger().predictionsCreated).toBe(1);
+    expect((await readClaims(plan.outputDir)).map((c) => c.key)).toEqual([plan.jobs[0]!.key]);
+  });
+
+  it('never adopts a prediction another job already claimed, even with identical input', async () => {
+    const h = await harness({ ignoreIdempotency: true });
+    const plan = await h.plan(TWINS);
+    const [first] = await create(h, plan, 1, [0]);
+    // Variant 2 has the same model and input; its retried attempt must not take variant 1's picture.
+    const [second] = await create(h, plan, 2, [1]);
+    expect(second).toMatchObject({ kind: 'created' });
+    expect((second as { predictionId: string }).predictionId).not.toBe(
+      (first as { predictionId: string }).predictionId,
+    );
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+  });
+});
