@@ -59,18 +59,33 @@ interface Resolved {
   options: DevServerOptions;
 }
 
+/** Start-up attempts when we chose the ports: another process may take a port between check and bind. */
+const START_ATTEMPTS = 3;
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cli = options.cli ?? (await findTemporalCli());
-  const resolved: Resolved = {
+  const resolve = async (): Promise<Resolved> => ({
     cli,
     port: options.port || (await freePort()),
     uiPort:
       options.uiPort === undefined || options.uiPort === false ? false : options.uiPort || (await freePort()),
     namespace: options.namespace ?? 'default',
     options,
-  };
+  });
+  const launch = (r: Resolved) => (cli === SDK_DOWNLOAD ? launchWithSdk(r) : launchCli(r));
   if (options.dbFile) mkdirSync(dirname(options.dbFile), { recursive: true });
-  let running = cli === SDK_DOWNLOAD ? await launchWithSdk(resolved) : await launchCli(resolved);
+  let resolved = await resolve();
+  let running: Running;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      running = await launch(resolved);
+      break;
+    } catch (error) {
+      const portsAreOurs = !options.port && !options.uiPort;
+      if (!portsAreOurs || attempt >= START_ATTEMPTS) throw error;
+      resolved = await resolve();
+    }
+  }
   return {
     address: `127.0.0.1:${resolved.port}`,
     namespace: resolved.namespace,
@@ -79,7 +94,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     stop: () => running.stop(),
     async restart() {
       await running.stop();
-      running = cli === SDK_DOWNLOAD ? await launchWithSdk(resolved) : await launchCli(resolved);
+      running = await launch(resolved);
     },
   };
 }
@@ -157,8 +172,11 @@ function openLog(path: string): number {
   return openSync(path, 'a');
 }
 
+/** The log's end, and its first panic line, which a long Go stack trace pushes out of the tail. */
 function readTail(path: string): string {
-  return readFileSync(path, 'utf8').slice(-4000);
+  const text = readFileSync(path, 'utf8');
+  const panic = /^panic: .*$/m.exec(text)?.[0];
+  return `${panic ? `${panic}\n…\n` : ''}${text.slice(-4000)}`;
 }
 
 /** Keeps the last few KB of output for error messages; the pipes are drained so they never block. */
