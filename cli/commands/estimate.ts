@@ -3,35 +3,17 @@
  * own price (POST /v1/estimate) for each distinct priced input, beside the local catalogue price,
  * then the balance, then a verdict against budget.max_usd and the balance (exit 1 when over).
  *
- * "Distinct priced input": model + every parameter except the prompt and image fields. No
- * published price rule depends on those (part 8.3), and leaving them out turns a 5,000-job sweep
- * over prompts into a handful of calls. Image fields are sent as a tiny inline picture, since a
- * chained job's parent output does not exist yet.
+ * Prices are asked once per distinct priced input (cli/service-prices.ts).
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import pLimit from 'p-limit';
-import { MODELS, type ModelLabel } from '../../api/catalogue/index.ts';
+import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
+import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
 import { loadPlanOrReport } from './validate.ts';
-
-/** A 1×1 transparent PNG: a valid image for fields the estimate needs but the price ignores. */
-const PLACEHOLDER_IMAGE =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-
-export interface PriceGroup {
-  readonly model: ModelLabel;
-  /** The input sent to the service (prompt and images of the first job of the group). */
-  readonly input: Record<string, unknown>;
-  readonly jobs: number;
-  /** Per job; null when the catalogue does not know the price (V5). */
-  readonly localUsd: Micros | null;
-  /** Per job, from POST /v1/estimate. */
-  readonly serviceUsd: Micros;
-}
 
 export interface StepEstimate {
   readonly id: string;
@@ -65,37 +47,10 @@ export async function estimatePlan(
   client: EstimatingClient,
   concurrency = 8,
 ): Promise<EstimateReport> {
-  const groupOf = new Map<
-    string,
-    { model: ModelLabel; input: Record<string, unknown>; jobs: number; localUsd: Micros | null }
-  >();
-  const jobGroup: string[] = [];
-  for (const job of plan.jobs) {
-    const id = priceIdentity(job.model, job.input);
-    const group = groupOf.get(id);
-    if (group) group.jobs++;
-    else
-      groupOf.set(id, {
-        model: job.model,
-        input: forEstimate(job.model, job.input),
-        jobs: 1,
-        localUsd: job.usd,
-      });
-    jobGroup.push(id);
-  }
-  const limit = pLimit(concurrency);
-  const [priced, balance] = await Promise.all([
-    Promise.all(
-      [...groupOf.entries()].map(([id, group]) =>
-        limit(
-          async () =>
-            [id, { ...group, serviceUsd: await client.estimate(group.model, group.input) }] as const,
-        ),
-      ),
-    ),
+  const [prices, balance] = await Promise.all([
+    servicePrices(client, plan.jobs, concurrency),
     client.account.balance(),
   ]);
-  const groups = new Map<string, PriceGroup>(priced);
   const steps: StepEstimate[] = plan.steps.map((step) => ({
     id: step.id,
     model: step.model,
@@ -105,17 +60,17 @@ export async function estimatePlan(
     serviceUsd: 0,
   }));
   const stepIndex = new Map(steps.map((step) => [step.id, step]));
-  plan.jobs.forEach((job, index) => {
+  for (const job of plan.jobs) {
     const step = stepIndex.get(job.step)!;
     if (job.usd === null) step.unpricedLocally++;
     else step.localUsd += job.usd;
-    step.serviceUsd += groups.get(jobGroup[index]!)!.serviceUsd;
-  });
+    step.serviceUsd += prices.byKey.get(job.key)!;
+  }
   const serviceTotal = steps.reduce((sum, step) => sum + step.serviceUsd, 0);
   return {
     campaign: plan.campaign,
     jobs: plan.jobs.length,
-    groups: [...groups.values()],
+    groups: prices.groups,
     steps,
     localTotal: plan.totalUsd,
     unpricedLocally: plan.unpricedJobs,
@@ -125,20 +80,6 @@ export async function estimatePlan(
     overBudget: plan.budget !== null && serviceTotal > plan.budget,
     overBalance: serviceTotal > balance.credits,
   };
-}
-
-function priceIdentity(model: ModelLabel, input: Readonly<Record<string, unknown>>): string {
-  const priced = Object.fromEntries(
-    Object.entries(input).filter(([name]) => name !== 'prompt' && !MODELS[model].imageFields.includes(name)),
-  );
-  return `${model} ${canonicalJson(priced)}`;
-}
-
-function forEstimate(model: ModelLabel, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const images = MODELS[model].imageFields;
-  return Object.fromEntries(
-    Object.entries(input).map(([name, value]) => [name, images.includes(name) ? PLACEHOLDER_IMAGE : value]),
-  );
 }
 
 /** Groups whose local price is known and differs from the service's. */
