@@ -1,0 +1,53 @@
+/**
+ * Resource use of a child process from /proc (Linux): peak resident memory (VmHWM) and CPU time
+ * (utime + stime). /proc/<pid> disappears when the process dies, so a sampler keeps the last
+ * reading; callers take one more sample right before they kill the process.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+export interface ProcSample {
+  peakRssBytes: number;
+  cpuSeconds: number;
+}
+
+/** One reading, or null when the process is gone. */
+export function readProcSample(pid: number): ProcSample | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const hwm = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    return { peakRssBytes: Number(hwm?.[1] ?? 0) * 1024, cpuSeconds: ticks / CLOCK_TICKS };
+  } catch {
+    return null;
+  }
+}
+
+/** Samples `pid` every `everyMs` until stopped; `last` holds the latest reading. */
+export class ProcSampler {
+  last: ProcSample = { peakRssBytes: 0, cpuSeconds: 0 };
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pid: number,
+    everyMs = 250,
+  ) {
+    this.timer = setInterval(() => this.sample(), everyMs);
+    this.timer.unref();
+  }
+
+  sample(): void {
+    const reading = readProcSample(this.pid);
+    if (reading) this.last = reading;
+  }
+
+  stop(): void {
+    this.sample();
+    clearInterval(this.timer);
+  }
+}

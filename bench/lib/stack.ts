@@ -1,0 +1,243 @@
+/**
+ * A whole mediaflow deployment on this machine, for benchmarks, drills and the short drills of
+ * the test suite: a Temporal dev server (SQLite, so it survives restartTemporal()), the emulator
+ * in its own process, and `mediaflow worker` child processes, each bound to 127.0.0.1. The
+ * processes are real, so they can be measured (/proc) and killed (SIGKILL) like in production.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, openSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
+import { startDevServer } from '../../worker/dev-server.ts';
+import { ProcSampler } from './proc-stats.ts';
+
+export { type CampaignRun, historyStats, runCampaign } from './campaign.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/mediaflow.js');
+const EMULATOR_SCRIPT = join(ROOT, 'bench/lib/emulator-process.ts');
+const EMULATOR_READY_MS = 30_000;
+/** How long a signalled process may take to exit before it gets SIGKILL. */
+const KILL_GRACE_MS = 15_000;
+
+/**
+ * Keeps a child alive only while this process is: `cat` returns when our end of its stdin pipe
+ * closes (however we die, SIGKILL included) and the child is killed. The child is exec'd, so its
+ * pid is the node process itself, the one to measure and to kill.
+ */
+const WATCHDOG = 'exec 3<&0; (cat <&3 >/dev/null; kill -KILL $$ 2>/dev/null) & exec "$0" "$@"';
+
+export interface StackOptions {
+  /** For the emulator process (port and host are always its own choice on 127.0.0.1). */
+  emulator?: EmulatorOptions;
+  /** Dynamic config of the dev server. */
+  dynamicConfig?: Record<string, string | number | boolean>;
+  /** Worker processes to start (default 1). */
+  workers?: number;
+  /** Where specs, outputs and logs go (default a temp dir). */
+  dir?: string;
+}
+
+export interface WorkerProcess {
+  pid: number;
+  /** Signals the worker (default SIGTERM; SIGKILL after a grace period) and waits for its exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** VmHWM, sampled every 250 ms and right before kill. */
+  peakRssBytes(): number;
+  cpuSeconds(): number;
+}
+
+export interface Stack {
+  dir: string;
+  temporalAddress: string;
+  /** Base URL, ending in /v1. */
+  emulatorUrl: string;
+  /** The emulator's key (a throwaway one, generated per stack). */
+  apiKey: string;
+  taskQueue: string;
+  client: Client;
+  /** Every worker started, killed ones included (their numbers stay readable). */
+  workers: WorkerProcess[];
+  startWorker(): Promise<WorkerProcess>;
+  /** Stops the dev server and starts it again on the same port and database. */
+  restartTemporal(): Promise<void>;
+  ledger(): Promise<Ledger>;
+  setFaults(f: Partial<Faults>): Promise<void>;
+  setLimits(l: Partial<Limits>): Promise<void>;
+  setIgnoreIdempotency(on: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'mediaflow-stack-')));
+  const logs = join(dir, 'logs');
+  mkdirSync(logs, { recursive: true });
+  const apiKey = `mfk_${randomBytes(24).toString('hex')}`;
+  const taskQueue = `stack-${randomUUID().slice(0, 8)}`;
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => {});
+  };
+
+  try {
+    const [server, emulator] = await Promise.all([
+      startDevServer({
+        dbFile: join(dir, 'temporal', 'temporal.db'),
+        logFile: join(logs, 'temporal.log'),
+        dynamicConfig: opts.dynamicConfig,
+      }),
+      startEmulatorProcess(opts.emulator ?? {}, apiKey, join(logs, 'emulator.log')),
+    ]);
+    stoppers.push(
+      () => server.stop(),
+      () => emulator.stop(),
+    );
+    const connection = await Connection.connect({ address: server.address });
+    stoppers.push(() => connection.close());
+    const client = new Client({ connection });
+    const admin = adminOf(emulator.baseUrl);
+
+    const workers: WorkerProcess[] = [];
+    const startWorker = async () => {
+      const worker = spawnWorker({
+        taskQueue,
+        log: join(logs, `worker-${workers.length + 1}.log`),
+        env: {
+          TEMPORAL_ADDRESS: server.address,
+          TEMPORAL_NAMESPACE: 'default',
+          MEDIAFLOW_API_URL: emulator.baseUrl,
+          MEDIAFLOW_API_KEY: apiKey,
+        },
+      });
+      workers.push(worker);
+      return worker;
+    };
+    // Workers go first on stop: a worker outliving its server only retries in a loop.
+    stoppers.push(async () => {
+      await Promise.all(workers.map((w) => w.kill('SIGKILL')));
+    });
+    for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
+
+    return {
+      dir,
+      temporalAddress: server.address,
+      emulatorUrl: emulator.baseUrl,
+      apiKey,
+      taskQueue,
+      client,
+      workers,
+      startWorker,
+      restartTemporal: () => server.restart(),
+      ledger: () => admin<Ledger>('GET', 'ledger'),
+      setFaults: async (faults) => void (await admin('POST', 'faults', faults)),
+      setLimits: async (limits) => void (await admin('POST', 'limits', limits)),
+      setIgnoreIdempotency: async (ignore) => void (await admin('POST', 'idempotency', { ignore })),
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The emulator's loopback-only controls (/_emulator/…). */
+function adminOf(baseUrl: string) {
+  const origin = new URL(baseUrl).origin;
+  return async <T = unknown>(method: 'GET' | 'POST', what: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${origin}/_emulator/${what}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) throw new Error(`emulator ${what}: HTTP ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+}
+
+interface EmulatorProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function startEmulatorProcess(
+  options: EmulatorOptions,
+  apiKey: string,
+  log: string,
+): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', EMULATOR_SCRIPT, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', openSync(log, 'a')],
+    env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
+  });
+  const stop = () => killAndWait(child, 'SIGTERM');
+  try {
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`emulator not ready after ${EMULATOR_READY_MS} ms`)),
+        EMULATOR_READY_MS,
+      );
+      createInterface({ input: child.stdout! }).once('line', (line) => {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { baseUrl: string }).baseUrl);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`emulator exited with ${code} before listening (see ${log})`));
+      });
+    });
+    return { baseUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function spawnWorker({
+  taskQueue,
+  log,
+  env,
+}: {
+  taskQueue: string;
+  log: string;
+  env: Record<string, string>;
+}): WorkerProcess {
+  const output = openSync(log, 'a');
+  const child = spawn('sh', ['-c', WATCHDOG, process.execPath, BIN, 'worker', '--task-queue', taskQueue], {
+    cwd: ROOT,
+    stdio: ['pipe', output, output],
+    env: { ...process.env, ...env },
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start `mediaflow worker`');
+  const sampler = new ProcSampler(pid);
+  child.once('exit', () => {
+    sampler.stop();
+    child.stdin?.destroy(); // lets the watchdog's `cat` end
+  });
+  return {
+    pid,
+    async kill(signal = 'SIGTERM') {
+      sampler.sample();
+      await killAndWait(child, signal);
+    },
+    peakRssBytes: () => sampler.last.peakRssBytes,
+    cpuSeconds: () => sampler.last.cpuSeconds,
+  };
+}
+
+/** Sends `signal`, then SIGKILL after a grace period; resolves once the child has exited. */
+async function killAndWait(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
