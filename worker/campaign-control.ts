@@ -72,8 +72,14 @@ export function campaignHandle(client: Client, campaign: string): WorkflowHandle
   return client.workflow.getHandle<typeof campaignWorkflow>(workflowIdOf(campaign));
 }
 
+/**
+ * Progress of a running campaign (a query, answered by a worker), or the final progress of a
+ * finished one (its result, which needs no worker).
+ */
 export async function campaignProgress(client: Client, campaign: string): Promise<CampaignProgress> {
-  return campaignHandle(client, campaign).query(progressQuery);
+  const handle = campaignHandle(client, campaign);
+  const { status } = await handle.describe();
+  return status.name === 'RUNNING' ? handle.query(progressQuery) : handle.result();
 }
 
 export async function cancelCampaign(client: Client, campaign: string): Promise<void> {

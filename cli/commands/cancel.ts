@@ -5,7 +5,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { campaignHandle } from '../../worker/campaign-control.ts';
-import { progressQuery } from '../../workflows/messages.ts';
 import { openEnvironment } from '../environment.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { summaryTable } from '../progress-view.ts';
@@ -24,8 +23,7 @@ export function register(program: Command): void {
         await handle.cancel();
         // With the embedded stack no other worker may be up to carry out the cancellation.
         if (env.embedded) worker = await startLocalWorker(env);
-        await handle.result().catch(() => {});
-        console.log(summaryTable(await handle.query(progressQuery)));
+        console.log(summaryTable(await handle.result()));
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
         console.error(`No running campaign named "${campaign}".`);

@@ -85,14 +85,12 @@ async function run(spec: string, options: RunOptions): Promise<number> {
 
     const display = new ProgressDisplay();
     const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));
-    const result = handle.result().then(
-      () => 'done' as const,
-      () => 'done' as const, // canceled or failed: the final progress below says which
-    );
+    const result = handle.result();
+    const finished = result.then(() => 'done' as const);
     for (;;) {
       const progress = await handle.query(progressQuery).catch(() => null);
       if (progress) display.update(progress);
-      const next = await Promise.race([result, interrupted, sleep(POLL_MS)]);
+      const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
       if (next === 'detach') {
         display.stop();
         detached = true;
@@ -106,7 +104,7 @@ async function run(spec: string, options: RunOptions): Promise<number> {
       if (next === 'done') break;
     }
     display.stop();
-    const final = await handle.query(progressQuery);
+    const final = await result;
     printSummary(final, plan.outputDir, options.json === true);
     return allSucceeded(final) ? 0 : 1;
   } finally {
