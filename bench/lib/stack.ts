@@ -46,6 +46,8 @@ export interface StackOptions {
 
 export interface WorkerProcess {
   pid: number;
+  /** False once the process has exited. */
+  alive(): boolean;
   /** Signals the worker (default SIGTERM; SIGKILL after a grace period) and waits for its exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** VmHWM, sampled every 250 ms and right before kill. */
@@ -223,6 +225,7 @@ function spawnWorker({
   });
   return {
     pid,
+    alive: () => child.exitCode === null && child.signalCode === null,
     async kill(signal = 'SIGTERM') {
       sampler.sample();
       await killAndWait(child, signal);

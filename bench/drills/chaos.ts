@@ -1,0 +1,94 @@
+/**
+ * Crashes at random moments: the worker SIGKILLed (and a new one started) and the Temporal server
+ * restarted, each when the emulator's ledger has seen a random number of predictions created.
+ * The moments come from a seeded generator, so a failing drill can be replayed with its seed.
+ * Progress is read from the emulator, which no crash touches, not from the workflow.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Stack } from '../lib/stack.ts';
+
+export type ChaosAction = 'kill-worker' | 'restart-temporal';
+
+export interface ChaosEvent {
+  action: ChaosAction;
+  /** Fires once this many predictions were created. */
+  atCreated: number;
+  /** Filled when it fired: ms since the chaos started, and how long the action took. */
+  firedAtMs?: number;
+  tookMs?: number;
+}
+
+/** mulberry32: tiny, seedable, good enough to pick moments. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Moments spread over 5–85 % of the predictions the run will create: that span is cut into one
+ * slice per event and each event lands at a random point of its slice (in a random order of
+ * actions), so two crashes never fall on the same instant.
+ */
+export function chaosSchedule(
+  { kills, restarts, predictions }: { kills: number; restarts: number; predictions: number },
+  random: () => number,
+): ChaosEvent[] {
+  const actions: ChaosAction[] = [
+    ...Array<ChaosAction>(kills).fill('kill-worker'),
+    ...Array<ChaosAction>(restarts).fill('restart-temporal'),
+  ];
+  for (let i = actions.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [actions[i], actions[j]] = [actions[j]!, actions[i]!];
+  }
+  const slice = 0.8 / actions.length;
+  return actions.map((action, i) => ({
+    action,
+    atCreated: Math.max(1, Math.round(predictions * (0.05 + slice * (i + random())))),
+  }));
+}
+
+const POLL_MS = 100;
+
+/**
+ * Applies the events in order until all fired, `finished()` turns true, or `timeoutMs` passes.
+ * Returns the events, each stamped when it fired.
+ */
+export async function runChaos(
+  stack: Stack,
+  events: ChaosEvent[],
+  finished: () => boolean,
+  timeoutMs: number,
+): Promise<ChaosEvent[]> {
+  const started = Date.now();
+  let createdAtLastEvent = -1;
+  for (const event of events) {
+    // Also wait for progress since the previous event: a crash must hit a system that is working
+    // again, not a worker still starting up.
+    while (!finished() && Date.now() - started < timeoutMs) {
+      const { predictionsCreated } = await stack.ledger();
+      if (predictionsCreated >= event.atCreated && predictionsCreated > createdAtLastEvent) {
+        createdAtLastEvent = predictionsCreated;
+        break;
+      }
+      await sleep(POLL_MS);
+    }
+    if (finished() || Date.now() - started >= timeoutMs) break;
+    event.firedAtMs = Date.now() - started;
+    if (event.action === 'kill-worker') {
+      const alive = stack.workers.filter((w) => w.alive());
+      await Promise.all(alive.map((w) => w.kill('SIGKILL')));
+      await stack.startWorker();
+    } else {
+      await stack.restartTemporal();
+    }
+    event.tookMs = Date.now() - started - event.firedAtMs;
+  }
+  return events;
+}

@@ -1,0 +1,98 @@
+/**
+ * `crash` and `crash-no-idempotency`: a chained campaign run through injected service faults
+ * while its worker is SIGKILLed and the Temporal server restarted at random moments. Nothing may
+ * be lost, paid twice, or paid above the budget (verify.ts). Without idempotency the emulator
+ * creates a new prediction for every create it receives, so only the engine's reconciliation of
+ * "maybe created" requests keeps duplicates at 0.
+ */
+import type { Faults } from '../../emulator/index.ts';
+import { runCampaign, startStack } from '../lib/stack.ts';
+import { chaosSchedule, runChaos, seededRandom } from './chaos.ts';
+import { check, type DrillReport, drillReport } from './report.ts';
+import { PAIR_USD, pairsSpec } from './specs.ts';
+import { verifyOutcome } from './verify.ts';
+
+export interface CrashDrillOptions {
+  /** Planned jobs (two per pair), default 500. */
+  jobs?: number;
+  kills?: number;
+  restarts?: number;
+  ignoreIdempotency?: boolean;
+  seed?: number;
+  /** Simulated latency of a still and of a clip. */
+  latencyMs?: { I4: number; V6: number };
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+/** Issue 5's fault mix: 5 % 5xx, 2 % failed predictions, 1 % dropped or truncated downloads. */
+export const CRASH_FAULTS: Partial<Faults> = {
+  serverErrorRate: 0.05,
+  failRate: 0.02,
+  truncateDownloadRate: 0.01,
+  dropConnectionRate: 0.01,
+};
+
+export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillReport> {
+  const pairs = Math.ceil((opts.jobs ?? 500) / 2);
+  const params = {
+    jobs: pairs * 2,
+    kills: opts.kills ?? 5,
+    restarts: opts.restarts ?? 1,
+    ignoreIdempotency: opts.ignoreIdempotency ?? false,
+    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
+    latencyMs: opts.latencyMs ?? { I4: 1_500, V6: 4_000 },
+    concurrency: opts.concurrency ?? 40,
+    faults: CRASH_FAULTS,
+  };
+  // Budget above the plan's price, so the run can finish, yet checked: spending never passes it.
+  const budgetUsd = Math.ceil(pairs * PAIR_USD * 1.2);
+  const stack = await startStack({
+    emulator: {
+      latencyMs: params.latencyMs,
+      seed: params.seed,
+      faults: CRASH_FAULTS,
+      ignoreIdempotency: params.ignoreIdempotency,
+      limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
+    },
+  });
+  try {
+    const events = chaosSchedule(
+      { kills: params.kills, restarts: params.restarts, predictions: params.jobs },
+      seededRandom(params.seed),
+    );
+    let finished = false;
+    const timeoutMs = opts.timeoutMs ?? 15 * 60_000;
+    const running = runCampaign(stack, pairsSpec({ pairs, concurrency: params.concurrency, budgetUsd }), {
+      timeoutMs,
+    }).finally(() => {
+      finished = true;
+    });
+    const [run, fired] = await Promise.all([running, runChaos(stack, events, () => finished, timeoutMs)]);
+    const outcome = await verifyOutcome(stack, run);
+    const kills = fired.filter((e) => e.action === 'kill-worker' && e.firedAtMs !== undefined).length;
+    const restarts = fired.filter((e) => e.action === 'restart-temporal' && e.firedAtMs !== undefined).length;
+    const checks = [
+      check(
+        'chaos applied: every planned SIGKILL and server restart happened mid-run',
+        kills === params.kills && restarts === params.restarts,
+        `${kills}/${params.kills} worker SIGKILLs, ${restarts}/${params.restarts} Temporal restarts`,
+      ),
+      check('campaign completed', run.progress.outcome === 'completed', `outcome ${run.progress.outcome}`),
+      ...outcome.checks,
+    ];
+    const workers = stack.workers.map((w) => ({
+      peakRssMb: Math.round(w.peakRssBytes() / 2 ** 20),
+      cpuSeconds: w.cpuSeconds(),
+    }));
+    return drillReport(
+      params.ignoreIdempotency ? 'crash-no-idempotency' : 'crash',
+      params,
+      run.wallMs,
+      { ...outcome.numbers, chaos: fired, workers },
+      checks,
+    );
+  } finally {
+    await stack.stop();
+  }
+}

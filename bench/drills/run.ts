@@ -1,0 +1,42 @@
+/**
+ * `npm run drill -- <name> [--jobs N] [--seed S]`: runs one drill of issue 5 on a fresh local
+ * stack, prints its checks, and writes bench/results/drill-<name>.json. Exit code 1 when a goal
+ * is missed, so a drill can gate a release.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { budgetDrill } from './budget.ts';
+import { crashDrill } from './crash.ts';
+import { rateLimitDrill } from './rate-limit.ts';
+import type { DrillReport } from './report.ts';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { jobs: { type: 'string' }, seed: { type: 'string' } },
+});
+const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+const jobs = number(values.jobs);
+const seed = number(values.seed);
+
+const DRILLS: Record<string, () => Promise<DrillReport>> = {
+  crash: () => crashDrill({ jobs, seed }),
+  'crash-no-idempotency': () => crashDrill({ jobs, seed, ignoreIdempotency: true }),
+  budget: () => budgetDrill({ jobs, seed }),
+  'rate-limit': () => rateLimitDrill({ jobs, seed }),
+};
+
+const name = positionals[0] ?? '';
+const drill = DRILLS[name];
+if (!drill) {
+  console.error(`usage: npm run drill -- <${Object.keys(DRILLS).join('|')}> [--jobs N] [--seed S]`);
+  process.exit(2);
+}
+console.error(`drill ${name}: starting (a few minutes)`);
+const report = await drill();
+const argv = process.argv.slice(2).join(' ');
+const file = new URL(`../results/drill-${name}.json`, import.meta.url);
+mkdirSync(new URL('.', file), { recursive: true });
+writeFileSync(file, `${JSON.stringify({ command: `npm run drill -- ${argv}`, ...report }, null, 2)}\n`);
+for (const c of report.checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.goal}\n      ${c.detail}`);
+console.log(`wall ${(report.wallMs / 1000).toFixed(1)} s; results in bench/results/drill-${name}.json`);
+process.exitCode = report.ok ? 0 : 1;
