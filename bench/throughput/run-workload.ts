@@ -1,0 +1,145 @@
+/**
+ * One throughput workload, measured twice in the same run on fresh emulators with the same
+ * settings: mediaflow (dev server + one `mediaflow worker` process) and then the hand-written
+ * baseline (bench/baseline.ts in a process of its own). Both processes are measured from /proc.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { BaselineResult } from '../baseline.ts';
+import { historyProfile } from '../lib/history-profile.ts';
+import { ProcSampler } from '../lib/proc-stats.ts';
+import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
+import { runCampaign, type Stack, startStack } from '../lib/stack.ts';
+import type { Workload } from './workloads.ts';
+
+const BASELINE_SCRIPT = fileURLToPath(new URL('../baseline.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Every run is abandoned after this many times its physical bound. */
+const TIMEOUT_OVER_BOUND = 5;
+
+export async function measureMediaflow(workload: Workload) {
+  const stack = await startStack({ emulator: workload.emulator, workers: 1 });
+  try {
+    const run = await runCampaign(stack, specOf(workload), {
+      timeoutMs: workload.boundSeconds * TIMEOUT_OVER_BOUND * 1000,
+    });
+    const [ledger, history, manifest] = await Promise.all([
+      stack.ledger(),
+      historyProfile(stack.client, run.workflowId),
+      readManifest(run.plan.outputDir),
+    ]);
+    const worker = stack.workers[0]!;
+    await worker.kill('SIGTERM'); // samples /proc a last time first
+    const counts = run.progress.steps.reduce(
+      (sum, step) => ({ succeeded: sum.succeeded + step.succeeded, failed: sum.failed + step.failed }),
+      { succeeded: 0, failed: 0 },
+    );
+    const started = run.progress.startedAt;
+    const activitiesRun = Object.values(history.activities).reduce((n, a) => n + a.count, 0);
+    return {
+      wallS: round(run.wallMs / 1000, 2),
+      outcome: run.progress.outcome,
+      ...counts,
+      workflowRuns: run.progress.runs,
+      requests: requestStats(ledger, workload.jobs),
+      predictionsCreated: ledger.predictionsCreated,
+      history: {
+        ...history,
+        eventsPerJob: round(history.events / workload.jobs, 2),
+        // One heartbeat per activity (see history-profile.ts); the runner sends no queries.
+        heartbeatsEstimated: activitiesRun,
+        actionsPerJob: round((history.actionsTotal + activitiesRun) / workload.jobs, 2),
+      },
+      worker: { peakRssMib: round(worker.peakRssBytes() / MIB, 1), cpuSeconds: worker.cpuSeconds() },
+      pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
+      perJob: perJobTimes(manifest),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+export async function measureBaseline(workload: Workload) {
+  // A stack with no worker: a fresh emulator with the same settings (the idle dev server sleeps).
+  const stack = await startStack({ emulator: workload.emulator, workers: 0 });
+  try {
+    const specFile = join(stack.dir, 'baseline-spec.yaml');
+    await writeFile(specFile, specOf(workload));
+    const { result, peakRssBytes, cpuSeconds } = await runBaselineProcess(stack, specFile, workload);
+    const ledger = await stack.ledger();
+    return {
+      wallS: round(result.wallMs / 1000, 2),
+      succeeded: result.succeeded,
+      failed: result.failed,
+      firstError: result.firstError,
+      requests: requestStats(ledger, workload.jobs),
+      downloadsPerJob: round(result.requests.download / workload.jobs, 3),
+      predictionsCreated: ledger.predictionsCreated,
+      process: { peakRssMib: round(peakRssBytes / MIB, 1), cpuSeconds },
+      pace: paceOf(result.createdAtMs),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function runBaselineProcess(stack: Stack, specFile: string, workload: Workload) {
+  const timeoutS = Math.ceil(workload.boundSeconds * TIMEOUT_OVER_BOUND);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', BASELINE_SCRIPT, specFile, '--timeout-s', String(timeoutS)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, MEDIAFLOW_API_URL: stack.emulatorUrl, MEDIAFLOW_API_KEY: stack.apiKey },
+    },
+  );
+  const sampler = new ProcSampler(child.pid!);
+  // The script gives up at its own deadline; this one only guards against a hang.
+  const guard = setTimeout(() => child.kill('SIGKILL'), (timeoutS + 60) * 1000);
+  try {
+    let line: string | undefined;
+    for await (const text of createInterface({ input: child.stdout })) {
+      sampler.sample();
+      line = text;
+    }
+    if (!line) throw new Error('the baseline printed no result (see its stderr above)');
+    const result = JSON.parse(line) as BaselineResult;
+    return { result, peakRssBytes: sampler.last.peakRssBytes, cpuSeconds: sampler.last.cpuSeconds };
+  } finally {
+    clearTimeout(guard);
+    sampler.stop();
+  }
+}
+
+function specOf(workload: Workload): string {
+  return workload.spec.replace('{{OUT}}', 'out');
+}
+
+interface ManifestEntry {
+  created_at: string;
+  finished_at: string;
+  wait_ms: number;
+  download_ms: number;
+}
+
+async function readManifest(outputDir: string): Promise<ManifestEntry[]> {
+  const text = await readFile(join(outputDir, 'manifest.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ManifestEntry);
+}
+
+/** Mean milliseconds per job: prediction created → file recorded, and the download within it. */
+function perJobTimes(manifest: readonly ManifestEntry[]) {
+  const mean = (f: (e: ManifestEntry) => number) =>
+    manifest.length === 0 ? 0 : Math.round(manifest.reduce((n, e) => n + f(e), 0) / manifest.length);
+  return {
+    createdToRecordedMs: mean((e) => Date.parse(e.finished_at) - Date.parse(e.created_at)),
+    downloadMs: mean((e) => e.download_ms),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The three throughput workloads of issue 5: the campaign spec, the emulator's settings (fixed
+ * latency, no jitter, limits set explicitly) and the physical bound each run is held to.
+ *
+ * With N jobs, latency L, C predictions in flight and R creates/s:
+ *   T_min = max(N/R, N·L/C) + L
+ * For a chain (docs/benchmarks.md derives it): every prediction, image or video, takes one create
+ * token and holds one in-flight slot for its latency, so with N_i images and N_v videos
+ *   T_dag = max((N_i + N_v)/R, (N_i·L_i + N_v·L_v)/C) + L_v
+ * (the last prediction to finish is a video, since every video waits for an image).
+ */
+import type { EmulatorOptions } from '../../emulator/index.ts';
+
+export interface Workload {
+  readonly name: string;
+  readonly description: string;
+  readonly jobs: number;
+  /** Campaign spec; `{{OUT}}` is replaced by the output folder. */
+  readonly spec: string;
+  readonly emulator: EmulatorOptions;
+  /** The physical bound in seconds. */
+  readonly boundSeconds: number;
+  readonly boundFormula: string;
+  readonly goals: Goals;
+}
+
+export interface Goals {
+  /** wall ≤ factor × bound */
+  readonly wallOverBound: number;
+  /** mediaflow wall ≤ factor × baseline wall */
+  readonly wallOverBaseline: number;
+  readonly requestsPerJob: number;
+  readonly rateLimitedShare: number;
+  readonly peakRssMib?: number;
+  readonly maxEventsPerRun?: number;
+}
+
+const COMMON_GOALS = { wallOverBaseline: 1.1, requestsPerJob: 3, rateLimitedShare: 0.01 } as const;
+
+/** Limits of the issue: R creates/s, C in flight; other requests never bind. */
+function emulatorFor(createsPerSecond: number, maxInFlight: number, latencyMs: EmulatorOptions['latencyMs']) {
+  return {
+    latencyMs,
+    jitter: false,
+    timeScale: 1,
+    credits: '100000.00',
+    limits: { createsPerMinute: 60 * createsPerSecond, requestsPerMinute: 10_000_000, maxInFlight },
+  } satisfies EmulatorOptions;
+}
+
+/** `count` distinct values: a matrix dimension. */
+function values(prefix: string, count: number): string {
+  return `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
+}
+
+function imageSweep(name: string, rows: number, columns: number, concurrency: number): string {
+  return `version: 1
+campaign: ${name}
+budget: { max_usd: 10000 }
+concurrency: ${concurrency}
+output: { dir: "{{OUT}}" }
+steps:
+  - id: still
+    model: I4
+    retries: 0
+    matrix: { subject: ${values('s', rows)}, style: ${values('t', columns)} }
+    input: { prompt: "bench {{subject}} in style {{style}}", aspect_ratio: "1:1" }
+`;
+}
+
+function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
+  return Math.max(jobs / perSecond, (jobs * latencyS) / inFlight) + latencyS;
+}
+
+export const WORKLOADS: Readonly<Record<string, Workload>> = {
+  'throughput-2k': {
+    name: 'throughput-2k',
+    description: '2,000 I4 jobs, L = 1 s, C = 50, R = 50/s',
+    jobs: 2_000,
+    spec: imageSweep('bench-2k', 40, 50, 50),
+    emulator: emulatorFor(50, 50, 1_000),
+    boundSeconds: tMin(2_000, 1, 50, 50),
+    boundFormula: 'max(2000/50, 2000·1/50) + 1',
+    goals: { ...COMMON_GOALS, wallOverBound: 1.15 },
+  },
+  'throughput-10k': {
+    name: 'throughput-10k',
+    description: '10,000 I4 jobs, L = 1 s, C = 200, R = 100/s',
+    jobs: 10_000,
+    spec: imageSweep('bench-10k', 100, 100, 200),
+    emulator: emulatorFor(100, 200, 1_000),
+    boundSeconds: tMin(10_000, 1, 200, 100),
+    boundFormula: 'max(10000/100, 10000·1/200) + 1',
+    goals: { ...COMMON_GOALS, wallOverBound: 1.25, peakRssMib: 400, maxEventsPerRun: 10_000 },
+  },
+  'chain-1k': {
+    name: 'chain-1k',
+    description: '500 I1 images each feeding a V4 video, L = 1 s / 3 s, C = 50, R = 50/s',
+    jobs: 1_000,
+    spec: `version: 1
+campaign: bench-chain
+budget: { max_usd: 10000 }
+concurrency: 50
+output: { dir: "{{OUT}}" }
+steps:
+  - id: still
+    model: I1
+    retries: 0
+    matrix: { subject: ${values('s', 20)}, style: ${values('t', 25)} }
+    input: { prompt: "bench {{subject}} in style {{style}}", aspect_ratio: "16:9" }
+  - id: clip
+    model: V4
+    retries: 0
+    from: still
+    input: { prompt: "slow orbit around {{subject}}", start_image: "{{from.output}}", mode: standard }
+`,
+    emulator: emulatorFor(50, 50, { I1: 1_000, V4: 3_000 }),
+    boundSeconds: Math.max(1_000 / 50, (500 * 1 + 500 * 3) / 50) + 3,
+    boundFormula: 'max(1000/50, (500·1 + 500·3)/50) + 3',
+    goals: { ...COMMON_GOALS, wallOverBound: 1.2 },
+  },
+};
