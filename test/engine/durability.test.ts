@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Plan } from '../../plan/types.ts';
-import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { progressQuery } from '../../workflows/messages.ts';
@@ -97,18 +96,9 @@ describe('durability', () => {
     onTestFinished(() => server.stop());
     const h = await harness({ latencyMs: 500, timeScale: 1, temporalAddress: server.address });
     const plan = await h.plan(pairs(8));
-    const handle = await h.start(plan);
-    const worker = await createMediaflowWorker({
-      connection: h.connection,
-      namespace: 'default',
-      client: h.service,
-      taskQueue: h.taskQueue,
-    });
-
-    const progress = await worker.runUntil(async () => {
+    const progress = await h.run(plan, async (handle) => {
       await waitFor(handle, (p) => created(p) >= 4);
       await server.restart();
-      return handle.result();
     });
 
     expect(progress.steps.map((s) => s.succeeded)).toEqual([8, 8]);
@@ -119,18 +109,9 @@ describe('durability', () => {
   it('rides out a rate limit lowered mid-run by honouring Retry-After', async () => {
     const h = await harness({ latencyMs: 200, timeScale: 1, limits: { createsPerMinute: 6_000 } });
     const plan = await h.plan(pairs(10, 10));
-    const handle = await h.start(plan);
-    const worker = await createMediaflowWorker({
-      connection: h.connection,
-      namespace: 'default',
-      client: h.service,
-      taskQueue: h.taskQueue,
-    });
-
-    const progress = await worker.runUntil(async () => {
+    const progress = await h.run(plan, async (handle) => {
       await waitFor(handle, (p) => created(p) >= 2);
       h.emulator.setLimits({ createsPerMinute: 120 });
-      return handle.result();
     });
 
     expect(progress.steps.map((s) => [s.succeeded, s.failed])).toEqual([
@@ -145,19 +126,10 @@ describe('durability', () => {
   it('cancels in-flight predictions upstream and keeps what was already downloaded', async () => {
     const h = await harness({ latencyMs: { I4: 100, V6: 30_000 }, jitter: false, timeScale: 1 });
     const plan = await h.plan(pairs(4, 8));
-    const handle = await h.start(plan);
-    const worker = await createMediaflowWorker({
-      connection: h.connection,
-      namespace: 'default',
-      client: h.service,
-      taskQueue: h.taskQueue,
-    });
-
-    const progress = await worker.runUntil(async () => {
+    const progress = await h.run(plan, async (handle) => {
       // All stills done and all clips in flight (each takes 30 s).
       await waitFor(handle, (p) => p.steps[0]!.succeeded === 4 && p.steps[1]!.created === 4);
       await handle.cancel();
-      return handle.result();
     });
 
     expect(progress.outcome).toBe('canceled');

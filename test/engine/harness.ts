@@ -36,8 +36,11 @@ export interface Harness {
   readonly taskQueue: string;
   /** Writes `spec.yaml` (the campaign name is made unique per test) and plans it. */
   plan(yaml: string): Promise<Plan>;
-  /** Runs a plan to its end with an in-process worker. */
-  run(plan: Plan): Promise<CampaignProgress>;
+  /** Runs a plan to its end with an in-process worker, doing `meanwhile` once it has started. */
+  run(
+    plan: Plan,
+    meanwhile?: (handle: WorkflowHandle<typeof campaignWorkflow>) => Promise<void>,
+  ): Promise<CampaignProgress>;
   /** Stores the plan and starts its workflow, with no worker. */
   start(plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>>;
   /** `mediaflow worker` as a child process on this harness's task queue (killed when the test ends). */
@@ -83,7 +86,7 @@ export async function harness({
       if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
       return result.plan;
     },
-    async run(plan) {
+    async run(plan, meanwhile) {
       const handle = await start(plan);
       const worker = await createMediaflowWorker({
         connection,
@@ -91,7 +94,10 @@ export async function harness({
         client: service,
         taskQueue,
       });
-      return worker.runUntil(handle.result());
+      return worker.runUntil(async () => {
+        await meanwhile?.(handle);
+        return handle.result();
+      });
     },
     start,
     spawnWorker() {
