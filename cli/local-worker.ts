@@ -6,7 +6,7 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
-import { createMediaflowWorker } from '../worker/create-worker.ts';
+import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
@@ -19,7 +19,7 @@ export async function startLocalWorker(env: Environment): Promise<LocalWorker> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const target = loadTemporalTarget(env.embedded ? { localAddress: env.temporalAddress } : {});
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const service = createServiceClient(env.service);
+  const service = createServiceClient({ ...env.service, connections: serviceConnectionsFor() });
   let worker: Worker;
   try {
     worker = await createMediaflowWorker({ connection, namespace: env.namespace, client: service });

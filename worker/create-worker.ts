@@ -15,6 +15,17 @@ import type { ServiceClient } from '../api/client/index.ts';
 
 export const TASK_QUEUE = 'mediaflow';
 
+/** Activities at once per worker: mostly waiting on predictions, so far above the core count. */
+export const DEFAULT_MAX_ACTIVITIES = 1_000;
+
+/**
+ * Connections the worker's service client needs: every prediction being waited on holds one (its
+ * event stream), so the pool must never be what limits the predictions in flight.
+ */
+export function serviceConnectionsFor(maxActivities = DEFAULT_MAX_ACTIVITIES): number {
+  return maxActivities + 16;
+}
+
 const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 export interface MediaflowWorkerOptions {
@@ -24,7 +35,7 @@ export interface MediaflowWorkerOptions {
   readonly taskQueue?: string;
   /** A prebuilt workflow bundle (tests share one); by default the workflows are bundled here. */
   readonly workflowBundle?: WorkflowBundleWithSourceMap;
-  /** Activities at once: mostly waiting on predictions, so this is far above the core count. */
+  /** Default DEFAULT_MAX_ACTIVITIES; give the client serviceConnectionsFor(this) connections. */
   readonly maxConcurrentActivities?: number;
 }
 
@@ -43,7 +54,7 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     activities: createActivities({ client: options.client }),
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 1_000,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
   });
 }
 

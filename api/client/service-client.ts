@@ -247,7 +247,10 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 }
 
 /** MEDIAFLOW_API_URL (ends with /v1) and MEDIAFLOW_API_KEY. */
-export function serviceClientFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceClient {
+export function serviceClientFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Pick<ClientOptions, 'connections' | 'timeoutMs'> = {},
+): ServiceClient {
   const baseUrl = env.MEDIAFLOW_API_URL?.trim();
   const apiKey = env.MEDIAFLOW_API_KEY?.trim();
   const missing = [!baseUrl && 'MEDIAFLOW_API_URL', !apiKey && 'MEDIAFLOW_API_KEY'].filter(Boolean);
@@ -257,7 +260,12 @@ export function serviceClientFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
         'For a local emulator: `mediaflow emulator` prints both.',
     );
   }
-  return createServiceClient({ baseUrl: baseUrl!, apiKey: apiKey!, paths: ModelPaths.fromEnv(env) });
+  return createServiceClient({
+    baseUrl: baseUrl!,
+    apiKey: apiKey!,
+    paths: ModelPaths.fromEnv(env),
+    ...overrides,
+  });
 }
 
 function checkBaseUrl(baseUrl: string): string {

@@ -5,21 +5,33 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { connectWorker } from '../../worker/connection.ts';
-import { createMediaflowWorker, TASK_QUEUE } from '../../worker/create-worker.ts';
+import {
+  createMediaflowWorker,
+  DEFAULT_MAX_ACTIVITIES,
+  serviceConnectionsFor,
+  TASK_QUEUE,
+} from '../../worker/create-worker.ts';
 
 export function register(program: Command): void {
   program
     .command('worker')
     .description('Run a worker: executes campaigns started by `mediaflow run` (Ctrl-C stops it gracefully).')
     .option('--task-queue <name>', 'Temporal task queue to poll', TASK_QUEUE)
-    .option('--max-activities <n>', 'activities at once (mostly waiting on predictions)', parseCount, 1_000)
+    .option(
+      '--max-activities <n>',
+      'activities at once (mostly waiting on predictions)',
+      parseCount,
+      DEFAULT_MAX_ACTIVITIES,
+    )
     .addHelpText(
       'after',
       '\nReads TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_API_KEY (or a Temporal profile) and\n' +
         'MEDIAFLOW_API_URL / MEDIAFLOW_API_KEY from the environment.',
     )
     .action(async (options: { taskQueue: string; maxActivities: number }) => {
-      const service = serviceClientFromEnv();
+      const service = serviceClientFromEnv(process.env, {
+        connections: serviceConnectionsFor(options.maxActivities),
+      });
       const { connection, namespace, address } = await connectWorker();
       const worker = await createMediaflowWorker({
         connection,
