@@ -13,6 +13,8 @@ import { machine, round, type Verdict, verdict, writeResult } from './lib/report
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
 import { WORKLOADS, type Workload } from './throughput/workloads.ts';
 
+/** Other work on this 2-core machine skews every number: the load average says how much there was. */
+const loadAtStart = os.loadavg().map((n) => round(n, 2));
 const { positionals } = parseArgs({ allowPositionals: true });
 const [name, ...rest] = positionals;
 
@@ -64,9 +66,6 @@ function workloadOf(workloadName: string | undefined): Workload {
   }
   return workload;
 }
-
-/** Other work on this 2-core machine skews every number: the load average says how much there was. */
-const loadAtStart = os.loadavg().map((n) => round(n, 2));
 
 function header(benchmark: string) {
   return {

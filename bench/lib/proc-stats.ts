@@ -18,11 +18,13 @@ export function readProcSample(pid: number): ProcSample | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const hwm = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+    // An exited process not yet reaped (a zombie) has no memory lines: its last reading stands.
+    if (!hwm) return null;
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-    return { peakRssBytes: Number(hwm?.[1] ?? 0) * 1024, cpuSeconds: ticks / CLOCK_TICKS };
+    return { peakRssBytes: Number(hwm[1]) * 1024, cpuSeconds: ticks / CLOCK_TICKS };
   } catch {
     return null;
   }
