@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
@@ -22,6 +22,7 @@ const cdn = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
 export async function downloadFile(url: string, target: string, signal: AbortSignal): Promise<Downloaded> {
   await mkdir(dirname(target), { recursive: true });
+  await removeLeftovers(target);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
   const hash = createHash('sha256');
   let bytes = 0;
@@ -73,4 +74,15 @@ export async function downloadFile(url: string, target: string, signal: AbortSig
       retryable: true,
     });
   }
+}
+
+/** Temporary files of an earlier attempt at this target, left by a worker killed mid-download. */
+async function removeLeftovers(target: string): Promise<void> {
+  const prefix = `${basename(target)}.`;
+  const names = await readdir(dirname(target));
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.part'))
+      .map((name) => rm(join(dirname(target), name), { force: true })),
+  );
 }
