@@ -32,8 +32,9 @@ export interface CreateDeps {
   readonly resolver: InputResolver;
 }
 
-export function idempotencyKeyOf(job: PlannedJob, regen: number): string {
-  return `${job.key}-r${regen}`;
+/** One create of one job: the job key and its regeneration. Also the Idempotency-Key sent. */
+function createKey(jobKey: string, regen: number): string {
+  return `${jobKey}-r${regen}`;
 }
 
 export async function createPredictions(
@@ -58,7 +59,7 @@ export async function createPredictions(
       outcomes.push({ kind: 'skipped', i: item.i, reason: resolved.reason });
       continue;
     }
-    ready.push({ item, job, input: resolved.input, idempotencyKey: idempotencyKeyOf(job, item.regen) });
+    ready.push({ item, job, input: resolved.input, idempotencyKey: createKey(job.key, item.regen) });
   }
 
   const info = context.info;
@@ -201,9 +202,15 @@ async function adoptMaybeCreated(
   outcomes: CreateOutcome[],
   since: number,
 ): Promise<Ready[]> {
-  /** Prediction id → the job key that claimed it: another job's prediction is never adopted. */
+  /**
+   * Prediction id → the create that claimed it (job key and regeneration): another job's
+   * prediction, or the failed one a regeneration replaces, is never adopted.
+   */
   const claimed = new Map(
-    (await readClaims(request.outputDir)).map((claim) => [claim.prediction_id, claim.key]),
+    (await readClaims(request.outputDir)).map((claim) => [
+      claim.prediction_id,
+      createKey(claim.key, claim.regen),
+    ]),
   );
   const adopted: Claim[] = [];
   const rest: Ready[] = [];
@@ -211,7 +218,7 @@ async function adoptMaybeCreated(
   for (const entry of ready) {
     const match = await findUnclaimed(client, entry, claimed, createdAfter);
     if (match) {
-      claimed.set(match, entry.job.key);
+      claimed.set(match, entry.idempotencyKey);
       adopted.push({ prediction_id: match, key: entry.job.key, regen: entry.item.regen });
       outcomes.push({ kind: 'created', i: entry.item.i, predictionId: match });
     } else {
@@ -242,7 +249,7 @@ async function findUnclaimed(
   });
   for (const { prediction } of results) {
     const owner = prediction ? claimed.get(String(prediction.id)) : undefined;
-    if (!prediction || (owner !== undefined && owner !== entry.job.key)) continue;
+    if (!prediction || (owner !== undefined && owner !== entry.idempotencyKey)) continue;
     if (isDeepStrictEqual(prediction.input_parameters, entry.input)) return String(prediction.id);
   }
   return null;

@@ -28,6 +28,7 @@ async function create(
   plan: Plan,
   attempt: number,
   indices: number[],
+  regen = 0,
 ): Promise<CreateOutcome[]> {
   const ref = await storePlan(plan);
   const activities = createActivities({ client: h.service });
@@ -38,7 +39,7 @@ async function create(
       campaign: plan.campaign,
       plan: ref,
       outputDir: plan.outputDir,
-      items: indices.map((i) => ({ i, regen: 0 })),
+      items: indices.map((i) => ({ i, regen })),
     },
   );
 }
@@ -88,6 +89,20 @@ describe('the create activity', () => {
     expect(second).toMatchObject({ kind: 'created' });
     expect((second as { predictionId: string }).predictionId).not.toBe(
       (first as { predictionId: string }).predictionId,
+    );
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+  });
+
+  it('never lets a regeneration adopt the failed prediction it replaces', async () => {
+    const h = await harness({ faults: { failRate: 1 } });
+    const plan = await h.plan(TWINS);
+    const [failed] = await create(h, plan, 1, [0]);
+    // The regeneration's create is retried (attempt 2): the earlier prediction matches its model,
+    // input and time, but it belongs to regeneration 0.
+    const [replacement] = await create(h, plan, 2, [0], 1);
+    expect(replacement).toMatchObject({ kind: 'created' });
+    expect((replacement as { predictionId: string }).predictionId).not.toBe(
+      (failed as { predictionId: string }).predictionId,
     );
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
   });
