@@ -56,6 +56,7 @@ export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillRep
       limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
     },
   });
+  let keep = true; // a drill that throws keeps its folder for inspection
   try {
     const events = chaosSchedule(
       { kills: params.kills, restarts: params.restarts, predictions: params.jobs },
@@ -85,14 +86,17 @@ export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillRep
       peakRssMb: Math.round(w.peakRssBytes() / 2 ** 20),
       cpuSeconds: w.cpuSeconds(),
     }));
-    return drillReport(
+    const report = drillReport(
       params.ignoreIdempotency ? 'crash-no-idempotency' : 'crash',
       params,
       run.wallMs,
       { ...outcome.numbers, chaos: fired, workers },
       checks,
+      stack.dir,
     );
+    keep = !report.ok;
+    return report;
   } finally {
-    await stack.stop();
+    await stack.stop({ keepDir: keep });
   }
 }

@@ -67,6 +67,7 @@ export async function rateLimitDrill(opts: RateLimitDrillOptions = {}): Promise<
       },
     },
   });
+  let keep = true; // a drill that throws keeps its folder for inspection
   try {
     let finished = false;
     const started = Date.now();
@@ -104,9 +105,12 @@ export async function rateLimitDrill(opts: RateLimitDrillOptions = {}): Promise<
       check('nothing fails', failed === 0 && run.progress.outcome === 'completed', `${failed} failed`),
       ...outcome.checks,
     ];
-    return drillReport('rate-limit', params, run.wallMs, { ...outcome.numbers, cutAtMs, windows }, checks);
+    const numbers = { ...outcome.numbers, cutAtMs, windows };
+    const report = drillReport('rate-limit', params, run.wallMs, numbers, checks, stack.dir);
+    keep = !report.ok;
+    return report;
   } finally {
-    await stack.stop();
+    await stack.stop({ keepDir: keep });
   }
 }
 

@@ -19,6 +19,8 @@ export interface DrillReport {
   numbers: Record<string, unknown>;
   checks: Check[];
   ok: boolean;
+  /** The stack's folder (specs, outputs, logs, Temporal db): kept only when a check failed. */
+  dir: string;
 }
 
 export function check(goal: string, ok: boolean, detail: string): Check {
@@ -31,6 +33,7 @@ export function drillReport(
   wallMs: number,
   numbers: Record<string, unknown>,
   checks: Check[],
+  dir: string,
 ): DrillReport {
   return {
     drill,
@@ -46,5 +49,6 @@ export function drillReport(
     numbers,
     checks,
     ok: checks.every((c) => c.ok),
+    dir,
   };
 }

@@ -39,4 +39,5 @@ mkdirSync(new URL('.', file), { recursive: true });
 writeFileSync(file, `${JSON.stringify({ command: `npm run drill -- ${argv}`, ...report }, null, 2)}\n`);
 for (const c of report.checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.goal}\n      ${c.detail}`);
 console.log(`wall ${(report.wallMs / 1000).toFixed(1)} s; results in bench/results/drill-${name}.json`);
+if (!report.ok) console.log(`kept ${report.dir} (outputs, logs, Temporal db) for inspection`);
 process.exitCode = report.ok ? 0 : 1;

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -73,7 +73,11 @@ export interface Stack {
   setFaults(f: Partial<Faults>): Promise<void>;
   setLimits(l: Partial<Limits>): Promise<void>;
   setIgnoreIdempotency(on: boolean): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Kills every process; then removes the folder if the stack made it (a temp dir) unless
+   * `keepDir` (to look into a failed run). A folder given in StackOptions.dir is always kept.
+   */
+  stop(options?: { keepDir?: boolean }): Promise<void>;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -140,7 +144,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       setFaults: async (faults) => void (await admin('POST', 'faults', faults)),
       setLimits: async (limits) => void (await admin('POST', 'limits', limits)),
       setIgnoreIdempotency: async (ignore) => void (await admin('POST', 'idempotency', { ignore })),
-      stop: stopAll,
+      async stop({ keepDir = false } = {}) {
+        await stopAll();
+        if (!opts.dir && !keepDir) await rm(dir, { recursive: true, force: true });
+      },
     };
   } catch (error) {
     await stopAll();
