@@ -5,6 +5,7 @@
  * Progress is read from the emulator, which no crash touches, not from the workflow.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { streamFor } from '../../emulator/random.ts';
 import type { Stack } from '../lib/stack.ts';
 
 export type ChaosAction = 'kill-worker' | 'restart-temporal';
@@ -18,18 +19,6 @@ export interface ChaosEvent {
   tookMs?: number;
 }
 
-/** mulberry32: tiny, seedable, good enough to pick moments. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Moments spread over 5–85 % of the predictions the run will create: that span is cut into one
  * slice per event and each event lands at a random point of its slice (in a random order of
@@ -37,8 +26,9 @@ export function seededRandom(seed: number): () => number {
  */
 export function chaosSchedule(
   { kills, restarts, predictions }: { kills: number; restarts: number; predictions: number },
-  random: () => number,
+  seed: number,
 ): ChaosEvent[] {
+  const random = streamFor(seed, 'chaos');
   const actions: ChaosAction[] = [
     ...Array<ChaosAction>(kills).fill('kill-worker'),
     ...Array<ChaosAction>(restarts).fill('restart-temporal'),

@@ -7,7 +7,7 @@
  */
 import type { Faults } from '../../emulator/index.ts';
 import { runCampaign, startStack } from '../lib/stack.ts';
-import { chaosSchedule, runChaos, seededRandom } from './chaos.ts';
+import { chaosSchedule, runChaos } from './chaos.ts';
 import { check, type DrillReport, drillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
@@ -60,7 +60,7 @@ export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillRep
   try {
     const events = chaosSchedule(
       { kills: params.kills, restarts: params.restarts, predictions: params.jobs },
-      seededRandom(params.seed),
+      params.seed,
     );
     let finished = false;
     const timeoutMs = opts.timeoutMs ?? 15 * 60_000;
