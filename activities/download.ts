@@ -20,16 +20,27 @@ export interface Downloaded {
 /** Output links point at the CDN, a different origin from the API: never send the API key there. */
 const cdn = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
-export async function downloadFile(url: string, target: string, signal: AbortSignal): Promise<Downloaded> {
+export interface DownloadOptions {
+  /**
+   * Remove temporary files an earlier attempt left beside the target (a worker killed
+   * mid-download). Only on retries: listing a folder of 100,000 outputs for every download would not scale.
+   */
+  readonly cleanUp: boolean;
+}
+
+export async function downloadFile(
+  url: string,
+  target: string,
+  { cleanUp }: DownloadOptions,
+): Promise<Downloaded> {
   await mkdir(dirname(target), { recursive: true });
-  await removeLeftovers(target);
+  if (cleanUp) await removeLeftovers(target);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
   const hash = createHash('sha256');
   let bytes = 0;
   try {
     const response = await request(url, {
       dispatcher: cdn,
-      signal,
       headersTimeout: 30_000,
       bodyTimeout: 60_000,
     });
@@ -65,7 +76,7 @@ export async function downloadFile(url: string, target: string, signal: AbortSig
     return { sha256: hash.digest('hex'), bytes };
   } catch (error) {
     await rm(temporary, { force: true });
-    if (error instanceof ServiceError || signal.aborted) throw error;
+    if (error instanceof ServiceError) throw error;
     throw new ServiceError({
       message: `download of ${url} failed: ${(error as Error).message}`,
       status: null,

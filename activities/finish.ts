@@ -17,40 +17,74 @@ import { retryableFailure } from './service-failure.ts';
 
 const HEARTBEAT_EVERY_MS = 2_000;
 
+export interface FinishDeps {
+  readonly client: ServiceClient;
+  /** Work under way in this worker, by prediction id (see finishPrediction). */
+  readonly finishing: Map<string, Promise<FinishOutcome>>;
+}
+
+/**
+ * The activity. Heartbeats (with the prediction id) every few seconds so a dead worker is noticed
+ * within the heartbeat timeout. When a campaign rolls over (continue-as-new) with this prediction
+ * in flight, the next run starts a new activity for it while the old one may still be running in
+ * this worker: both then share one piece of work, so the file is downloaded and recorded once.
+ */
 export async function finishPrediction(
-  client: ServiceClient,
-  { plan }: LoadedPlan,
+  deps: FinishDeps,
+  loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
 ): Promise<FinishOutcome> {
-  const job = plan.jobs[request.i]!;
-  const done = await manifest.get(job.key);
-  if (done) return { kind: 'succeeded', creditsUsed: null, file: done.file };
-
   const context = Context.current();
   context.heartbeat({ predictionId: request.predictionId });
   const beat = setInterval(
     () => context.heartbeat({ predictionId: request.predictionId }),
     HEARTBEAT_EVERY_MS,
   );
-  try {
-    const prediction = await awaitPrediction(client, request.predictionId);
-    const waited = Date.now() - request.startedAt;
-    if (prediction.status === 'canceled') return { kind: 'canceled' };
-    if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
-      const message =
-        prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
-      return { kind: 'failed', creditsUsed: prediction.creditsUsed, message };
-    }
-    const url = prediction.outputs[0]!;
-    const target = join(
-      request.outputDir,
-      job.step,
-      `${job.name}${extensionOf(url, MODELS[job.model].kind)}`,
+  let work = deps.finishing.get(request.predictionId);
+  if (!work) {
+    const cleanUp = request.resumed || context.info.attempt > 1;
+    work = finishJob(deps.client, loaded, manifest, request, cleanUp).finally(() =>
+      deps.finishing.delete(request.predictionId),
     );
-    const started = Date.now();
-    const { sha256, bytes } = await downloadFile(url, target, context.cancellationSignal);
-    const file = relative(request.outputDir, target);
+    deps.finishing.set(request.predictionId, work);
+  }
+  try {
+    // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
+    // predictions upstream, and the wait then ends with their canceled state.
+    return await Promise.race([work, context.cancelled]);
+  } catch (error) {
+    throw retryableFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function finishJob(
+  client: ServiceClient,
+  { plan }: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+  cleanUp: boolean,
+): Promise<FinishOutcome> {
+  const job = plan.jobs[request.i]!;
+  const done = await manifest.get(job.key);
+  if (done) return { kind: 'succeeded', creditsUsed: null, file: done.file };
+
+  const prediction = await awaitPrediction(client, request.predictionId);
+  const waited = Date.now() - request.startedAt;
+  if (prediction.status === 'canceled') return { kind: 'canceled' };
+  if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
+    const message = prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
+    return { kind: 'failed', creditsUsed: prediction.creditsUsed, message };
+  }
+  const url = prediction.outputs[0]!;
+  const target = join(request.outputDir, job.step, `${job.name}${extensionOf(url, MODELS[job.model].kind)}`);
+  const started = Date.now();
+  const { sha256, bytes } = await downloadFile(url, target, { cleanUp });
+  const file = relative(request.outputDir, target);
+  // Another worker may have finished this job meanwhile (a rare hand-over race): one line per job.
+  if (!(await manifest.get(job.key))) {
     manifest.append({
       key: job.key,
       step: job.step,
@@ -69,12 +103,8 @@ export async function finishPrediction(
       wait_ms: waited,
       download_ms: Date.now() - started,
     });
-    return { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
-  } catch (error) {
-    throw retryableFailure(error);
-  } finally {
-    clearInterval(beat);
   }
+  return { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
 }
 
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */

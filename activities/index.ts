@@ -34,6 +34,7 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
+  const finishing = new Map<string, Promise<FinishOutcome>>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
@@ -67,7 +68,7 @@ export function createActivities({ client }: ActivityDeps) {
 
     async finishPrediction(request: FinishRequest): Promise<FinishOutcome> {
       const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction(client, plan, manifest, request);
+      return finishPrediction({ client, finishing }, plan, manifest, request);
     },
 
     /** Cancels upstream every prediction this campaign created that has not finished. */

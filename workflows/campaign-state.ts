@@ -14,6 +14,7 @@ import type {
   CarriedState,
   Failure,
   FinishOutcome,
+  InFlightJob,
   JobRef,
   PendingJob,
   ServiceLimits,
@@ -61,6 +62,7 @@ export class CampaignState {
     for (const { job } of this.waiting) this.windowKeys.add(job.key);
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.stepActive = steps.map(() => 0);
+    for (const { pending, predictionId } of carried?.inFlight ?? []) this.activate(pending, predictionId);
     this.spent = carried?.spent ?? 0;
     this.stopReason = carried?.stopReason ?? null;
     this.recentFailures = [...(carried?.recentFailures ?? [])];
@@ -118,9 +120,7 @@ export class CampaignState {
         rest.push(...this.waiting.slice(index));
         break;
       }
-      this.active.set(job.i, { pending, predictionId: null });
-      this.stepActive[job.step]!++;
-      this.committed += job.usd;
+      this.activate(pending, null);
       picked.push(pending);
     }
     this.waiting = rest;
@@ -208,11 +208,20 @@ export class CampaignState {
     this.stopReason = 'canceled';
   }
 
+  /** Jobs whose prediction exists and is being waited on. */
+  inFlight(): InFlightJob[] {
+    return [...this.active.values()].flatMap(({ pending, predictionId }) =>
+      predictionId === null ? [] : [{ pending, predictionId }],
+    );
+  }
+
+  /** Only between creates: a job still being created has no prediction id to hand over. */
   carry(): CarriedState {
-    if (this.active.size > 0) throw new Error('continue-as-new with predictions in flight');
+    if (this.inFlight().length < this.active.size) throw new Error('continue-as-new with a create under way');
     return {
       cursor: this.cursor,
       waiting: this.waiting,
+      inFlight: this.inFlight(),
       counts: this.counts,
       spent: this.spent,
       stopReason: this.stopReason,
@@ -252,6 +261,14 @@ export class CampaignState {
         finished > 0 && remaining > 0 && elapsed > 0 ? Math.round((elapsed / finished) * remaining) : null,
       runs: this.runs,
     };
+  }
+
+  private activate(pending: PendingJob, predictionId: string | null): void {
+    const { job } = pending;
+    this.active.set(job.i, { pending, predictionId });
+    this.windowKeys.add(job.key);
+    this.stepActive[job.step]!++;
+    this.committed += job.usd;
   }
 
   private release(i: number): PendingJob {

@@ -72,7 +72,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
-  async function finish(pending: PendingJob, predictionId: string): Promise<void> {
+  async function finish(pending: PendingJob, predictionId: string, resumed = false): Promise<void> {
     try {
       const outcome = await finishPrediction({
         ...context,
@@ -80,6 +80,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         regen: pending.regen,
         predictionId,
         startedAt: Date.now(),
+        resumed,
       });
       if (!cancelled) state.onFinished(pending.job.i, outcome);
     } catch (error) {
@@ -129,14 +130,19 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     }
   }
 
+  for (const { pending, predictionId } of input.carried?.inFlight ?? [])
+    void finish(pending, predictionId, true);
+
   const rollOver = () =>
     workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_EVENTS_PER_RUN;
   let draining = false;
 
   try {
     while (!state.isDone()) {
+      // Rolling over waits only for creates under way; predictions being waited on are handed to
+      // the next run, so the pipeline never empties (a drain would cost a whole latency per run).
       draining ||= rollOver();
-      if (draining && state.activeCount() === 0) break;
+      if (draining && creating === 0) break;
       if (limitsStale && Date.now() - limitsReadAt >= LIMITS_REFRESH_MS) {
         state.limits = await readServiceLimits();
         pacer.setRate(state.limits.createsPerSecond);

@@ -69,10 +69,18 @@ export interface Failure {
 
 export type CampaignOutcome = 'running' | 'completed' | 'budget_reached' | 'balance_exhausted' | 'canceled';
 
+/** A created prediction handed from one workflow run to the next, still being waited on. */
+export interface InFlightJob {
+  readonly pending: PendingJob;
+  readonly predictionId: string;
+}
+
 /** State carried across continue-as-new: bounded by the window, never by the campaign's size. */
 export interface CarriedState {
   readonly cursor: number;
   readonly waiting: readonly PendingJob[];
+  /** Predictions created and not finished: the new run waits for them instead of draining first. */
+  readonly inFlight: readonly InFlightJob[];
   readonly counts: readonly StepCounts[];
   readonly spent: Micros;
   readonly stopReason: CampaignOutcome | null;
@@ -150,6 +158,8 @@ export interface FinishRequest {
   readonly regen: number;
   readonly predictionId: string;
   readonly startedAt: number;
+  /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
+  readonly resumed: boolean;
 }
 
 export type FinishOutcome =

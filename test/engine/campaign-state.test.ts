@@ -84,10 +84,26 @@ describe('CampaignState', () => {
     expect(ids(resumed.pick(10))).toEqual(['teaser-0', 'hero-1', 'hero-2']);
   });
 
-  it('refuses to carry predictions in flight', () => {
+  it('refuses to roll over while a create is under way', () => {
     const state = newState();
     state.pick(1);
-    expect(() => state.carry()).toThrow(/in flight/);
+    expect(() => state.carry()).toThrow(/create under way/);
+  });
+
+  it('hands predictions in flight to the next run, with their money still committed', () => {
+    const state = newState();
+    state.pick(2);
+    state.onCreated(0, 'p0');
+    state.onCreated(2, 'p2');
+    const carried = state.carry();
+    expect(carried.inFlight.map((f) => f.predictionId)).toEqual(['p0', 'p2']);
+    const resumed = new CampaignState(steps, 6, 10, null, { carried, limits, now: 99 });
+    expect(resumed.committed).toBe(240_000);
+    expect(resumed.activeCount()).toBe(2);
+    // teaser-0 still waits for hero-0, which is in flight in the new run.
+    expect(ids(resumed.pick(10))).toEqual(['hero-2']);
+    resumed.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    expect(ids(resumed.pick(10))).toEqual(['teaser-0']);
   });
 
   it('marks in-flight jobs canceled on cancel', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
@@ -75,18 +75,6 @@ describe('a chained campaign on Temporal and the emulator', () => {
       [2, 2],
     ]);
     expect(h.emulator.ledger().predictionsCreated).toBe(9);
-  });
-
-  it('clears the temporary file a worker killed mid-download left behind', async () => {
-    const h = await harness();
-    const plan = await h.plan(CHAINED_SPEC);
-    const hero = plan.jobs[0]!;
-    await mkdir(join(plan.outputDir, hero.step), { recursive: true });
-    await writeFile(join(plan.outputDir, hero.step, `${hero.name}.png.0a1b2c3d.part`), 'half a picture');
-    await h.run(plan);
-    const files = await readdir(plan.outputDir, { recursive: true });
-    expect(files.filter((file) => file.endsWith('.part'))).toEqual([]);
-    expect(files).toContain(join(hero.step, `${hero.name}.png`));
   });
 });
 

@@ -146,7 +146,8 @@ describe('durability', () => {
       dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
     });
     onTestFinished(() => server.stop());
-    const h = await harness({ temporalAddress: server.address });
+    // Predictions take a while, so every roll-over hands some in flight to the next run.
+    const h = await harness({ temporalAddress: server.address, latencyMs: 300, timeScale: 1 });
     const plan = await h.plan(pairs(30, 4));
     const progress = await h.run(plan);
 
