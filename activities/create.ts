@@ -8,7 +8,7 @@
  *  - a failure the service calls final becomes a `rejected` outcome, not an endless retry.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Context } from '@temporalio/activity';
+import { Context, type Info } from '@temporalio/activity';
 import { type BatchResult, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { SearchResult } from '../api/wire/index.ts';
 import type { PlannedJob } from '../plan/types.ts';
@@ -19,6 +19,10 @@ import type { LoadedPlan } from './plan-store.ts';
 import type { InputResolver } from './resolve-input.ts';
 import { retryRead } from './retry-read.ts';
 import { retryableFailure } from './service-failure.ts';
+
+const HEARTBEAT_EVERY_MS = 2_000;
+/** Characters of the prompt sent as the search query when reconciling. */
+const SEARCH_PREFIX = 200;
 
 interface Ready {
   readonly item: CreateItem;
@@ -39,15 +43,34 @@ function createKey(jobKey: string, regen: number): string {
 
 export async function createPredictions(
   deps: CreateDeps,
-  { plan, indexOf }: LoadedPlan,
+  loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
 ): Promise<CreateOutcome[]> {
+  const context = Context.current();
+  // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
+  // second attempt would create while the first is still waiting for its answer.
+  context.heartbeat();
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await createAll(deps, loaded, manifest, request, context.info);
+  } catch (error) {
+    throw retryableFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function createAll(
+  deps: CreateDeps,
+  { plan, indexOf }: LoadedPlan,
+  manifest: Manifest,
+  request: CreateRequest,
+  info: Info,
+): Promise<CreateOutcome[]> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
-  const context = Context.current();
   for (const item of request.items) {
-    context.heartbeat();
     const job = plan.jobs[item.i]!;
     if (await manifest.get(job.key)) {
       outcomes.push({ kind: 'cached', i: item.i });
@@ -62,32 +85,26 @@ export async function createPredictions(
     ready.push({ item, job, input: resolved.input, idempotencyKey: createKey(job.key, item.regen) });
   }
 
-  const info = context.info;
-  try {
-    const toCreate =
-      info.attempt > 1
-        ? await adoptMaybeCreated(deps.client, request, ready, outcomes, info.scheduledTimestampMs)
-        : ready;
-    const created = await createBatch(deps.client, toCreate, context.cancellationSignal).catch(
-      async (error) => {
-        if (error instanceof PartialCreate)
-          await appendClaims(request.outputDir, claimsOf(error.created, toCreate));
-        throw error instanceof PartialCreate ? error.cause : error;
-      },
-    );
-    outcomes.push(...created);
-    await appendClaims(request.outputDir, claimsOf(created, toCreate));
-  } catch (error) {
-    throw retryableFailure(error);
-  }
+  const toCreate =
+    info.attempt > 1
+      ? await adoptMaybeCreated(deps.client, request, ready, outcomes, info.scheduledTimestampMs)
+      : ready;
+  // No cancellation signal on creates: a request abandoned after it was sent may still create a
+  // prediction, which must then be claimed (and canceled upstream with the campaign).
+  const created = await createBatch(deps.client, toCreate).catch(async (error) => {
+    if (error instanceof PartialCreate)
+      await appendClaims(request.outputDir, claimsOf(error.created, toCreate));
+    throw error instanceof PartialCreate ? error.cause : error;
+  });
+  outcomes.push(...created);
+  await appendClaims(request.outputDir, claimsOf(created, toCreate));
   return outcomes;
 }
 
-async function createOne(client: ServiceClient, entry: Ready, signal: AbortSignal): Promise<CreateOutcome> {
+async function createOne(client: ServiceClient, entry: Ready): Promise<CreateOutcome> {
   try {
     const prediction = await client.predictions.create(entry.job.model, entry.input, {
       idempotencyKey: entry.idempotencyKey,
-      signal,
     });
     return { kind: 'created', i: entry.item.i, predictionId: prediction.id };
   } catch (error) {
@@ -110,31 +127,41 @@ function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[])
  * other final refusal (a batch larger than this service accepts, say) falls back to single creates,
  * so each job gets its own answer.
  */
-async function createBatch(
-  client: ServiceClient,
-  entries: readonly Ready[],
-  signal: AbortSignal,
-): Promise<CreateOutcome[]> {
+async function createBatch(client: ServiceClient, entries: readonly Ready[]): Promise<CreateOutcome[]> {
   if (entries.length === 0) return [];
-  if (entries.length === 1) return [await createOne(client, entries[0]!, signal)];
+  if (entries.length === 1) return [await createOne(client, entries[0]!)];
   let batch: BatchResult;
   try {
     batch = await client.batches.create(
       entries.map((r) => ({ model: r.job.model, input: r.input, idempotencyKey: r.idempotencyKey })),
-      { signal },
     );
   } catch (error) {
-    if (!(error instanceof ServiceError) || (error.retryable && error.status !== 429)) throw error;
-    if (error.status === 429) {
+    if (!(error instanceof ServiceError) || (error.retryable && !error.rateLimited)) throw error;
+    if (error.rateLimited) {
       return entries.map((r) => ({ kind: 'retry', i: r.item.i, afterMs: error.retryAfterMs ?? 1_000 }));
     }
-    return createEach(client, entries, signal);
+    return createEach(client, entries);
   }
-  return batch.items.map((result): CreateOutcome => {
+  const outcomes: CreateOutcome[] = [];
+  let failure: ServiceError | undefined;
+  for (const result of batch.items) {
     const { i } = entries[result.index]!.item;
-    if (result.prediction) return { kind: 'created', i, predictionId: result.prediction.id };
-    if (result.error?.retryable) return { kind: 'retry', i, afterMs: result.error.retryAfterMs ?? 1_000 };
-    return rejected(i, result.error);
+    if (result.prediction) outcomes.push({ kind: 'created', i, predictionId: result.prediction.id });
+    else if (result.error?.maybeCreated) failure ??= result.error;
+    else outcomes.push(finalOrThrow(i, result.error ?? unexplained()));
+  }
+  // An item that may have been created is settled by the next attempt's reconciliation.
+  if (failure) throw new PartialCreate(outcomes, failure);
+  return outcomes;
+}
+
+function unexplained(): ServiceError {
+  return new ServiceError({
+    message: 'the service refused this prediction without saying why',
+    status: null,
+    type: 'api_error',
+    code: 'UNKNOWN',
+    retryable: false,
   });
 }
 
@@ -143,16 +170,12 @@ async function createBatch(
  * not stop the others; the attempt then fails (so the next one reconciles) after the predictions
  * that were made are claimed.
  */
-async function createEach(
-  client: ServiceClient,
-  entries: readonly Ready[],
-  signal: AbortSignal,
-): Promise<CreateOutcome[]> {
+async function createEach(client: ServiceClient, entries: readonly Ready[]): Promise<CreateOutcome[]> {
   const outcomes: CreateOutcome[] = [];
   let failure: unknown;
   for (const entry of entries) {
     try {
-      outcomes.push(await createOne(client, entry, signal));
+      outcomes.push(await createOne(client, entry));
     } catch (error) {
       failure ??= error;
     }
@@ -176,18 +199,13 @@ class PartialCreate extends Error {
  * the limits. Other retryable errors make the activity retry; a final refusal is an outcome.
  */
 function finalOrThrow(i: number, error: ServiceError): CreateOutcome {
-  if (error.status === 429) return { kind: 'retry', i, afterMs: error.retryAfterMs ?? 1_000 };
+  if (error.rateLimited) return { kind: 'retry', i, afterMs: error.retryAfterMs ?? 1_000 };
   if (error.retryable) throw retryableFailure(error);
   return rejected(i, error);
 }
 
-function rejected(i: number, error: ServiceError | undefined): CreateOutcome {
-  return {
-    kind: 'rejected',
-    i,
-    code: error?.code ?? 'UNKNOWN',
-    message: error?.message ?? 'the service refused this prediction without saying why',
-  };
+function rejected(i: number, error: ServiceError): CreateOutcome {
+  return { kind: 'rejected', i, code: error.code, message: error.message };
 }
 
 /**
@@ -235,7 +253,8 @@ async function findUnclaimed(
   claimed: ReadonlyMap<string, string>,
   createdAfter: string,
 ): Promise<string | null> {
-  const prompt = String(entry.input.prompt ?? '');
+  // A prefix finds the candidates (services cap query length); the full input is compared below.
+  const prompt = String(entry.input.prompt ?? '').slice(0, SEARCH_PREFIX);
   const results = await retryRead(async () => {
     const found: SearchResult[] = [];
     for await (const result of client.search(prompt, {

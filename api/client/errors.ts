@@ -48,6 +48,11 @@ export class ServiceError extends Error {
     if (init.endpoint) this.endpoint = init.endpoint;
   }
 
+  /** Refused for a rate limit (whole request or batch item): surely not created, try later. */
+  get rateLimited(): boolean {
+    return this.status === 429 || this.type === 'rate_limit_error';
+  }
+
   /** Safe to log: built only from the fields above, which never hold a credential. */
   toJSON(): Record<string, unknown> {
     return {

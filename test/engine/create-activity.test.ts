@@ -106,4 +106,17 @@ describe('the create activity', () => {
     );
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
   });
+
+  it('reconciles a prediction whose prompt is longer than a search query may be', async () => {
+    const h = await harness({ ignoreIdempotency: true, faults: { dropConnectionRate: 1 } });
+    const longPrompt = `A very detailed brief. ${'Soft window light, oak table, linen. '.repeat(40)}`;
+    const plan = await h.plan(
+      TWINS.replace('"The same picture, three variants"', JSON.stringify(longPrompt)),
+    );
+    await expect(create(h, plan, 1, [0])).rejects.toThrow();
+    h.emulator.setFaults({ dropConnectionRate: 0 });
+    const [outcome] = await create(h, plan, 2, [0]);
+    expect(outcome).toMatchObject({ kind: 'created' });
+    expect(h.emulator.ledger().predictionsCreated).toBe(1);
+  });
 });
