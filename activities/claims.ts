@@ -5,7 +5,7 @@
  *    already claimed is not ours;
  *  - cancel: every claimed prediction that is not in the manifest may still be running upstream.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDirOf } from './plan-store.ts';
@@ -23,9 +23,13 @@ function claimsFile(outputDir: string): string {
 export async function appendClaims(outputDir: string, claims: readonly Claim[]): Promise<void> {
   if (claims.length === 0) return;
   await mkdir(stateDirOf(outputDir), { recursive: true });
-  const fd = openSync(claimsFile(outputDir), 'a');
+  const fd = openSync(claimsFile(outputDir), 'a+');
   try {
-    writeSync(fd, claims.map((claim) => `${JSON.stringify(claim)}\n`).join(''));
+    // A torn last line (power loss mid-write) must not swallow the first claim written after it.
+    const size = fstatSync(fd).size;
+    const lastByte = Buffer.alloc(1);
+    const torn = size > 0 && readSync(fd, lastByte, 0, 1, size - 1) === 1 && lastByte[0] !== 0x0a;
+    writeSync(fd, `${torn ? '\n' : ''}${claims.map((claim) => `${JSON.stringify(claim)}\n`).join('')}`);
   } finally {
     closeSync(fd);
   }

@@ -3,6 +3,7 @@
  * dependencies (the samples-typescript pattern): tests hand in a client pointed at the emulator,
  * the worker one built from its environment. Nothing here is given a secret by the workflow.
  */
+import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
@@ -40,14 +41,22 @@ export function createActivities({ client }: ActivityDeps) {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
       const { plan } = await plans.get(ref);
       const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
-      return plan.jobs.slice(from, from + count).map((job, offset) => ({
-        i: from + offset,
-        key: job.key,
-        name: job.name,
-        parent: job.parent,
-        step: stepIndex.get(job.step)!,
-        usd: job.usd ?? 0,
-      }));
+      return plan.jobs.slice(from, from + count).map((job, offset) => {
+        // The budget guard commits a price before every create: a job without one must not run.
+        if (job.usd === null) {
+          throw ApplicationFailure.nonRetryable(
+            `job ${job.name} has no price: run stores the service's estimate with the plan`,
+          );
+        }
+        return {
+          i: from + offset,
+          key: job.key,
+          name: job.name,
+          parent: job.parent,
+          step: stepIndex.get(job.step)!,
+          usd: job.usd,
+        };
+      });
     },
 
     async readServiceLimits(): Promise<ServiceLimits> {
