@@ -62,9 +62,3 @@ export function formatDollars(micros: Micros): string {
 export function usd(amount: string): Micros {
   return parseUsd(amount);
 }
-
-export function sumMicros(values: Iterable<Micros>): Micros {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
-}

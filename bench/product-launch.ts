@@ -16,7 +16,7 @@ import { storePlan } from '../activities/plan-store.ts';
 import { createServiceClient } from '../api/client/index.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { planCampaign } from '../plan/index.ts';
-import { campaignInputOf, startOrAttach, workflowIdOf } from '../worker/campaign-control.ts';
+import { startOrAttach, workflowIdOf } from '../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../worker/create-worker.ts';
 import { startDevServer } from '../worker/dev-server.ts';
 
@@ -39,7 +39,7 @@ try {
   const started = Date.now();
   const progress = await worker.runUntil(async () => {
     const ref = await storePlan(plan);
-    const { handle } = await startOrAttach(client, campaignInputOf(plan, ref));
+    const { handle } = await startOrAttach(client, plan, ref);
     return handle.result();
   });
   const wallMs = Date.now() - started;

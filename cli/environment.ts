@@ -4,7 +4,7 @@
  * and the emulator, shared by every mediaflow process on this machine (worker/embedded.ts).
  */
 import type { Client, Connection } from '@temporalio/client';
-import { connectClient, temporalConfigured } from '../worker/connection.ts';
+import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
 
 export interface ServiceConfig {
@@ -25,10 +25,18 @@ export interface Environment {
 
 export class ConfigurationError extends Error {}
 
-export async function openEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<Environment> {
+export interface EnvironmentNeeds {
+  /** Commands that only talk to Temporal (status, cancel) need no service settings. */
+  readonly service: boolean;
+}
+
+export async function openEnvironment(
+  needs: EnvironmentNeeds = { service: true },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Environment> {
   const ownTemporal = temporalConfigured(env);
   const ownService = !!env.MEDIAFLOW_API_URL;
-  if (ownTemporal && !ownService) {
+  if (needs.service && ownTemporal && !ownService) {
     throw new ConfigurationError(
       'TEMPORAL_ADDRESS is set but MEDIAFLOW_API_URL is not: set MEDIAFLOW_API_URL (ending in /v1) and ' +
         'MEDIAFLOW_API_KEY to the service your workers use, or unset TEMPORAL_ADDRESS for the embedded default.',
@@ -44,15 +52,17 @@ export async function openEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
   let client: Client;
   let namespace: string;
   let temporalAddress: string;
+  const target = embedded ? { localAddress: embedded.temporalAddress, env } : { env };
   try {
-    const connected = await connectClient(
-      embedded ? { localAddress: embedded.temporalAddress, env } : { env },
-    );
+    const connected = await connectClient(target);
     ({ client, connection, namespace } = connected);
     temporalAddress = connected.address;
   } catch (error) {
     await embedded?.stop();
-    throw error;
+    throw new ConfigurationError(
+      `could not reach Temporal at ${loadTemporalTarget(target).address}` +
+        `${embedded ? '' : ' (TEMPORAL_ADDRESS or your Temporal profile)'}: ${(error as Error).message}`,
+    );
   }
   const service = ownService
     ? { baseUrl: env.MEDIAFLOW_API_URL!, apiKey: env.MEDIAFLOW_API_KEY! }

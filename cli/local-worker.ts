@@ -6,7 +6,7 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
-import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
+import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../worker/create-worker.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
@@ -14,7 +14,7 @@ export interface LocalWorker {
   stop(): Promise<void>;
 }
 
-export async function startLocalWorker(env: Environment): Promise<LocalWorker> {
+export async function startLocalWorker(env: Environment, taskQueue = TASK_QUEUE): Promise<LocalWorker> {
   // The progress display is the user's view; the worker speaks up only about problems.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const target = loadTemporalTarget(env.embedded ? { localAddress: env.temporalAddress } : {});
@@ -22,7 +22,12 @@ export async function startLocalWorker(env: Environment): Promise<LocalWorker> {
   const service = createServiceClient({ ...env.service, connections: serviceConnectionsFor() });
   let worker: Worker;
   try {
-    worker = await createMediaflowWorker({ connection, namespace: env.namespace, client: service });
+    worker = await createMediaflowWorker({
+      connection,
+      namespace: env.namespace,
+      client: service,
+      taskQueue,
+    });
   } catch (error) {
     await connection.close();
     throw error;

@@ -3,6 +3,7 @@
  * progress, wait for it, cancel it. The workflow id is derived from the campaign name, so
  * Temporal itself refuses a second concurrent run of one campaign (decision 2).
  */
+import { createHash } from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
@@ -40,32 +41,49 @@ export interface Started {
 
 export class PlanMismatchError extends Error {}
 
+/**
+ * What makes two plans the same campaign run: its jobs (their keys cover models, inputs and
+ * parents), budget, concurrency and output folder. Service prices are left out, so it can be
+ * computed before any call to the service.
+ */
+export function planIdentity(plan: Plan): string {
+  const { budget, concurrency, outputDir } = plan;
+  const text = JSON.stringify({ budget, concurrency, outputDir, jobs: plan.jobs.map((job) => job.key) });
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
 export async function startOrAttach(
   client: Client,
-  input: CampaignInput,
+  plan: Plan,
+  ref: PlanRef,
   taskQueue = TASK_QUEUE,
 ): Promise<Started> {
-  const workflowId = workflowIdOf(input.campaign);
+  const input = campaignInputOf(plan, ref);
   try {
     const handle = await client.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
-      workflowId,
+      workflowId: workflowIdOf(input.campaign),
       taskQueue,
       args: [input],
-      memo: { planDigest: input.plan.digest },
+      memo: { planIdentity: planIdentity(plan) },
     });
     return { handle, attached: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    const handle = client.workflow.getHandle<typeof campaignWorkflow>(workflowId);
-    const running = (await handle.describe()).memo?.planDigest;
-    if (running !== input.plan.digest) {
-      throw new PlanMismatchError(
-        `campaign "${input.campaign}" is already running a different version of the spec. ` +
-          `Wait for it to finish, or stop it with: mediaflow cancel ${input.campaign}`,
-      );
-    }
-    return { handle, attached: true };
+    return { handle: await attach(client, plan), attached: true };
   }
+}
+
+/** The running campaign of this plan; refuses when it runs another version of the spec. */
+export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>> {
+  const handle = campaignHandle(client, plan.campaign);
+  const running = (await handle.describe()).memo?.planIdentity;
+  if (running !== planIdentity(plan)) {
+    throw new PlanMismatchError(
+      `campaign "${plan.campaign}" is already running a different version of the spec. ` +
+        `Wait for it to finish, or stop it with: mediaflow cancel ${plan.campaign}`,
+    );
+  }
+  return handle;
 }
 
 export function campaignHandle(client: Client, campaign: string): WorkflowHandle<typeof campaignWorkflow> {
@@ -80,8 +98,4 @@ export async function campaignProgress(client: Client, campaign: string): Promis
   const handle = campaignHandle(client, campaign);
   const { status } = await handle.describe();
   return status.name === 'RUNNING' ? handle.query(progressQuery) : handle.result();
-}
-
-export async function cancelCampaign(client: Client, campaign: string): Promise<void> {
-  await campaignHandle(client, campaign).cancel();
 }

@@ -16,13 +16,13 @@ export function register(program: Command): void {
       'Cancel a running campaign: in-flight predictions are canceled upstream, downloads are kept.',
     )
     .action(async (campaign: string) => {
-      const env = await openEnvironment();
+      const env = await openEnvironment({ service: false });
       let worker: LocalWorker | null = null;
       try {
         const handle = campaignHandle(env.client, campaign);
         await handle.cancel();
         // With the embedded stack no other worker may be up to carry out the cancellation.
-        if (env.embedded) worker = await startLocalWorker(env);
+        if (env.embedded) worker = await startLocalWorker(env, (await handle.describe()).taskQueue);
         console.log(summaryTable(await handle.result()));
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
@@ -30,7 +30,8 @@ export function register(program: Command): void {
         process.exitCode = 1;
       } finally {
         await worker?.stop();
-        await env.close({ keepStack: true });
+        // The embedded stack stays up only while another process (a run) uses it.
+        await env.close();
       }
     });
 }

@@ -9,7 +9,8 @@ import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
-import { campaignHandle, campaignInputOf, startOrAttach } from '../../worker/campaign-control.ts';
+import { attach, campaignHandle, startOrAttach } from '../../worker/campaign-control.ts';
+import { TASK_QUEUE } from '../../worker/create-worker.ts';
 import { progressQuery } from '../../workflows/messages.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
 import { openEnvironment } from '../environment.ts';
@@ -18,6 +19,7 @@ import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 
 interface RunOptions {
+  taskQueue: string;
   json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
@@ -30,6 +32,7 @@ export function register(program: Command): void {
     .command('run <spec>')
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
+    .option('--task-queue <name>', 'Temporal task queue of the workers that run it', TASK_QUEUE)
     .option(
       '--allow-over-budget',
       'start even if the plan costs more than budget.max_usd (spending still stops there)',
@@ -76,12 +79,13 @@ async function run(spec: string, options: RunOptions): Promise<number> {
         return 1;
       }
       const ref = await storePlan(plan, report.servicePrices);
-      const { attached } = await startOrAttach(env.client, campaignInputOf(plan, ref));
+      const { attached } = await startOrAttach(env.client, plan, ref, options.taskQueue);
       if (attached) console.error(`${plan.campaign} is already running: attaching to it.`);
     } else {
+      await attach(env.client, plan);
       console.error(`${plan.campaign} is already running: attaching to it.`);
     }
-    if (options.worker ?? env.embedded !== null) worker = await startLocalWorker(env);
+    if (options.worker ?? env.embedded !== null) worker = await startLocalWorker(env, options.taskQueue);
 
     const display = new ProgressDisplay();
     const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));

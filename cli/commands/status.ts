@@ -13,7 +13,7 @@ export function register(program: Command): void {
     )
     .option('--json', 'print the progress as JSON')
     .action(async (campaign: string, options: { json?: boolean }) => {
-      const env = await openEnvironment();
+      const env = await openEnvironment({ service: false });
       try {
         const progress = await campaignProgress(env.client, campaign);
         if (options.json) console.log(JSON.stringify(progress, moneyAsDecimal, 2));
@@ -25,7 +25,8 @@ export function register(program: Command): void {
         );
         process.exitCode = 1;
       } finally {
-        await env.close({ keepStack: true });
+        // The embedded stack stays up only while another process (a run) uses it.
+        await env.close();
       }
     });
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
+import { attach, PlanMismatchError } from '../../worker/campaign-control.ts';
 import { CHAINED_SPEC, harness } from './harness.ts';
 
 async function sha256(file: string): Promise<string> {
@@ -75,6 +76,20 @@ describe('a chained campaign on Temporal and the emulator', () => {
       [2, 2],
     ]);
     expect(h.emulator.ledger().predictionsCreated).toBe(9);
+  });
+});
+
+describe('attaching', () => {
+  it('attaches to the running campaign of the same spec, and refuses an edited one', async () => {
+    const h = await harness();
+    const plan = await h.plan(CHAINED_SPEC);
+    const handle = await h.start(plan); // no worker: it stays running
+    onTestFinished(async () => {
+      await handle.terminate().catch(() => {});
+    });
+    await expect(attach(h.temporal, plan)).resolves.toBeDefined();
+    const edited = await h.plan(CHAINED_SPEC.replace('on marble', 'on slate'));
+    await expect(attach(h.temporal, edited)).rejects.toBeInstanceOf(PlanMismatchError);
   });
 });
 

@@ -16,7 +16,7 @@ import { createServiceClient, type ServiceClient } from '../../api/client/index.
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { campaignInputOf, startOrAttach } from '../../worker/campaign-control.ts';
+import { startOrAttach } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
@@ -69,7 +69,7 @@ export async function harness({
 
   const start = async (plan: Plan) => {
     const ref = await storePlan(plan);
-    return (await startOrAttach(temporal, campaignInputOf(plan, ref), taskQueue)).handle;
+    return (await startOrAttach(temporal, plan, ref, taskQueue)).handle;
   };
 
   return {
