@@ -12,7 +12,7 @@ import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { campaignInputOf, startOrAttach } from '../../worker/campaign-control.ts';
+import { startOrAttach } from '../../worker/campaign-control.ts';
 import { progressQuery } from '../../workflows/messages.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
 import type { Stack } from './stack.ts';
@@ -71,7 +71,7 @@ export async function runCampaign(
   }
 
   const started = Date.now();
-  const { handle } = await startOrAttach(stack.client, campaignInputOf(plan, ref), stack.taskQueue);
+  const { handle } = await startOrAttach(stack.client, plan, ref, stack.taskQueue);
   type Outcome = { progress: CampaignProgress } | { error: unknown };
   const settled = handle.result().then(
     (progress): Outcome => ({ progress }),
