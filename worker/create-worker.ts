@@ -3,15 +3,10 @@
  * of these may run, on any machines that share the output folder; the workflow paces creates, so
  * adding workers adds capacity without multiplying the request rate.
  */
-import { fileURLToPath } from 'node:url';
-import {
-  bundleWorkflowCode,
-  type NativeConnection,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import type { ServiceClient } from '../api/client/index.ts';
+import { workflowBundle } from './workflow-bundle.ts';
 
 export const TASK_QUEUE = 'mediaflow';
 
@@ -26,25 +21,15 @@ export function serviceConnectionsFor(maxActivities = DEFAULT_MAX_ACTIVITIES): n
   return maxActivities + 16;
 }
 
-const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-
 export interface MediaflowWorkerOptions {
   readonly connection: NativeConnection;
   readonly namespace: string;
   readonly client: ServiceClient;
   readonly taskQueue?: string;
-  /** A prebuilt workflow bundle (tests share one); by default the workflows are bundled here. */
-  readonly workflowBundle?: WorkflowBundleWithSourceMap;
+  /** A prebuilt workflow bundle; by default the workflows are bundled once per process. */
+  readonly workflowBundle?: WorkflowBundleOption;
   /** Default DEFAULT_MAX_ACTIVITIES; give the client serviceConnectionsFor(this) connections. */
   readonly maxConcurrentActivities?: number;
-}
-
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** Bundles the workflow code once per process (webpack takes seconds). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
-  return bundle;
 }
 
 export async function createMediaflowWorker(options: MediaflowWorkerOptions): Promise<Worker> {
@@ -55,14 +40,12 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     activities: createActivities({ client: options.client }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
+    // A campaign schedules up to a whole window of activities in one workflow task: take them
+    // eagerly (straight from the task's completion) and poll with as many pollers as the load
+    // asks for, instead of paying a task-queue round trip for each (measured: 1.2 s of queueing
+    // per finish at 200 in flight with the defaults).
+    maxEagerActivityReservationsPerWorkflowTask: 50,
+    activityTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 10, maximum: 100 },
+    workflowTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 5, maximum: 20 },
   });
 }
-
-const quietBundlerLogger = {
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-  log: () => {},
-};
