@@ -7,22 +7,24 @@ import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
+  AwaitRequest,
   CreateOutcome,
   CreateRequest,
-  FinishOutcome,
-  FinishRequest,
+  DownloadRequest,
   JobRef,
   PlanRef,
   ServiceLimits,
+  Settled,
 } from '../workflows/types.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create.ts';
-import { finishPrediction } from './finish.ts';
+import { fetchOutput, settle } from './finish.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryRead } from './retry-read.ts';
 import { retryableFailure } from './service-failure.ts';
+import { SharedWork } from './shared-work.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
@@ -35,7 +37,8 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
-  const finishing = new Map<string, Promise<FinishOutcome>>();
+  const settling = new SharedWork<Settled>();
+  const fetching = new SharedWork<{ file: string }>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
@@ -75,9 +78,19 @@ export function createActivities({ client }: ActivityDeps) {
       return createPredictions({ client, resolver }, plan, manifest, request);
     },
 
-    async finishPrediction(request: FinishRequest): Promise<FinishOutcome> {
+    async awaitPrediction(request: AwaitRequest): Promise<Settled> {
       const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction({ client, finishing }, plan, manifest, request);
+      return settling.run(request.predictionId, { predictionId: request.predictionId }, () =>
+        settle(client, plan, manifest, request),
+      );
+    },
+
+    async downloadOutput(request: DownloadRequest): Promise<{ file: string }> {
+      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
+      const key = plan.plan.jobs[request.i]!.key;
+      return fetching.run(key, { predictionId: request.predictionId }, () =>
+        fetchOutput(plan, manifest, request),
+      );
     },
 
     /** Cancels upstream every prediction this campaign created that has not finished. */

@@ -39,7 +39,7 @@ const { createPredictions } = proxyActivities<Activities>({
 });
 
 /** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
-const { finishPrediction } = proxyActivities<Activities>({
+const { awaitPrediction, downloadOutput } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
@@ -72,22 +72,42 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
+  /**
+   * Waits for a prediction, then fetches its file. The two are separate activities so the
+   * prediction's slot frees the moment it ends upstream, as the service's own in-flight count
+   * does, rather than after the download.
+   */
   async function finish(pending: PendingJob, predictionId: string, resumed = false): Promise<void> {
+    const { i } = pending.job;
+    const submittedAt = Date.now();
     try {
-      const outcome = await finishPrediction({
+      const settled = await awaitPrediction({ ...context, i, predictionId });
+      if (cancelled) return;
+      if (settled.kind !== 'succeeded') {
+        state.onFinished(i, settled);
+        return;
+      }
+      state.onSettled(i);
+      changed = true;
+      const { file } = await downloadOutput({
         ...context,
-        i: pending.job.i,
-        regen: pending.regen,
+        i,
         predictionId,
-        startedAt: Date.now(),
+        regen: pending.regen,
+        outputUrl: settled.outputUrl,
+        creditsUsed: settled.creditsUsed,
+        createdAt: settled.createdAt,
+        submittedAt,
+        settledAt: Date.now(),
         resumed,
       });
-      if (!cancelled) state.onFinished(pending.job.i, outcome);
+      if (!cancelled) state.onFinished(i, { kind: 'succeeded', creditsUsed: settled.creditsUsed, file });
     } catch (error) {
       if (cancelled || isCancellation(error)) return;
-      state.onFinished(pending.job.i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
+      state.onFinished(i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
+    } finally {
+      changed = true;
     }
-    changed = true;
   }
 
   async function submit(batch: PendingJob[]): Promise<void> {
@@ -165,7 +185,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           continue;
         }
         // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
-        if (tokens === 0 && state.waitingCount() > 0 && state.activeCount() < state.maxInFlight) {
+        if (tokens === 0 && state.waitingCount() > 0 && state.processingCount() < state.maxInFlight) {
           pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
         }
       }
