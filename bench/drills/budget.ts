@@ -10,7 +10,7 @@ import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
 
 export interface BudgetDrillOptions {
-  /** Planned jobs (two per pair), default 200. */
+  /** Planned jobs (two per pair), default 500. */
   jobs?: number;
   seed?: number;
   latencyMs?: { I4: number; V6: number };
@@ -25,7 +25,7 @@ export interface BudgetDrillOptions {
 const LARGEST_JOB = parseUsd('0.60');
 
 export async function budgetDrill(opts: BudgetDrillOptions = {}): Promise<DrillReport> {
-  const pairs = Math.ceil((opts.jobs ?? 200) / 2);
+  const pairs = Math.ceil((opts.jobs ?? 500) / 2);
   const budgetUsd = Math.round(pairs * PAIR_USD * 50) / 100; // half the plan's price
   const params = {
     jobs: pairs * 2,

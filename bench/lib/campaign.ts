@@ -86,6 +86,11 @@ export async function runCampaign(
       if (progress) opts.onProgress(progress);
     }
     outcome = await Promise.race([settled, sleep(PROGRESS_EVERY_MS, null)]);
+    // Nobody left to run it: fail now with the reason rather than at the timeout.
+    const crashed = stack.workers.find((w) => w.crashed());
+    if (outcome === null && crashed && !stack.workers.some((w) => w.alive())) {
+      throw new Error(`${plan.campaign}: every worker is gone, one exited by itself (see ${crashed.log})`);
+    }
   }
   const wallMs = Date.now() - started;
   if (outcome === null) throw new Error(`${plan.campaign} did not finish within ${timeoutMs} ms`);

@@ -48,6 +48,10 @@ export interface WorkerProcess {
   pid: number;
   /** False once the process has exited. */
   alive(): boolean;
+  /** True when it exited on its own, not through kill(): a broken worker, whose log says why. */
+  crashed(): boolean;
+  /** Its stdout and stderr. */
+  log: string;
   /** Signals the worker (default SIGTERM; SIGKILL after a grace period) and waits for its exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** VmHWM, sampled every 250 ms and right before kill. */
@@ -226,6 +230,7 @@ function spawnWorker({
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start `mediaflow worker`');
   const sampler = new ProcSampler(pid);
+  let killed = false;
   child.once('exit', () => {
     sampler.stop();
     child.stdin?.destroy(); // lets the watchdog's `cat` end
@@ -233,7 +238,10 @@ function spawnWorker({
   return {
     pid,
     alive: () => child.exitCode === null && child.signalCode === null,
+    crashed: () => !killed && (child.exitCode !== null || child.signalCode !== null),
+    log,
     async kill(signal = 'SIGTERM') {
+      killed = true;
       sampler.sample();
       await killAndWait(child, signal);
     },
