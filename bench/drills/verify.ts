@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE, ManifestEntry } from '../../activities/manifest.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
-import type { Ledger } from '../../emulator/index.ts';
+import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import type { CampaignProgress, Failure } from '../../workflows/types.ts';
 import type { CampaignRun, Stack } from '../lib/stack.ts';
@@ -85,6 +85,8 @@ export async function verifyOutcome(
   run: CampaignRun,
 ): Promise<{ numbers: Record<string, unknown>; checks: Check[]; ledger: Ledger }> {
   const { plan, progress } = run;
+  // The campaign is over: the witnesses' own reads (search) must not meet the injected faults.
+  await stack.setFaults(DEFAULT_FAULTS);
   const ledger = await stack.ledger();
   const manifest = await readManifest(plan.outputDir);
   const files = await checkFiles(plan.outputDir, manifest.entries);
