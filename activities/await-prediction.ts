@@ -3,9 +3,8 @@
  * updates), polling with backoff when the stream is unavailable or breaks.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceClient } from '../api/client/index.ts';
+import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { type Prediction, TERMINAL_STATUSES } from '../api/wire/index.ts';
-import { retryRead } from './retry-read.ts';
 
 const POLL_START_MS = 500;
 const POLL_MAX_MS = 5_000;

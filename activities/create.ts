@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Context, type Info } from '@temporalio/activity';
-import { type BatchResult, type ServiceClient, ServiceError } from '../api/client/index.ts';
+import { type BatchResult, retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { SearchResult } from '../api/wire/index.ts';
 import type { PlannedJob } from '../plan/types.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../workflows/types.ts';
@@ -17,7 +17,6 @@ import { appendClaims, type Claim, readClaims } from './claims.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 import type { InputResolver } from './resolve-input.ts';
-import { retryRead } from './retry-read.ts';
 import { retryableFailure } from './service-failure.ts';
 
 const HEARTBEAT_EVERY_MS = 2_000;

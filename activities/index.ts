@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
-import { type ServiceClient, ServiceError } from '../api/client/index.ts';
+import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
   AwaitRequest,
   CreateOutcome,
@@ -22,7 +22,6 @@ import { fetchOutput, settle } from './finish.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
-import { retryRead } from './retry-read.ts';
 import { retryableFailure } from './service-failure.ts';
 import { SharedWork } from './shared-work.ts';
 

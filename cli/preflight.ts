@@ -4,7 +4,7 @@
  * price, the account balance, and a verdict against the budget and the balance.
  */
 import { Manifest } from '../activities/manifest.ts';
-import type { ServiceClient } from '../api/client/index.ts';
+import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
 import { servicePrices } from './service-prices.ts';
@@ -31,7 +31,7 @@ export async function preflight(service: ServiceClient, plan: Plan): Promise<Pre
     pending.filter((job) => job.usd === null),
   );
   const cost = pending.reduce((sum, job) => sum + (job.usd ?? prices.get(job.key) ?? 0), 0);
-  const { credits: balance } = await service.account.balance();
+  const { credits: balance } = await retryRead(() => service.account.balance());
 
   const refusals: string[] = [];
   if (plan.budget !== null && cost > plan.budget) {

@@ -7,7 +7,7 @@
  */
 import pLimit from 'p-limit';
 import { MODELS, type ModelLabel } from '../api/catalogue/index.ts';
-import type { ServiceClient } from '../api/client/index.ts';
+import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import type { Micros } from '../api/money.ts';
 import { canonicalJson } from '../plan/keys.ts';
 import type { PlannedJob } from '../plan/types.ts';
@@ -61,7 +61,8 @@ export async function servicePrices(
   const groups = await Promise.all(
     [...pending.values()].map((group) =>
       limit(async (): Promise<PriceGroup> => {
-        const serviceUsd = await client.estimate(group.model, group.input);
+        // An estimate changes nothing on the service, so a passing fault is simply asked again.
+        const serviceUsd = await retryRead(() => client.estimate(group.model, group.input));
         for (const job of group.jobs) byKey.set(job.key, serviceUsd);
         return {
           model: group.model,

@@ -7,8 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storePlan } from '../../activities/plan-store.ts';
-import { retryRead } from '../../activities/retry-read.ts';
-import { createServiceClient } from '../../api/client/index.ts';
+import { createServiceClient, retryRead } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -60,8 +59,7 @@ export async function runCampaign(
   const service = createServiceClient({ baseUrl: stack.emulatorUrl, apiKey: stack.apiKey });
   let ref: Awaited<ReturnType<typeof storePlan>>;
   try {
-    // Only reads, safe to repeat: a drill's injected 5xx or dropped reply must not abort the start.
-    const report = await retryRead(() => preflight(service, plan));
+    const report = await preflight(service, plan);
     if (report.refusals.length > 0 && !opts.allowOverBudget) {
       throw new Error(`preflight refused ${plan.campaign}: ${report.refusals.join('; ')}`);
     }

@@ -4,7 +4,7 @@
  * persistent one still fails the attempt, and Temporal takes over from there.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceError } from '../api/client/index.ts';
+import { ServiceError } from './errors.ts';
 
 const ATTEMPTS = 4;
 const FIRST_DELAY_MS = 100;
