@@ -1,67 +1,89 @@
 /**
- * The two halves of finishing a job, as separate activities so the workflow frees the
- * prediction's slot the moment it ends upstream: waiting for the prediction, then fetching its
- * file into the output folder and recording the job in the manifest. Both are safe to run again
- * after a crash at any point: a job already in the manifest is not fetched twice, and a
- * half-downloaded file never replaces a good one.
+ * Finishes one prediction: waits for it, downloads its output into the output folder, and records
+ * the job in the manifest. Safe to run again after a crash at any point: a job already in the
+ * manifest is not downloaded twice, and a half-downloaded file never replaces a good one.
  */
 import { join, relative } from 'node:path';
 import { Context } from '@temporalio/activity';
 import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
-import type { AwaitRequest, DownloadRequest, Settled } from '../workflows/types.ts';
+import type { FinishOutcome, FinishRequest } from '../workflows/types.ts';
 import { awaitPrediction } from './await-prediction.ts';
 import { downloadFile } from './download.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
+import { retryableFailure } from './service-failure.ts';
 
-export async function settle(
+const HEARTBEAT_EVERY_MS = 2_000;
+
+export interface FinishDeps {
+  readonly client: ServiceClient;
+  /** Work under way in this worker, by prediction id (see finishPrediction). */
+  readonly finishing: Map<string, Promise<FinishOutcome>>;
+}
+
+/**
+ * The activity. Heartbeats (with the prediction id) every few seconds so a dead worker is noticed
+ * within the heartbeat timeout. When a campaign rolls over (continue-as-new) with this prediction
+ * in flight, the next run starts a new activity for it while the old one may still be running in
+ * this worker: both then share one piece of work, so the file is downloaded and recorded once.
+ */
+export async function finishPrediction(
+  deps: FinishDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+): Promise<FinishOutcome> {
+  const context = Context.current();
+  context.heartbeat({ predictionId: request.predictionId });
+  const beat = setInterval(
+    () => context.heartbeat({ predictionId: request.predictionId }),
+    HEARTBEAT_EVERY_MS,
+  );
+  let work = deps.finishing.get(request.predictionId);
+  if (!work) {
+    const cleanUp = request.resumed || context.info.attempt > 1;
+    work = finishJob(deps.client, loaded, manifest, request, cleanUp).finally(() =>
+      deps.finishing.delete(request.predictionId),
+    );
+    deps.finishing.set(request.predictionId, work);
+  }
+  try {
+    // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
+    // predictions upstream, and the wait then ends with their canceled state.
+    return await Promise.race([work, context.cancelled]);
+  } catch (error) {
+    throw retryableFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function finishJob(
   client: ServiceClient,
   { plan }: LoadedPlan,
   manifest: Manifest,
-  request: AwaitRequest,
-): Promise<Settled> {
+  request: FinishRequest,
+  cleanUp: boolean,
+): Promise<FinishOutcome> {
   const job = plan.jobs[request.i]!;
   const done = await manifest.get(job.key);
-  if (done)
-    return {
-      kind: 'succeeded',
-      outputUrl: done.output_url,
-      creditsUsed: null,
-      createdAt: null,
-      recorded: true,
-    };
+  if (done) return { kind: 'succeeded', creditsUsed: null, file: done.file };
+
   const prediction = await awaitPrediction(client, request.predictionId);
+  const waited = Date.now() - request.startedAt;
   if (prediction.status === 'canceled') return { kind: 'canceled' };
   if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
     const message = prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
     return { kind: 'failed', creditsUsed: prediction.creditsUsed, message };
   }
-  return {
-    kind: 'succeeded',
-    outputUrl: prediction.outputs[0]!,
-    creditsUsed: prediction.creditsUsed,
-    createdAt: prediction.createdAt ?? null,
-    recorded: false,
-  };
-}
-
-export async function fetchOutput(
-  { plan }: LoadedPlan,
-  manifest: Manifest,
-  request: DownloadRequest,
-): Promise<{ file: string }> {
-  const job = plan.jobs[request.i]!;
-  const done = await manifest.get(job.key);
-  if (done) return { file: done.file };
-  const url = request.outputUrl;
+  const url = prediction.outputs[0]!;
   const target = join(request.outputDir, job.step, `${job.name}${extensionOf(url, MODELS[job.model].kind)}`);
   const started = Date.now();
-  const cleanUp = request.resumed || Context.current().info.attempt > 1;
   const { sha256, bytes } = await downloadFile(url, target, { cleanUp });
   const file = relative(request.outputDir, target);
-  // Another worker may have recorded this job meanwhile (a rare hand-over race): one line per job.
+  // Another worker may have finished this job meanwhile (a rare hand-over race): one line per job.
   if (!(await manifest.get(job.key))) {
     manifest.append({
       key: job.key,
@@ -69,20 +91,20 @@ export async function fetchOutput(
       name: job.name,
       model: job.model,
       input: job.input as Record<string, unknown>,
-      prediction_id: request.predictionId,
-      credits_used: request.creditsUsed === null ? null : formatUsd(request.creditsUsed),
+      prediction_id: prediction.id,
+      credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
       file,
       sha256,
       bytes,
       output_url: url,
       regenerations: request.regen,
-      created_at: request.createdAt ?? new Date(request.submittedAt).toISOString(),
+      created_at: prediction.createdAt ?? new Date(request.startedAt).toISOString(),
       finished_at: new Date().toISOString(),
-      wait_ms: request.settledAt - request.submittedAt,
+      wait_ms: waited,
       download_ms: Date.now() - started,
     });
   }
-  return { file };
+  return { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
 }
 
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */

@@ -7,23 +7,21 @@ import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
-  AwaitRequest,
   CreateOutcome,
   CreateRequest,
-  DownloadRequest,
+  FinishOutcome,
+  FinishRequest,
   JobRef,
   PlanRef,
   ServiceLimits,
-  Settled,
 } from '../workflows/types.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create.ts';
-import { fetchOutput, settle } from './finish.ts';
+import { finishPrediction } from './finish.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
-import { SharedWork } from './shared-work.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
@@ -36,8 +34,7 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
-  const settling = new SharedWork<Settled>();
-  const fetching = new SharedWork<{ file: string }>();
+  const finishing = new Map<string, Promise<FinishOutcome>>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
@@ -77,19 +74,9 @@ export function createActivities({ client }: ActivityDeps) {
       return createPredictions({ client, resolver }, plan, manifest, request);
     },
 
-    async awaitPrediction(request: AwaitRequest): Promise<Settled> {
+    async finishPrediction(request: FinishRequest): Promise<FinishOutcome> {
       const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
-      return settling.run(request.predictionId, { predictionId: request.predictionId }, () =>
-        settle(client, plan, manifest, request),
-      );
-    },
-
-    async downloadOutput(request: DownloadRequest): Promise<{ file: string }> {
-      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
-      const key = plan.plan.jobs[request.i]!.key;
-      return fetching.run(key, { predictionId: request.predictionId }, () =>
-        fetchOutput(plan, manifest, request),
-      );
+      return finishPrediction({ client, finishing }, plan, manifest, request);
     },
 
     /** Cancels upstream every prediction this campaign created that has not finished. */

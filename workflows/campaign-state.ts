@@ -27,8 +27,6 @@ const MAX_RECENT_FAILURES = 20;
 interface ActiveJob {
   readonly pending: PendingJob;
   predictionId: string | null;
-  /** Ended upstream; its file is being downloaded. It no longer holds a prediction slot. */
-  settled: boolean;
 }
 
 function emptyCounts(): StepCounts {
@@ -39,8 +37,6 @@ export class CampaignState {
   cursor: number;
   private waiting: PendingJob[];
   private readonly active = new Map<number, ActiveJob>();
-  /** Active jobs whose prediction is being created or is processing upstream. */
-  private processing = 0;
   /** Keys of every job in the window (waiting or active): their children must wait. */
   private readonly windowKeys = new Set<string>();
   private readonly stepActive: number[];
@@ -106,10 +102,7 @@ export class CampaignState {
     const rest: PendingJob[] = [];
     for (let index = 0; index < this.waiting.length; index++) {
       const pending = this.waiting[index]!;
-      // Downloads do not hold a prediction slot, but are bounded too (a slow CDN must not let
-      // the window grow without limit).
-      const full = this.processing >= this.maxInFlight || this.active.size >= 2 * this.maxInFlight;
-      if (picked.length >= max || full || this.stopReason) {
+      if (picked.length >= max || this.active.size >= this.maxInFlight || this.stopReason) {
         rest.push(...this.waiting.slice(index));
         break;
       }
@@ -136,11 +129,6 @@ export class CampaignState {
 
   activeCount(): number {
     return this.active.size;
-  }
-
-  /** Predictions being created or processing upstream (what the service's in-flight limit counts). */
-  processingCount(): number {
-    return this.processing;
   }
 
   activePredictionIds(): string[] {
@@ -188,15 +176,6 @@ export class CampaignState {
   onRetry(i: number): void {
     const pending = this.release(i);
     this.putBack(pending);
-  }
-
-  /** The prediction ended upstream and its file is being fetched: its slot is free for another. */
-  onSettled(i: number): void {
-    const active = this.active.get(i)!;
-    if (active.settled) return;
-    active.settled = true;
-    this.processing--;
-    this.stepActive[active.pending.job.step]!--;
   }
 
   onFinished(i: number, outcome: FinishOutcome): void {
@@ -286,10 +265,9 @@ export class CampaignState {
 
   private activate(pending: PendingJob, predictionId: string | null): void {
     const { job } = pending;
-    this.active.set(job.i, { pending, predictionId, settled: false });
+    this.active.set(job.i, { pending, predictionId });
     this.windowKeys.add(job.key);
     this.stepActive[job.step]!++;
-    this.processing++;
     this.committed += job.usd;
   }
 
@@ -299,10 +277,7 @@ export class CampaignState {
     const { job } = active.pending;
     this.active.delete(i);
     this.windowKeys.delete(job.key);
-    if (!active.settled) {
-      this.stepActive[job.step]!--;
-      this.processing--;
-    }
+    this.stepActive[job.step]!--;
     this.committed -= job.usd;
     return active.pending;
   }

@@ -39,7 +39,7 @@ const { createPredictions } = proxyActivities<Activities>({
 });
 
 /** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
-const { awaitPrediction, downloadOutput } = proxyActivities<Activities>({
+const { finishPrediction } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
@@ -72,42 +72,22 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
-  /**
-   * Waits for a prediction, then fetches its file. The two are separate activities so the
-   * prediction's slot frees the moment it ends upstream, as the service's own in-flight count
-   * does, rather than after the download.
-   */
   async function finish(pending: PendingJob, predictionId: string, resumed = false): Promise<void> {
-    const { i } = pending.job;
-    const submittedAt = Date.now();
     try {
-      const settled = await awaitPrediction({ ...context, i, predictionId });
-      if (cancelled) return;
-      if (settled.kind !== 'succeeded') {
-        state.onFinished(i, settled);
-        return;
-      }
-      state.onSettled(i);
-      changed = true;
-      const { file } = await downloadOutput({
+      const outcome = await finishPrediction({
         ...context,
-        i,
-        predictionId,
+        i: pending.job.i,
         regen: pending.regen,
-        outputUrl: settled.outputUrl,
-        creditsUsed: settled.creditsUsed,
-        createdAt: settled.createdAt,
-        submittedAt,
-        settledAt: Date.now(),
+        predictionId,
+        startedAt: Date.now(),
         resumed,
       });
-      if (!cancelled) state.onFinished(i, { kind: 'succeeded', creditsUsed: settled.creditsUsed, file });
+      if (!cancelled) state.onFinished(pending.job.i, outcome);
     } catch (error) {
       if (cancelled || isCancellation(error)) return;
-      state.onFinished(i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
-    } finally {
-      changed = true;
+      state.onFinished(pending.job.i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
     }
+    changed = true;
   }
 
   async function submit(batch: PendingJob[]): Promise<void> {
@@ -185,7 +165,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           continue;
         }
         // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
-        if (tokens === 0 && state.waitingCount() > 0 && state.processingCount() < state.maxInFlight) {
+        if (tokens === 0 && state.waitingCount() > 0 && state.activeCount() < state.maxInFlight) {
           pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
         }
       }

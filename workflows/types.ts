@@ -150,35 +150,14 @@ export interface CreateRequest {
   readonly items: readonly CreateItem[];
 }
 
-export interface AwaitRequest {
+export interface FinishRequest {
   readonly campaign: string;
   readonly plan: PlanRef;
   readonly outputDir: string;
   readonly i: number;
-  readonly predictionId: string;
-}
-
-/** How a prediction ended upstream. */
-export type Settled =
-  | {
-      readonly kind: 'succeeded';
-      readonly outputUrl: string;
-      readonly creditsUsed: Micros | null;
-      readonly createdAt: string | null;
-      /** The job was in the manifest already (a hand-over after the download): nothing to fetch. */
-      readonly recorded: boolean;
-    }
-  | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
-  | { readonly kind: 'canceled' };
-
-export interface DownloadRequest extends AwaitRequest {
   readonly regen: number;
-  readonly outputUrl: string;
-  readonly creditsUsed: Micros | null;
-  readonly createdAt: string | null;
-  /** When the job was submitted, for the manifest's timings. */
-  readonly submittedAt: number;
-  readonly settledAt: number;
+  readonly predictionId: string;
+  readonly startedAt: number;
   /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
   readonly resumed: boolean;
 }

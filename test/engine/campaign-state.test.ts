@@ -37,20 +37,6 @@ describe('CampaignState', () => {
     expect(ids(state.pick(10))).toEqual(['teaser-0']);
   });
 
-  it('frees a prediction slot when the prediction settles, but keeps children waiting for the file', () => {
-    const state = newState({ concurrency: 1 });
-    expect(ids(state.pick(10))).toEqual(['hero-0']);
-    state.onCreated(0, 'p0');
-    expect(state.pick(10)).toEqual([]);
-    state.onSettled(0); // downloading: the service no longer counts it
-    expect(ids(state.pick(10))).toEqual(['hero-1']);
-    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
-    expect(state.pick(10)).toEqual([]); // hero-1 holds the only slot
-    state.onCreated(2, 'p2');
-    state.onSettled(2);
-    expect(ids(state.pick(10))).toEqual(['teaser-0']);
-  });
-
   it('keeps a step within its own concurrency', () => {
     const state = newState();
     state.pick(10);
