@@ -40,12 +40,5 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     activities: createActivities({ client: options.client }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
-    // A campaign schedules up to a whole window of activities in one workflow task: take them
-    // eagerly (straight from the task's completion) and poll with as many pollers as the load
-    // asks for, instead of paying a task-queue round trip for each (measured: 1.2 s of queueing
-    // per finish at 200 in flight with the defaults).
-    maxEagerActivityReservationsPerWorkflowTask: 50,
-    activityTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 10, maximum: 100 },
-    workflowTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 5, maximum: 20 },
   });
 }

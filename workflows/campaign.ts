@@ -45,6 +45,13 @@ const { finishPrediction } = proxyActivities<Activities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
 
+/**
+ * Creates go out at the service's rate in small, even steps rather than a whole second's burst:
+ * a burst makes every prediction of a window start, end and free its slot together, and the
+ * campaign then moves in waves that leave the service idle between them (measured: 25 creates/s
+ * of 50 allowed at 2,000 jobs).
+ */
+const PACING_BURST_SECONDS = 0.1;
 /** Most predictions created by one activity (one batch request). */
 const MAX_BATCH = 50;
 /** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
@@ -61,7 +68,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     limits,
     now: Date.now(),
   });
-  const pacer = new Pacer(state.limits.createsPerSecond, Date.now());
+  const pacer = new Pacer(state.limits.createsPerSecond, Date.now(), PACING_BURST_SECONDS);
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
 
   let changed = false;
