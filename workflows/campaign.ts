@@ -176,9 +176,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
         }
       }
+      // A pick can itself end the campaign (the budget stops it with nothing in flight): no
+      // activity will then report a change, so being done is a reason to wake too.
       changed = false;
-      if (pauseMs === undefined) await condition(() => changed);
-      else await condition(() => changed, pauseMs);
+      const wake = () => changed || state.isDone();
+      if (pauseMs === undefined) await condition(wake);
+      else await condition(wake, pauseMs);
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;
