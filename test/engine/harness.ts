@@ -4,6 +4,7 @@
  * emulator's ledger and the manifest.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,7 @@ export async function harness({
   const taskQueue = uniqueTaskQueue('engine');
   const suffix = taskQueue.slice(-8);
 
+  let workers = 0;
   const start = async (plan: Plan) => {
     const ref = await storePlan(plan);
     return (await startOrAttach(temporal, plan, ref, taskQueue)).handle;
@@ -102,7 +104,12 @@ export async function harness({
     start,
     spawnWorker() {
       const child = spawn(process.execPath, [BIN, 'worker', '--task-queue', taskQueue], {
-        stdio: 'ignore',
+        // Its output goes to a log beside the outputs, for when a durability test fails.
+        stdio: [
+          'ignore',
+          openSync(join(dir, `worker-${++workers}.log`), 'a'),
+          openSync(join(dir, `worker-${workers}.log`), 'a'),
+        ],
         env: {
           ...process.env,
           TEMPORAL_ADDRESS: address ?? temporalAddress(),
