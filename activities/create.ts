@@ -8,18 +8,18 @@
  *  - a failure the service calls final becomes a `rejected` outcome, not an endless retry.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Context, type Info } from '@temporalio/activity';
+import type { Info } from '@temporalio/activity';
 import { type BatchResult, retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { SearchResult } from '../api/wire/index.ts';
 import type { PlannedJob } from '../plan/types.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../workflows/types.ts';
 import { appendClaims, type Claim, readClaims } from './claims.ts';
+import { heartbeating } from './heartbeating.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 import type { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
 
-const HEARTBEAT_EVERY_MS = 2_000;
 /** Characters of the prompt sent as the search query when reconciling. */
 const SEARCH_PREFIX = 200;
 
@@ -46,18 +46,9 @@ export async function createPredictions(
   manifest: Manifest,
   request: CreateRequest,
 ): Promise<CreateOutcome[]> {
-  const context = Context.current();
   // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
   // second attempt would create while the first is still waiting for its answer.
-  context.heartbeat();
-  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
-  try {
-    return await createAll(deps, loaded, manifest, request, context.info);
-  } catch (error) {
-    throw retryableFailure(error);
-  } finally {
-    clearInterval(beat);
-  }
+  return heartbeating(undefined, (context) => createAll(deps, loaded, manifest, request, context.info));
 }
 
 async function createAll(

@@ -4,18 +4,15 @@
  * manifest is not downloaded twice, and a half-downloaded file never replaces a good one.
  */
 import { join, relative } from 'node:path';
-import { Context } from '@temporalio/activity';
 import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
 import type { FinishOutcome, FinishRequest } from '../workflows/types.ts';
 import { awaitPrediction } from './await-prediction.ts';
 import { downloadFile } from './download.ts';
+import { heartbeating } from './heartbeating.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
-import { retryableFailure } from './service-failure.ts';
-
-const HEARTBEAT_EVERY_MS = 2_000;
 
 export interface FinishDeps {
   readonly client: ServiceClient;
@@ -35,29 +32,19 @@ export async function finishPrediction(
   manifest: Manifest,
   request: FinishRequest,
 ): Promise<FinishOutcome> {
-  const context = Context.current();
-  context.heartbeat({ predictionId: request.predictionId });
-  const beat = setInterval(
-    () => context.heartbeat({ predictionId: request.predictionId }),
-    HEARTBEAT_EVERY_MS,
-  );
-  let work = deps.finishing.get(request.predictionId);
-  if (!work) {
-    const cleanUp = request.resumed || context.info.attempt > 1;
-    work = finishJob(deps.client, loaded, manifest, request, cleanUp).finally(() =>
-      deps.finishing.delete(request.predictionId),
-    );
-    deps.finishing.set(request.predictionId, work);
-  }
-  try {
+  return heartbeating({ predictionId: request.predictionId }, (context) => {
+    let work = deps.finishing.get(request.predictionId);
+    if (!work) {
+      const cleanUp = request.resumed || context.info.attempt > 1;
+      work = finishJob(deps.client, loaded, manifest, request, cleanUp).finally(() =>
+        deps.finishing.delete(request.predictionId),
+      );
+      deps.finishing.set(request.predictionId, work);
+    }
     // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
     // predictions upstream, and the wait then ends with their canceled state.
-    return await Promise.race([work, context.cancelled]);
-  } catch (error) {
-    throw retryableFailure(error);
-  } finally {
-    clearInterval(beat);
-  }
+    return Promise.race([work, context.cancelled]);
+  });
 }
 
 async function finishJob(

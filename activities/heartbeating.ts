@@ -1,0 +1,22 @@
+/**
+ * Runs an activity's work while heartbeating every few seconds, so a dead worker is noticed
+ * within the heartbeat timeout rather than at the start-to-close limit, and turns service errors
+ * into activity failures (retryable or not, with the service's Retry-After).
+ */
+import { Context } from '@temporalio/activity';
+import { retryableFailure } from './service-failure.ts';
+
+const HEARTBEAT_EVERY_MS = 2_000;
+
+export async function heartbeating<T>(details: unknown, work: (context: Context) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat(details);
+  const beat = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
+  try {
+    return await work(context);
+  } catch (error) {
+    throw retryableFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
