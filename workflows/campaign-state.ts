@@ -131,10 +131,6 @@ export class CampaignState {
     return this.active.size;
   }
 
-  activePredictionIds(): string[] {
-    return [...this.active.values()].flatMap((a) => (a.predictionId ? [a.predictionId] : []));
-  }
-
   waitingCount(): number {
     return this.waiting.length;
   }
@@ -217,11 +213,12 @@ export class CampaignState {
 
   /** Only between creates: a job still being created has no prediction id to hand over. */
   carry(): CarriedState {
-    if (this.inFlight().length < this.active.size) throw new Error('continue-as-new with a create under way');
+    const inFlight = this.inFlight();
+    if (inFlight.length < this.active.size) throw new Error('continue-as-new with a create under way');
     return {
       cursor: this.cursor,
       waiting: this.waiting,
-      inFlight: this.inFlight(),
+      inFlight,
       counts: this.counts,
       spent: this.spent,
       stopReason: this.stopReason,
