@@ -34,6 +34,29 @@ export interface HistoryProfile {
   workflowTasks: TaskTiming;
   /** By activity type. */
   activities: Record<string, TaskTiming>;
+  /** Each continue-as-new, oldest first: how long creates stopped around it. */
+  rollOvers: RollOver[];
+}
+
+/**
+ * The pause in creates around one continue-as-new, ms: the old run's last create scheduled → the
+ * old run closed (draining the creates under way) → the new run's first workflow task started →
+ * the new run's first create scheduled.
+ */
+export interface RollOver {
+  drainMs: number;
+  handOverMs: number;
+  restartMs: number;
+  totalMs: number;
+}
+
+/** What the roll-over profile needs from each run. */
+interface RunMarks {
+  started: number;
+  firstTaskStarted?: number;
+  closed: number;
+  firstCreate?: number;
+  lastCreate?: number;
 }
 
 interface Span {
@@ -56,13 +79,15 @@ export async function historyProfile(client: Client, workflowId: string): Promis
   let events = 0;
   let largestRun = 0;
   let runId: string | undefined;
+  /** Newest first, as the walk goes. */
+  const marks: RunMarks[] = [];
   do {
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     const list = history.events ?? [];
     runs++;
     events += list.length;
     largestRun = Math.max(largestRun, list.length);
-    profileRun(list, count, workflowTasks, activities);
+    marks.push(profileRun(list, count, workflowTasks, activities));
     runId = list[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   } while (runId && runs < MAX_RUNS);
   return {
@@ -73,7 +98,25 @@ export async function historyProfile(client: Client, workflowId: string): Promis
     actionsTotal: Object.values(actions).reduce((a, b) => a + b, 0),
     workflowTasks: timingOf(workflowTasks),
     activities: Object.fromEntries([...activities].map(([type, spans]) => [type, timingOf(spans)])),
+    rollOvers: rollOversOf(marks.reverse()),
   };
+}
+
+function rollOversOf(runs: readonly RunMarks[]): RollOver[] {
+  const rollOvers: RollOver[] = [];
+  for (let i = 1; i < runs.length; i++) {
+    const old = runs[i - 1]!;
+    const next = runs[i]!;
+    if (old.lastCreate === undefined || next.firstCreate === undefined) continue;
+    const firstTask = next.firstTaskStarted ?? next.started;
+    rollOvers.push({
+      drainMs: old.closed - old.lastCreate,
+      handOverMs: firstTask - old.closed,
+      restartMs: next.firstCreate - firstTask,
+      totalMs: next.firstCreate - old.lastCreate,
+    });
+  }
+  return rollOvers;
 }
 
 function profileRun(
@@ -81,9 +124,10 @@ function profileRun(
   count: (kind: string, n?: number) => void,
   workflowTasks: Span[],
   activities: Map<string, Span[]>,
-): void {
+): RunMarks {
   /** Scheduled event id → its span (workflow tasks and activities number their events alike). */
   const spans = new Map<number, Span>();
+  const marks: RunMarks = { started: msOf(list[0]?.eventTime), closed: msOf(list.at(-1)?.eventTime) };
   for (const event of list) {
     const id = Number(event.eventId);
     const at = msOf(event.eventTime);
@@ -105,11 +149,16 @@ function profileRun(
       const span = { scheduled: at };
       spans.set(id, span);
       const type = activity.activityType?.name ?? 'unknown';
+      if (type === 'createPredictions') {
+        marks.firstCreate ??= at;
+        marks.lastCreate = at;
+      }
       const ofType = activities.get(type) ?? [];
       if (ofType.length === 0) activities.set(type, ofType);
       ofType.push(span);
     }
     const started = event.workflowTaskStartedEventAttributes ?? event.activityTaskStartedEventAttributes;
+    if (event.workflowTaskStartedEventAttributes) marks.firstTaskStarted ??= at;
     if (started) {
       const span = spans.get(Number(started.scheduledEventId));
       if (span) span.started = at;
@@ -129,6 +178,7 @@ function profileRun(
       if (span) span.closed = at;
     }
   }
+  return marks;
 }
 
 function timingOf(spans: readonly Span[]): TaskTiming {
