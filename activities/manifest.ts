@@ -40,6 +40,8 @@ export const MANIFEST_FILE = 'manifest.jsonl';
 export class Manifest {
   private readonly entries = new Map<string, ManifestEntry>();
   private offset = 0;
+  /** Reads run one after another: two at once would both advance the offset over the same bytes. */
+  private reading: Promise<void> = Promise.resolve();
 
   private constructor(readonly file: string) {}
 
@@ -73,7 +75,14 @@ export class Manifest {
   }
 
   /** Reads lines appended since the last read (by this process or another worker). */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    const read = this.reading.then(() => this.readAppended());
+    // A failed read (the disk, say) fails its caller, not every read after it.
+    this.reading = read.catch(() => {});
+    return read;
+  }
+
+  private async readAppended(): Promise<void> {
     let size: number;
     try {
       size = (await stat(this.file)).size;

@@ -34,6 +34,8 @@ export interface HistoryProfile {
   workflowTasks: TaskTiming;
   /** By activity type. */
   activities: Record<string, TaskTiming>;
+  /** Activity retries by type, with the last failure's message of one of them. */
+  retries: Record<string, { count: number; example: string }>;
   /** Each continue-as-new, oldest first: how long creates stopped around it. */
   rollOvers: RollOver[];
 }
@@ -61,6 +63,7 @@ interface RunMarks {
 
 interface Span {
   scheduled: number;
+  type?: string;
   started?: number;
   closed?: number;
 }
@@ -81,13 +84,14 @@ export async function historyProfile(client: Client, workflowId: string): Promis
   let runId: string | undefined;
   /** Newest first, as the walk goes. */
   const marks: RunMarks[] = [];
+  const retries: HistoryProfile['retries'] = {};
   do {
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     const list = history.events ?? [];
     runs++;
     events += list.length;
     largestRun = Math.max(largestRun, list.length);
-    marks.push(profileRun(list, count, workflowTasks, activities));
+    marks.push(profileRun(list, count, workflowTasks, activities, retries));
     runId = list[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   } while (runId && runs < MAX_RUNS);
   return {
@@ -98,6 +102,7 @@ export async function historyProfile(client: Client, workflowId: string): Promis
     actionsTotal: Object.values(actions).reduce((a, b) => a + b, 0),
     workflowTasks: timingOf(workflowTasks),
     activities: Object.fromEntries([...activities].map(([type, spans]) => [type, timingOf(spans)])),
+    retries,
     rollOvers: rollOversOf(marks.reverse()),
   };
 }
@@ -124,6 +129,7 @@ function profileRun(
   count: (kind: string, n?: number) => void,
   workflowTasks: Span[],
   activities: Map<string, Span[]>,
+  retries: HistoryProfile['retries'],
 ): RunMarks {
   /** Scheduled event id → its span (workflow tasks and activities number their events alike). */
   const spans = new Map<number, Span>();
@@ -146,9 +152,9 @@ function profileRun(
     const activity = event.activityTaskScheduledEventAttributes;
     if (activity) {
       count('activity');
-      const span = { scheduled: at };
-      spans.set(id, span);
       const type = activity.activityType?.name ?? 'unknown';
+      const span = { scheduled: at, type };
+      spans.set(id, span);
       if (type === 'createPredictions') {
         marks.firstCreate ??= at;
         marks.lastCreate = at;
@@ -163,7 +169,13 @@ function profileRun(
       const span = spans.get(Number(started.scheduledEventId));
       if (span) span.started = at;
       const attempt = event.activityTaskStartedEventAttributes?.attempt ?? 1;
-      if (attempt > 1) count('activity retry', attempt - 1);
+      if (attempt > 1) {
+        count('activity retry', attempt - 1);
+        const type = span?.type ?? 'unknown';
+        const seen = (retries[type] ??= { count: 0, example: '' });
+        seen.count += attempt - 1;
+        seen.example = event.activityTaskStartedEventAttributes?.lastFailure?.message ?? seen.example;
+      }
     }
     const closed =
       event.workflowTaskCompletedEventAttributes ??
