@@ -8,7 +8,6 @@
  *  - a failure the service calls final becomes a `rejected` outcome, not an endless retry.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Info } from '@temporalio/activity';
 import { type BatchResult, retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { SearchResult } from '../api/wire/index.ts';
 import type { PlannedJob } from '../plan/types.ts';
@@ -40,6 +39,14 @@ function createKey(jobKey: string, regen: number): string {
   return `${jobKey}-r${regen}`;
 }
 
+/**
+ * Set when an earlier attempt may have sent these creates: predictions made for the same input
+ * since `since` (worker clock, ms) are looked for and adopted before anything is created.
+ */
+export interface Reconcile {
+  readonly since: number;
+}
+
 export async function createPredictions(
   deps: CreateDeps,
   loaded: LoadedPlan,
@@ -48,15 +55,24 @@ export async function createPredictions(
 ): Promise<CreateOutcome[]> {
   // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
   // second attempt would create while the first is still waiting for its answer.
-  return heartbeating(undefined, (context) => createAll(deps, loaded, manifest, request, context.info));
+  return heartbeating(undefined, ({ info }) =>
+    createAll(
+      deps,
+      loaded,
+      manifest,
+      request,
+      info.attempt > 1 ? { since: info.scheduledTimestampMs } : null,
+    ),
+  );
 }
 
-async function createAll(
+/** Creates the jobs of `request` (claims included); also the heir's create inside a finish. */
+export async function createAll(
   deps: CreateDeps,
   { plan, indexOf }: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
-  info: Info,
+  reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
@@ -75,10 +91,9 @@ async function createAll(
     ready.push({ item, job, input: resolved.input, idempotencyKey: createKey(job.key, item.regen) });
   }
 
-  const toCreate =
-    info.attempt > 1
-      ? await adoptMaybeCreated(deps.client, request, ready, outcomes, info.scheduledTimestampMs)
-      : ready;
+  const toCreate = reconcile
+    ? await adoptMaybeCreated(deps.client, request, ready, outcomes, reconcile.since)
+    : ready;
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const created = await createBatch(deps.client, toCreate).catch(async (error) => {
@@ -96,7 +111,7 @@ async function createOne(client: ServiceClient, entry: Ready): Promise<CreateOut
     const prediction = await client.predictions.create(entry.job.model, entry.input, {
       idempotencyKey: entry.idempotencyKey,
     });
-    return { kind: 'created', i: entry.item.i, predictionId: prediction.id };
+    return { kind: 'created', i: entry.item.i, predictionId: prediction.id, at: Date.now() };
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     return finalOrThrow(entry.item.i, error);
@@ -136,7 +151,8 @@ async function createBatch(client: ServiceClient, entries: readonly Ready[]): Pr
   let failure: ServiceError | undefined;
   for (const result of batch.items) {
     const { i } = entries[result.index]!.item;
-    if (result.prediction) outcomes.push({ kind: 'created', i, predictionId: result.prediction.id });
+    if (result.prediction)
+      outcomes.push({ kind: 'created', i, predictionId: result.prediction.id, at: Date.now() });
     else if (result.error?.maybeCreated) failure ??= result.error;
     else outcomes.push(finalOrThrow(i, result.error ?? unexplained()));
   }
@@ -228,7 +244,7 @@ async function adoptMaybeCreated(
     if (match) {
       claimed.set(match, entry.idempotencyKey);
       adopted.push({ prediction_id: match, key: entry.job.key, regen: entry.item.regen });
-      outcomes.push({ kind: 'created', i: entry.item.i, predictionId: match });
+      outcomes.push({ kind: 'created', i: entry.item.i, predictionId: match, at: Date.now() });
     } else {
       rest.push(entry);
     }

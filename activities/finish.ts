@@ -1,23 +1,24 @@
 /**
- * Finishes one prediction: waits for it, downloads its output into the output folder, and records
- * the job in the manifest. Safe to run again after a crash at any point: a job already in the
- * manifest is not downloaded twice, and a half-downloaded file never replaces a good one.
+ * Finishes one prediction: waits for it, creates its heir (the next job, when the workflow named
+ * one) the moment it ends, downloads its output into the output folder, and records the job in
+ * the manifest. Safe to run again after a crash at any point: a job already in the manifest is
+ * not downloaded twice, a half-downloaded file never replaces a good one, and a heir an earlier
+ * attempt may have created is looked for before it is created again.
  */
 import { join, relative } from 'node:path';
 import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
-import type { ServiceClient } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
-import type { FinishOutcome, FinishRequest } from '../workflows/types.ts';
+import type { CreateOutcome, FinishRequest, FinishResult } from '../workflows/types.ts';
 import { awaitPrediction } from './await-prediction.ts';
+import { type CreateDeps, createAll } from './create.ts';
 import { downloadFile } from './download.ts';
 import { heartbeating } from './heartbeating.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 
-export interface FinishDeps {
-  readonly client: ServiceClient;
+export interface FinishDeps extends CreateDeps {
   /** Work under way in this worker, by prediction id (see finishPrediction). */
-  readonly finishing: Map<string, Promise<FinishOutcome>>;
+  readonly finishing: Map<string, Promise<FinishResult>>;
 }
 
 /**
@@ -31,12 +32,12 @@ export async function finishPrediction(
   loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
-): Promise<FinishOutcome> {
+): Promise<FinishResult> {
   return heartbeating({ predictionId: request.predictionId }, (context) => {
     let work = deps.finishing.get(request.predictionId);
     if (!work) {
-      const cleanUp = request.resumed || context.info.attempt > 1;
-      work = finishJob(deps.client, loaded, manifest, request, cleanUp).finally(() =>
+      const again = request.resumed || context.info.attempt > 1;
+      work = finishJob(deps, loaded, manifest, request, again).finally(() =>
         deps.finishing.delete(request.predictionId),
       );
       deps.finishing.set(request.predictionId, work);
@@ -47,28 +48,43 @@ export async function finishPrediction(
   });
 }
 
+/** `again`: an earlier attempt or run may have left a partial file or created the heir. */
 async function finishJob(
-  client: ServiceClient,
-  { plan }: LoadedPlan,
+  deps: FinishDeps,
+  loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
-  cleanUp: boolean,
-): Promise<FinishOutcome> {
-  const job = plan.jobs[request.i]!;
+  again: boolean,
+): Promise<FinishResult> {
+  const job = loaded.plan.jobs[request.i]!;
+  const createHeir = async (): Promise<CreateOutcome | null> => {
+    if (!request.heir) return null;
+    // The heir can only have been created after this prediction was.
+    const reconcile = again ? { since: request.startedAt } : null;
+    const items = [request.heir];
+    const [outcome] = await createAll(deps, loaded, manifest, { ...request, items }, reconcile);
+    return outcome ?? null;
+  };
   const done = await manifest.get(job.key);
-  if (done) return { kind: 'succeeded', creditsUsed: null, file: done.file };
+  if (done) {
+    const outcome = { kind: 'succeeded', creditsUsed: null, file: done.file } as const;
+    return { outcome, heir: await createHeir(), waitedMs: null };
+  }
 
-  const prediction = await awaitPrediction(client, request.predictionId);
-  const waited = Date.now() - request.startedAt;
-  if (prediction.status === 'canceled') return { kind: 'canceled' };
+  const prediction = await awaitPrediction(deps.client, request.predictionId);
+  const waitedMs = Date.now() - request.startedAt;
+  // Canceled means the campaign is: its heir is not created.
+  if (prediction.status === 'canceled') return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
+  // The service's slot is free now: the heir takes it before this output is downloaded.
+  const heir = await createHeir();
   if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
     const message = prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
-    return { kind: 'failed', creditsUsed: prediction.creditsUsed, message };
+    return { outcome: { kind: 'failed', creditsUsed: prediction.creditsUsed, message }, heir, waitedMs };
   }
   const url = prediction.outputs[0]!;
   const target = join(request.outputDir, job.step, `${job.name}${extensionOf(url, MODELS[job.model].kind)}`);
   const started = Date.now();
-  const { sha256, bytes } = await downloadFile(url, target, { cleanUp });
+  const { sha256, bytes } = await downloadFile(url, target, { cleanUp: again });
   const file = relative(request.outputDir, target);
   // Another worker may have finished this job meanwhile (a rare hand-over race): one line per job.
   if (!(await manifest.get(job.key))) {
@@ -87,11 +103,11 @@ async function finishJob(
       regenerations: request.regen,
       created_at: prediction.createdAt ?? new Date(request.startedAt).toISOString(),
       finished_at: new Date().toISOString(),
-      wait_ms: waited,
+      wait_ms: waitedMs,
       download_ms: Date.now() - started,
     });
   }
-  return { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
+  return { outcome: { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file }, heir, waitedMs };
 }
 
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */

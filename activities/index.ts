@@ -9,8 +9,8 @@ import { retryRead, type ServiceClient, ServiceError } from '../api/client/index
 import type {
   CreateOutcome,
   CreateRequest,
-  FinishOutcome,
   FinishRequest,
+  FinishResult,
   JobRef,
   PlanRef,
   ServiceLimits,
@@ -34,7 +34,7 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
-  const finishing = new Map<string, Promise<FinishOutcome>>();
+  const finishing = new Map<string, Promise<FinishResult>>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
@@ -74,9 +74,9 @@ export function createActivities({ client }: ActivityDeps) {
       return createPredictions({ client, resolver }, plan, manifest, request);
     },
 
-    async finishPrediction(request: FinishRequest): Promise<FinishOutcome> {
+    async finishPrediction(request: FinishRequest): Promise<FinishResult> {
       const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction({ client, finishing }, plan, manifest, request);
+      return finishPrediction({ client, resolver, finishing }, plan, manifest, request);
     },
 
     /** Cancels upstream every prediction this campaign created that has not finished. */

@@ -27,6 +27,8 @@ const MAX_RECENT_FAILURES = 20;
 interface ActiveJob {
   readonly pending: PendingJob;
   predictionId: string | null;
+  /** Worker clock when the service created it (0 until then). */
+  startedAt: number;
 }
 
 function emptyCounts(): StepCounts {
@@ -37,6 +39,11 @@ export class CampaignState {
   cursor: number;
   private waiting: PendingJob[];
   private readonly active = new Map<number, ActiveJob>();
+  /**
+   * Heirs by the job whose finish creates them: held (budget, step slot, children wait) but not
+   * counted in the window until their predecessor ends and hands them its slot.
+   */
+  private readonly heirs = new Map<number, PendingJob>();
   /** Keys of every job in the window (waiting or active): their children must wait. */
   private readonly windowKeys = new Set<string>();
   private readonly stepActive: number[];
@@ -46,6 +53,8 @@ export class CampaignState {
   stopReason: CampaignOutcome | null;
   recentFailures: Failure[];
   limits: ServiceLimits;
+  /** Mean wait of a prediction (created → ended), ms, smoothed; null until one has ended. */
+  latencyMs: number | null;
   readonly startedAt: number;
   readonly runs: number;
 
@@ -62,11 +71,18 @@ export class CampaignState {
     for (const { job } of this.waiting) this.windowKeys.add(job.key);
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.stepActive = steps.map(() => 0);
-    for (const { pending, predictionId } of carried?.inFlight ?? []) this.activate(pending, predictionId);
+    for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
+      this.activate(pending, predictionId, startedAt);
+      if (heir) {
+        this.hold(heir);
+        this.heirs.set(pending.job.i, heir);
+      }
+    }
     this.spent = carried?.spent ?? 0;
     this.stopReason = carried?.stopReason ?? null;
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.limits = carried?.limits ?? init.limits;
+    this.latencyMs = carried?.latencyMs ?? null;
     this.startedAt = carried?.startedAt ?? init.now;
     this.runs = (carried?.runs ?? 0) + 1;
   }
@@ -97,12 +113,47 @@ export class CampaignState {
    * not fit the budget stops submission for good: the campaign ends once in-flight work lands.
    */
   pick(max: number): PendingJob[] {
+    const picked = this.take(max, true);
+    for (const pending of picked)
+      this.active.set(pending.job.i, { pending, predictionId: null, startedAt: 0 });
+    return picked;
+  }
+
+  /**
+   * Reserves the job that in-flight job `i` creates as soon as it ends (its heir), under the same
+   * rules as pick but for the window: the heir takes over `i`'s slot rather than a new one.
+   */
+  reserveHeir(i: number): PendingJob | null {
+    const [heir] = this.take(1, false);
+    if (!heir) return null;
+    this.heirs.set(i, heir);
+    return heir;
+  }
+
+  /** Job `i` has ended and its heir's create was attempted: the heir now holds the slot. */
+  promoteHeir(i: number): void {
+    const heir = this.heirs.get(i);
+    if (!heir) return;
+    this.heirs.delete(i);
+    this.active.set(heir.job.i, { pending: heir, predictionId: null, startedAt: 0 });
+  }
+
+  /** A heir created while the campaign was being canceled, and canceled upstream with it. */
+  onCanceledHeir(heir: PendingJob): void {
+    const counts = this.counts[heir.job.step]!;
+    counts.created++;
+    counts.canceled++;
+  }
+
+  /** The jobs pick and reserveHeir hand out, held (see hold) but not yet in the window. */
+  private take(max: number, countWindow: boolean): PendingJob[] {
     const picked: PendingJob[] = [];
     if (this.stopReason) return picked;
     const rest: PendingJob[] = [];
     for (let index = 0; index < this.waiting.length; index++) {
       const pending = this.waiting[index]!;
-      if (picked.length >= max || this.active.size >= this.maxInFlight || this.stopReason) {
+      const windowFull = countWindow && this.active.size + picked.length >= this.maxInFlight;
+      if (picked.length >= max || windowFull || this.stopReason) {
         rest.push(...this.waiting.slice(index));
         break;
       }
@@ -120,11 +171,15 @@ export class CampaignState {
         rest.push(...this.waiting.slice(index));
         break;
       }
-      this.activate(pending, null);
+      this.hold(pending);
       picked.push(pending);
     }
     this.waiting = rest;
     return picked;
+  }
+
+  observeWait(ms: number): void {
+    this.latencyMs = this.latencyMs === null ? ms : this.latencyMs + (ms - this.latencyMs) * 0.1;
   }
 
   activeCount(): number {
@@ -147,9 +202,10 @@ export class CampaignState {
     return active.pending;
   }
 
-  onCreated(i: number, predictionId: string): void {
+  onCreated(i: number, predictionId: string, at: number): void {
     const active = this.active.get(i)!;
     active.predictionId = predictionId;
+    active.startedAt = at;
     this.counts[active.pending.job.step]!.created++;
   }
 
@@ -201,13 +257,17 @@ export class CampaignState {
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */
   cancelAll(): void {
     for (const i of [...this.active.keys()]) this.counts[this.release(i).job.step]!.canceled++;
+    for (const heir of this.heirs.values()) this.unhold(heir);
+    this.heirs.clear();
     this.stopReason = 'canceled';
   }
 
   /** Jobs whose prediction exists and is being waited on. */
   inFlight(): InFlightJob[] {
-    return [...this.active.values()].flatMap(({ pending, predictionId }) =>
-      predictionId === null ? [] : [{ pending, predictionId }],
+    return [...this.active.values()].flatMap(({ pending, predictionId, startedAt }) =>
+      predictionId === null
+        ? []
+        : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null }],
     );
   }
 
@@ -226,6 +286,7 @@ export class CampaignState {
       startedAt: this.startedAt,
       runs: this.runs,
       limits: this.limits,
+      latencyMs: this.latencyMs,
     };
   }
 
@@ -233,7 +294,7 @@ export class CampaignState {
     const runningByStep = this.steps.map(() => 0);
     for (const { pending } of this.active.values()) runningByStep[pending.job.step]!++;
     const waitingByStep = this.steps.map(() => 0);
-    for (const { job } of this.waiting) waitingByStep[job.step]!++;
+    for (const { job } of [...this.waiting, ...this.heirs.values()]) waitingByStep[job.step]!++;
     const finished = this.counts.reduce((n, c) => n + c.succeeded + c.cached + c.failed + c.skipped, 0);
     const remaining = this.jobCount - finished;
     const elapsed = now - this.startedAt;
@@ -260,9 +321,13 @@ export class CampaignState {
     };
   }
 
-  private activate(pending: PendingJob, predictionId: string | null): void {
-    const { job } = pending;
-    this.active.set(job.i, { pending, predictionId });
+  private activate(pending: PendingJob, predictionId: string | null, startedAt: number): void {
+    this.hold(pending);
+    this.active.set(pending.job.i, { pending, predictionId, startedAt });
+  }
+
+  /** A job about to be created: its price is committed, its step slot taken, its children wait. */
+  private hold({ job }: PendingJob): void {
     this.windowKeys.add(job.key);
     this.stepActive[job.step]!++;
     this.committed += job.usd;
@@ -271,12 +336,15 @@ export class CampaignState {
   private release(i: number): PendingJob {
     const active = this.active.get(i);
     if (!active) throw new Error(`job ${i} is not in flight`);
-    const { job } = active.pending;
     this.active.delete(i);
+    this.unhold(active.pending);
+    return active.pending;
+  }
+
+  private unhold({ job }: PendingJob): void {
     this.windowKeys.delete(job.key);
     this.stepActive[job.step]!--;
     this.committed -= job.usd;
-    return active.pending;
   }
 
   private putBack(pending: PendingJob): void {

@@ -17,7 +17,7 @@ import type { createActivities } from '../activities/index.ts';
 import { CampaignState } from './campaign-state.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
-import type { CampaignInput, CampaignProgress, PendingJob } from './types.ts';
+import type { CampaignInput, CampaignProgress, CreateOutcome, InFlightJob, PendingJob } from './types.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -58,8 +58,21 @@ const MAX_BATCH = 50;
 const MIN_PACING_MS = 100;
 /** Re-reading the service's limits after a 429 happens at most this often. */
 const LIMITS_REFRESH_MS = 5_000;
-/** Our own ceiling, below the server's suggestion, for servers configured with large limits. */
-const MAX_EVENTS_PER_RUN = 8_000;
+/** Heirs are used while C / latency stays within this factor of the create rate (see mayChain). */
+const CHAIN_RATE_MARGIN = 1.05;
+/**
+ * Continue-as-new drains first (decision 6): a run that completes while activity results keep
+ * arriving has its last task refused by the server (UnhandledCommand), and the SDK then replays
+ * the whole history, during which more results arrive: seconds lost per roll-over, measured.
+ * A drain costs about one prediction latency, so runs should be long: our servers suggest
+ * continue-as-new at 8,000 events (worker/dev-server.ts, docker-compose.yml) rather than 4,096,
+ * and this ceiling covers servers that suggest later, with room for the drain's own events under
+ * the 10,000 that issue 5 allows. Predictions still running after MAX_DRAIN_MS (long videos) are
+ * handed to the next run instead of waited for.
+ */
+const MAX_EVENTS_PER_RUN = 9_000;
+const MIN_EVENTS_PER_RUN = 2_000;
+const MAX_DRAIN_MS = 5_000;
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
   const limits = input.carried?.limits ?? (await readServiceLimits());
@@ -73,28 +86,91 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
 
   let changed = false;
   let creating = 0;
+  /** Finishes that create a heir: cancel waits for them, so the claims log names every heir. */
+  let chaining = 0;
   /** Set by a 429: the service's limits may have changed under us. */
   let limitsStale = false;
   let limitsReadAt = Date.now();
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
-  async function finish(pending: PendingJob, predictionId: string, resumed = false): Promise<void> {
-    try {
-      const outcome = await finishPrediction({
+  /**
+   * Heirs only while the window binds, not the create rate: a heir is created when its
+   * predecessor ends, so a campaign of heirs creates C / latency predictions a second. At or under
+   * the service's rate that is what the window allows anyway, minus a workflow round trip per slot.
+   */
+  const mayChain = () =>
+    drainingSince === null &&
+    state.latencyMs !== null &&
+    (state.maxInFlight * 1000) / state.latencyMs <= state.limits.createsPerSecond * CHAIN_RATE_MARGIN;
+
+  function onCreate(outcome: CreateOutcome): void {
+    switch (outcome.kind) {
+      case 'created': {
+        state.onCreated(outcome.i, outcome.predictionId, outcome.at);
+        const pending = state.pendingOf(outcome.i);
+        const heir = mayChain() ? state.reserveHeir(outcome.i) : null;
+        void finish({ pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir });
+        break;
+      }
+      case 'cached':
+        state.onCached(outcome.i);
+        break;
+      case 'skipped':
+        state.onSkipped(outcome.i);
+        break;
+      case 'rejected':
+        state.onRejected(outcome.i, outcome.code, outcome.message);
+        break;
+      case 'retry':
+        state.onRetry(outcome.i);
+        pacer.pauseUntil(Date.now() + outcome.afterMs, Date.now());
+        limitsStale = true;
+        break;
+    }
+  }
+
+  async function finish(flight: InFlightJob, resumed = false): Promise<void> {
+    const { pending, predictionId, startedAt, heir } = flight;
+    const i = pending.job.i;
+    const run = () =>
+      finishPrediction({
         ...context,
-        i: pending.job.i,
+        i,
         regen: pending.regen,
         predictionId,
-        startedAt: Date.now(),
+        startedAt,
         resumed,
+        heir: heir && { i: heir.job.i, regen: heir.regen },
       });
-      if (!cancelled) state.onFinished(pending.job.i, outcome);
+    if (heir) chaining++;
+    try {
+      // A finish that creates a heir is not canceled with the campaign: its create lands and is
+      // claimed, and canceling its own prediction upstream ends it promptly.
+      const result = heir ? await CancellationScope.nonCancellable(run) : await run();
+      if (cancelled) {
+        if (heir && result.heir?.kind === 'created') state.onCanceledHeir(heir);
+        return;
+      }
+      state.onFinished(i, result.outcome);
+      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs);
+      if (!heir) return;
+      state.promoteHeir(i);
+      // The heir's create spent a token of the service's rate; a heir not tried waits its turn.
+      if (result.heir?.kind === 'created') pacer.take(1, Date.now());
+      if (result.heir) onCreate(result.heir);
+      else state.onRetry(heir.job.i);
     } catch (error) {
       if (cancelled || isCancellation(error)) return;
-      state.onFinished(pending.job.i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
+      state.onFinished(i, { kind: 'failed', creditsUsed: null, message: messageOf(error) });
+      if (!heir) return;
+      // Whether the heir was created is unknown: it is created again under the same idempotency key.
+      state.promoteHeir(i);
+      state.onRetry(heir.job.i);
+    } finally {
+      if (heir) chaining--;
+      changed = true;
     }
-    changed = true;
   }
 
   async function submit(batch: PendingJob[]): Promise<void> {
@@ -105,28 +181,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         items: batch.map(({ job, regen }) => ({ i: job.i, regen })),
       });
       if (cancelled) return;
-      for (const outcome of outcomes) {
-        switch (outcome.kind) {
-          case 'created':
-            state.onCreated(outcome.i, outcome.predictionId);
-            void finish(state.pendingOf(outcome.i), outcome.predictionId);
-            break;
-          case 'cached':
-            state.onCached(outcome.i);
-            break;
-          case 'skipped':
-            state.onSkipped(outcome.i);
-            break;
-          case 'rejected':
-            state.onRejected(outcome.i, outcome.code, outcome.message);
-            break;
-          case 'retry':
-            state.onRetry(outcome.i);
-            pacer.pauseUntil(Date.now() + outcome.afterMs, Date.now());
-            limitsStale = true;
-            break;
-        }
-      }
+      for (const outcome of outcomes) onCreate(outcome);
     } catch (error) {
       if (cancelled || isCancellation(error)) return;
       // Retries are exhausted only for errors the service marks final: report them per job.
@@ -137,19 +192,21 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     }
   }
 
-  for (const { pending, predictionId } of input.carried?.inFlight ?? [])
-    void finish(pending, predictionId, true);
+  for (const flight of input.carried?.inFlight ?? []) void finish(flight, true);
 
-  const rollOver = () =>
-    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_EVENTS_PER_RUN;
-  let draining = false;
+  // Room left for the events of a drain: each job in flight still completes (about 5 events).
+  const rollOverAt = Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS_PER_RUN - 5 * state.maxInFlight);
+  const rollOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= rollOverAt;
+  /** When the drain before continue-as-new began; null while running normally. */
+  let drainingSince: number | null = null;
 
   try {
     while (!state.isDone()) {
-      // Rolling over waits only for creates under way; predictions being waited on are handed to
-      // the next run, so the pipeline never empties (a drain would cost a whole latency per run).
-      draining ||= rollOver();
-      if (draining && creating === 0) break;
+      if (drainingSince === null && rollOver()) drainingSince = Date.now();
+      const draining = drainingSince !== null;
+      const drainLeft = draining ? drainingSince! + MAX_DRAIN_MS - Date.now() : 0;
+      // Creates under way always land first (their predictions need ids to be handed over).
+      if (draining && creating === 0 && (state.activeCount() === 0 || drainLeft <= 0)) break;
       if (limitsStale && Date.now() - limitsReadAt >= LIMITS_REFRESH_MS) {
         state.limits = await readServiceLimits();
         pacer.setRate(state.limits.createsPerSecond);
@@ -176,6 +233,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
         }
       }
+      if (draining) pauseMs = Math.max(MIN_PACING_MS, drainLeft);
       // A pick can itself end the campaign (the budget stops it with nothing in flight): no
       // activity will then report a change, so being done is a reason to wake too.
       changed = false;
@@ -190,6 +248,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       // Let creates under way land, so the predictions they made are in the claims log too.
       await condition(() => creating === 0);
       await cancelOutstanding(context);
+      // Heirs created while their predecessors were being canceled are canceled in turn.
+      if (chaining > 0) {
+        await condition(() => chaining === 0);
+        await cancelOutstanding(context);
+      }
     });
     state.cancelAll();
     // Completing (rather than rethrowing) keeps the final progress readable as the result, with

@@ -22,12 +22,13 @@ export class Pacer {
     this.tokens = Math.min(this.tokens, this.capacity());
   }
 
-  /** Whole tokens available now. */
+  /** Whole tokens available now (never negative: a debt is 0 available, repaid by refills). */
   available(now: number): number {
     this.refill(now);
-    return Math.floor(this.tokens);
+    return Math.max(0, Math.floor(this.tokens));
   }
 
+  /** May run into debt: a heir's create is charged after the fact (see campaign.ts). */
   take(count: number, now: number): void {
     this.refill(now);
     this.tokens -= count;

@@ -73,6 +73,10 @@ export type CampaignOutcome = 'running' | 'completed' | 'budget_reached' | 'bala
 export interface InFlightJob {
   readonly pending: PendingJob;
   readonly predictionId: string;
+  /** When the service created it (see CreateOutcome). */
+  readonly startedAt: number;
+  /** The job its finish creates the moment it ends (see FinishRequest.heir). */
+  readonly heir: PendingJob | null;
 }
 
 /** State carried across continue-as-new: bounded by the window, never by the campaign's size. */
@@ -88,6 +92,7 @@ export interface CarriedState {
   readonly startedAt: number;
   readonly runs: number;
   readonly limits: ServiceLimits;
+  readonly latencyMs: number | null;
 }
 
 export interface CampaignInput {
@@ -133,7 +138,13 @@ export interface CreateItem {
 }
 
 export type CreateOutcome =
-  | { readonly kind: 'created'; readonly i: number; readonly predictionId: string }
+  | {
+      readonly kind: 'created';
+      readonly i: number;
+      readonly predictionId: string;
+      /** Worker clock when the service answered: where the prediction's wait starts. */
+      readonly at: number;
+    }
   /** The manifest already holds this job from an earlier run. */
   | { readonly kind: 'cached'; readonly i: number }
   /** The parent has no output: it failed, was skipped or canceled. */
@@ -157,12 +168,27 @@ export interface FinishRequest {
   readonly i: number;
   readonly regen: number;
   readonly predictionId: string;
+  /** When the prediction was created (see CreateOutcome): its wait is measured from here. */
   readonly startedAt: number;
   /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
   readonly resumed: boolean;
+  /**
+   * A job to create as soon as this prediction ends, before its output is downloaded: the
+   * service slot passes straight to the next job, with no workflow round trip in between
+   * (docs/engine.md, "Heirs"). Null when the campaign is bound by the create rate instead.
+   */
+  readonly heir: CreateItem | null;
 }
 
 export type FinishOutcome =
   | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
   | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
   | { readonly kind: 'canceled' };
+
+export interface FinishResult {
+  readonly outcome: FinishOutcome;
+  /** The heir's create, or null when none was asked for or its parent was canceled. */
+  readonly heir: CreateOutcome | null;
+  /** Created → ended, ms; null when the job was found finished already. */
+  readonly waitedMs: number | null;
+}

@@ -14,6 +14,7 @@ import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import type { CampaignProgress, Failure } from '../../workflows/types.ts';
+import { replayCampaign } from '../lib/replay.ts';
 import type { CampaignRun, Stack } from '../lib/stack.ts';
 import { type Check, check } from './report.ts';
 
@@ -103,6 +104,7 @@ export async function verifyOutcome(
   const charged = parseUsd(ledger.creditsCharged);
   const expectedPredictions = succeeded + failed + regenerated;
   const maxPerKey = Math.max(0, ...Object.values(ledger.byIdempotencyKey));
+  const replay = await replayCampaign(stack.client, run.workflowId);
 
   const numbers = {
     jobs: plan.jobs.length,
@@ -129,6 +131,7 @@ export async function verifyOutcome(
     failuresWithServiceMessage: withServiceMessage,
     requests: ledger.requests,
     rateLimited: ledger.rateLimited,
+    runsReplayed: replay.runs,
   };
   const checks = [
     check(
@@ -168,6 +171,11 @@ export async function verifyOutcome(
         charged === progress.spent &&
         (plan.budget === null || charged <= plan.budget),
       `ledger $${ledger.creditsCharged}, manifest $${formatUsd(manifestCredits)}, workflow $${formatUsd(progress.spent)}, budget ${plan.budget === null ? 'none' : `$${formatUsd(plan.budget)}`}`,
+    ),
+    check(
+      'every workflow run replays deterministically',
+      replay.failures.length === 0,
+      `${replay.runs} runs replayed, ${replay.failures.length} failed${replay.failures.length > 0 ? `: ${replay.failures[0]}` : ''}`,
     ),
   ];
   return { numbers, checks, ledger };

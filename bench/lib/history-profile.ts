@@ -41,9 +41,9 @@ export interface HistoryProfile {
 }
 
 /**
- * The pause in creates around one continue-as-new, ms: the old run's last create scheduled → the
- * old run closed (draining the creates under way) → the new run's first workflow task started →
- * the new run's first create scheduled.
+ * The pause around one continue-as-new, ms: the old run's last activity scheduled (its drain
+ * begins: nothing new starts, creates included, as heirs are made inside finishes) → the old run
+ * closed → the new run's first workflow task started → the new run's first create scheduled.
  */
 export interface RollOver {
   drainMs: number;
@@ -58,7 +58,7 @@ interface RunMarks {
   firstTaskStarted?: number;
   closed: number;
   firstCreate?: number;
-  lastCreate?: number;
+  lastScheduled?: number;
 }
 
 interface Span {
@@ -112,13 +112,13 @@ function rollOversOf(runs: readonly RunMarks[]): RollOver[] {
   for (let i = 1; i < runs.length; i++) {
     const old = runs[i - 1]!;
     const next = runs[i]!;
-    if (old.lastCreate === undefined || next.firstCreate === undefined) continue;
+    if (old.lastScheduled === undefined || next.firstCreate === undefined) continue;
     const firstTask = next.firstTaskStarted ?? next.started;
     rollOvers.push({
-      drainMs: old.closed - old.lastCreate,
+      drainMs: old.closed - old.lastScheduled,
       handOverMs: firstTask - old.closed,
       restartMs: next.firstCreate - firstTask,
-      totalMs: next.firstCreate - old.lastCreate,
+      totalMs: next.firstCreate - old.lastScheduled,
     });
   }
   return rollOvers;
@@ -155,10 +155,8 @@ function profileRun(
       const type = activity.activityType?.name ?? 'unknown';
       const span = { scheduled: at, type };
       spans.set(id, span);
-      if (type === 'createPredictions') {
-        marks.firstCreate ??= at;
-        marks.lastCreate = at;
-      }
+      if (type === 'createPredictions') marks.firstCreate ??= at;
+      marks.lastScheduled = at;
       const ofType = activities.get(type) ?? [];
       if (ofType.length === 0) activities.set(type, ofType);
       ofType.push(span);
@@ -172,7 +170,8 @@ function profileRun(
       if (attempt > 1) {
         count('activity retry', attempt - 1);
         const type = span?.type ?? 'unknown';
-        const seen = (retries[type] ??= { count: 0, example: '' });
+        const seen = retries[type] ?? { count: 0, example: '' };
+        retries[type] = seen;
         seen.count += attempt - 1;
         seen.example = event.activityTaskStartedEventAttributes?.lastFailure?.message ?? seen.example;
       }

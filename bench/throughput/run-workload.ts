@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { BaselineResult } from '../baseline.ts';
 import { historyProfile } from '../lib/history-profile.ts';
 import { ProcSampler, readProcSample } from '../lib/proc-stats.ts';
+import { replayCampaign } from '../lib/replay.ts';
 import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
 import { runCampaign, type Stack, startStack } from '../lib/stack.ts';
 import type { Workload } from './workloads.ts';
@@ -32,10 +33,11 @@ export async function measureMediaflow(workload: Workload) {
     const run = await runCampaign(stack, specOf(workload), {
       timeoutMs: workload.boundSeconds * TIMEOUT_OVER_BOUND * 1000,
     });
-    const [ledger, history, manifest] = await Promise.all([
+    const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
       historyProfile(stack.client, run.workflowId),
       readManifest(run.plan.outputDir),
+      replayCampaign(stack.client, run.workflowId),
     ]);
     await worker.kill('SIGTERM'); // samples /proc a last time first
     const counts = run.progress.steps.reduce(
@@ -63,6 +65,7 @@ export async function measureMediaflow(workload: Workload) {
         peakRssAtReadyMib,
         cpuSeconds: worker.cpuSeconds(),
       },
+      replay,
       pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
       perJob: perJobTimes(manifest),
     };

@@ -32,7 +32,7 @@ describe('CampaignState', () => {
   it('starts a child only after its parent has left the window', () => {
     const state = newState();
     expect(ids(state.pick(10))).toEqual(['hero-0', 'hero-1', 'hero-2']);
-    state.onCreated(0, 'p0');
+    state.onCreated(0, 'p0', 0);
     state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'hero/hero-0.png' });
     expect(ids(state.pick(10))).toEqual(['teaser-0']);
   });
@@ -93,8 +93,8 @@ describe('CampaignState', () => {
   it('hands predictions in flight to the next run, with their money still committed', () => {
     const state = newState();
     state.pick(2);
-    state.onCreated(0, 'p0');
-    state.onCreated(2, 'p2');
+    state.onCreated(0, 'p0', 0);
+    state.onCreated(2, 'p2', 0);
     const carried = state.carry();
     expect(carried.inFlight.map((f) => f.predictionId)).toEqual(['p0', 'p2']);
     const resumed = new CampaignState(steps, 6, 10, null, { carried, limits, now: 99 });
@@ -104,6 +104,47 @@ describe('CampaignState', () => {
     expect(ids(resumed.pick(10))).toEqual(['hero-2']);
     resumed.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
     expect(ids(resumed.pick(10))).toEqual(['teaser-0']);
+  });
+
+  it('reserves a heir outside the window, under the budget, and hands it the slot when its predecessor ends', () => {
+    const state = newState({ budget: 600_000, concurrency: 1 });
+    expect(ids(state.pick(10))).toEqual(['hero-0']);
+    state.onCreated(0, 'p0', 0);
+    // The window (1) is full, yet hero-1 can be reserved as hero-0's heir.
+    expect(state.pick(10)).toEqual([]);
+    expect(state.reserveHeir(0)?.job.name).toBe('hero-1');
+    expect(state.committed).toBe(240_000);
+    expect(state.activeCount()).toBe(1);
+    // Its children wait for it like for any job in the window.
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    state.promoteHeir(0);
+    expect(state.activeCount()).toBe(1);
+    state.onCreated(2, 'p2', 5);
+    expect(ids(state.pick(10))).toEqual([]);
+    // teaser-0 (0.25) fits next to 0.12 spent + 0.12 committed; hero-2 then would not.
+    expect(state.reserveHeir(2)?.job.name).toBe('teaser-0');
+    expect(state.reserveHeir(99)).toBeNull();
+    expect(state.stopReason).toBe('budget_reached');
+  });
+
+  it('carries a heir across continue-as-new with its predecessor', () => {
+    const state = newState();
+    state.pick(1);
+    state.onCreated(0, 'p0', 7);
+    state.reserveHeir(0);
+    const carried = state.carry();
+    expect(carried.inFlight).toEqual([
+      expect.objectContaining({
+        predictionId: 'p0',
+        startedAt: 7,
+        heir: expect.objectContaining({ regen: 0 }),
+      }),
+    ]);
+    const resumed = new CampaignState(steps, 6, 10, null, { carried, limits, now: 99 });
+    expect(resumed.committed).toBe(240_000);
+    expect(resumed.progress('c', 100).steps[0]).toMatchObject({ running: 1, waiting: 2 });
+    resumed.cancelAll();
+    expect(resumed.committed).toBe(0);
   });
 
   it('marks in-flight jobs canceled on cancel', () => {
@@ -124,6 +165,15 @@ describe('Pacer', () => {
     expect(pacer.available(0)).toBe(0);
     expect(pacer.msUntilNext(0)).toBe(100);
     expect(pacer.available(500)).toBe(5);
+  });
+
+  it('reports a debt as nothing available, and waits until it is repaid', () => {
+    const pacer = new Pacer(10, 0);
+    // Heirs are charged after their creates: more can be taken than the bucket held.
+    pacer.take(15, 0);
+    expect(pacer.available(0)).toBe(0);
+    expect(pacer.msUntilNext(0)).toBe(600);
+    expect(pacer.available(600)).toBe(1);
   });
 
   it('waits out a Retry-After before refilling', () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
@@ -164,6 +165,11 @@ describe('durability', () => {
     expect(lengths).toHaveLength(progress.runs);
     // The server suggests rolling over at 150 events; draining what is in flight adds a little.
     expect(Math.max(...lengths)).toBeLessThan(400);
+    // Every run replays on this code: the worker that picks a run up after a crash would.
+    expect(await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).toEqual({
+      runs: progress.runs,
+      failures: [],
+    });
     await expectCompleteOutputs(h, plan);
   }, 180_000);
 });

@@ -30,7 +30,8 @@ describe('manifest', () => {
   it('finds lines another worker appends while many lookups run at once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const manifest = await Manifest.open(dir);
-    const other = (key: string) => appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(entry(key))}\n`);
+    const other = (key: string) =>
+      appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(entry(key))}\n`);
     const lookups: Promise<ManifestEntry | undefined>[] = [];
     for (let i = 0; i < 200; i++) {
       other(`other-${i}`);

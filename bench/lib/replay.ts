@@ -1,0 +1,45 @@
+/**
+ * Replays every run of a campaign (following continue-as-new) against today's workflow code: a
+ * workflow that is not deterministic fails here, where a worker would have stalled on the first
+ * replay after a crash or a cache eviction.
+ */
+import type { Client } from '@temporalio/client';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { workflowBundle } from '../../worker/workflow-bundle.ts';
+
+export interface ReplayReport {
+  runs: number;
+  /** One line per run that did not replay: its run id and the error. */
+  failures: string[];
+}
+
+export async function replayCampaign(client: Client, workflowId: string): Promise<ReplayReport> {
+  quietRuntime();
+  const bundle = await workflowBundle();
+  const failures: string[] = [];
+  let runs = 0;
+  let runId: string | undefined;
+  do {
+    const handle = client.workflow.getHandle(workflowId, runId);
+    const history = await handle.fetchHistory();
+    runs++;
+    const thisRun = runId ?? (await handle.describe()).runId;
+    try {
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history, `${workflowId}/${thisRun}`);
+    } catch (error) {
+      failures.push(`${thisRun}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    runId =
+      history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  } while (runId);
+  return { runs, failures };
+}
+
+/** Replay workers log every state change at INFO: only problems are worth hearing here. */
+function quietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by this process (a test harness): its logger stays.
+  }
+}
