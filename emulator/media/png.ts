@@ -29,7 +29,11 @@ export function renderPng(prompt: string, size: Size): Buffer {
     const start = pattern === 0 ? -1 - band : pattern === 1 ? 0 : pattern === 2 ? band * period : y;
     let row = rows.get(start);
     if (!row) {
-      row = packedRow(width, rowBytes, start < 0 ? () => -1 - start : (x) => Math.floor((x + start) / period) & 1);
+      row = packedRow(
+        width,
+        rowBytes,
+        start < 0 ? () => -1 - start : (x) => Math.floor((x + start) / period) & 1,
+      );
       rows.set(start, row);
     }
     data.set(row, y * rowBytes);
