@@ -9,4 +9,5 @@ COPY . .
 # Downloads land in /app/out (a volume in docker-compose.yml); run as the unprivileged `node` user.
 RUN mkdir -p /app/out && chown node:node /app/out
 USER node
-CMD ["node", "bin/mediaflow.js", "worker"]
+# The heap cap: worker/create-worker.ts, WORKER_NODE_FLAGS.
+CMD ["node", "--max-old-space-size=256", "bin/mediaflow.js", "worker"]

@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
+import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import { ProcSampler } from './proc-stats.ts';
 
@@ -222,7 +223,9 @@ function spawnWorker({
   env: Record<string, string>;
 }): WorkerProcess {
   const output = openSync(log, 'a');
-  const child = spawn('sh', ['-c', WATCHDOG, process.execPath, BIN, 'worker', '--task-queue', taskQueue], {
+  // Started as the Dockerfile starts it, heap cap included.
+  const args = [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue];
+  const child = spawn('sh', ['-c', WATCHDOG, process.execPath, ...args], {
     cwd: ROOT,
     stdio: ['pipe', output, output],
     env: { ...process.env, ...env },

@@ -18,7 +18,7 @@ import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../..
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startOrAttach } from '../../worker/campaign-control.ts';
-import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
@@ -103,20 +103,24 @@ export async function harness({
     },
     start,
     spawnWorker() {
-      const child = spawn(process.execPath, [BIN, 'worker', '--task-queue', taskQueue], {
-        // Its output goes to a log beside the outputs, for when a durability test fails.
-        stdio: [
-          'ignore',
-          openSync(join(dir, `worker-${++workers}.log`), 'a'),
-          openSync(join(dir, `worker-${workers}.log`), 'a'),
-        ],
-        env: {
-          ...process.env,
-          TEMPORAL_ADDRESS: address ?? temporalAddress(),
-          MEDIAFLOW_API_URL: emulator.baseUrl,
-          MEDIAFLOW_API_KEY: emulator.apiKey,
+      const child = spawn(
+        process.execPath,
+        [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue],
+        {
+          // Its output goes to a log beside the outputs, for when a durability test fails.
+          stdio: [
+            'ignore',
+            openSync(join(dir, `worker-${++workers}.log`), 'a'),
+            openSync(join(dir, `worker-${workers}.log`), 'a'),
+          ],
+          env: {
+            ...process.env,
+            TEMPORAL_ADDRESS: address ?? temporalAddress(),
+            MEDIAFLOW_API_URL: emulator.baseUrl,
+            MEDIAFLOW_API_KEY: emulator.apiKey,
+          },
         },
-      });
+      );
       onTestFinished(() => {
         child.kill('SIGKILL');
       });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { loadTemporalTarget, TEMPORAL_ENV_VARS } from '../../worker/connection.ts';
+import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 
 interface Service {
   image?: string;
@@ -95,16 +96,21 @@ describe('Dockerfile', () => {
 
   it('starts a worker through a file that exists and is not excluded from the image', () => {
     const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
-    expect(cmd).toEqual(['node', 'bin/mediaflow.js', 'worker']);
-    expect(existsSync(cmd[1]!)).toBe(true);
+    expect(cmd).toEqual(['node', ...WORKER_NODE_FLAGS, 'bin/mediaflow.js', 'worker']);
+    expect(existsSync(cmd.at(-2)!)).toBe(true);
     for (const path of ['bin', 'cli', 'worker', 'workflows', 'activities', 'api', 'plan', 'emulator']) {
       expect(ignored, path).not.toContain(path);
     }
   });
 
-  it('runs every compose command through the same entry point', () => {
+  it('runs every compose command through the same entry point, workers with the heap cap', () => {
     for (const [, service] of services.filter(([, s]) => s.build)) {
-      expect((service.command as string[]).slice(0, 2)).toEqual(['node', 'bin/mediaflow.js']);
+      const command = (service.command as string[]).filter(
+        (arg) => !WORKER_NODE_FLAGS.includes(arg as never),
+      );
+      expect(command.slice(0, 2)).toEqual(['node', 'bin/mediaflow.js']);
+      if (command[2] === 'worker')
+        expect(service.command).toEqual(['node', ...WORKER_NODE_FLAGS, ...command.slice(1)]);
     }
   });
 });
