@@ -16,9 +16,12 @@ import { heartbeating } from './heartbeating.ts';
 import type { Manifest } from './manifest.ts';
 import type { LoadedPlan } from './plan-store.ts';
 
+/** What the work of one prediction yields; the activity adds the time it returns. */
+export type JobResult = Omit<FinishResult, 'at'>;
+
 export interface FinishDeps extends CreateDeps {
   /** Work under way in this worker, by prediction id (see finishPrediction). */
-  readonly finishing: Map<string, Promise<FinishResult>>;
+  readonly finishing: Map<string, Promise<JobResult>>;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function finishPrediction(
     }
     // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
     // predictions upstream, and the wait then ends with their canceled state.
-    return Promise.race([work, context.cancelled]);
+    return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
   });
 }
 
@@ -55,7 +58,7 @@ async function finishJob(
   manifest: Manifest,
   request: FinishRequest,
   again: boolean,
-): Promise<FinishResult> {
+): Promise<JobResult> {
   const job = loaded.plan.jobs[request.i]!;
   const createHeir = async (): Promise<CreateOutcome | null> => {
     if (!request.heir) return null;

@@ -17,7 +17,7 @@ import type {
 } from '../workflows/types.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create.ts';
-import { finishPrediction } from './finish.ts';
+import { finishPrediction, type JobResult } from './finish.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
@@ -34,7 +34,7 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
-  const finishing = new Map<string, Promise<FinishResult>>();
+  const finishing = new Map<string, Promise<JobResult>>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {

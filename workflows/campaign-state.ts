@@ -63,7 +63,7 @@ export class CampaignState {
     private readonly jobCount: number,
     private readonly concurrency: number,
     private readonly budget: Micros | null,
-    init: { carried?: CarriedState | undefined; limits: ServiceLimits; now: number },
+    init: { carried?: Omit<CarriedState, 'clock'> | undefined; limits: ServiceLimits; now: number },
   ) {
     const carried = init.carried;
     this.cursor = carried?.cursor ?? 0;
@@ -272,7 +272,8 @@ export class CampaignState {
   }
 
   /** Only between creates: a job still being created has no prediction id to hand over. */
-  carry(): CarriedState {
+  /** The state to carry, but for the campaign clock, which the workflow adds. */
+  carry(): Omit<CarriedState, 'clock'> {
     const inFlight = this.inFlight();
     if (inFlight.length < this.active.size) throw new Error('continue-as-new with a create under way');
     return {

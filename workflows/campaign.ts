@@ -15,6 +15,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import { CampaignState } from './campaign-state.ts';
+import { CampaignClock } from './clock.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import type { CampaignInput, CampaignProgress, CreateOutcome, InFlightJob, PendingJob } from './types.ts';
@@ -47,9 +48,8 @@ const { finishPrediction } = proxyActivities<Activities>({
 
 /**
  * The pacer allows one second of burst, as the service does. Smaller steps (0.1 s) spread creates
- * more evenly but wake the workflow on timers ten times a second, and a worker that replayed such
- * a history after a SIGKILL hit a nondeterminism error (TimerStarted where it scheduled an
- * activity): kept at one second until that is understood (docs/engine.md).
+ * more evenly but wake the workflow on timers ten times a second: more history, more roll-overs.
+ * (They once exposed a nondeterminism, since fixed by the campaign clock: workflows/clock.ts.)
  */
 const PACING_BURST_SECONDS = 1;
 /** Most predictions created by one activity (one batch request). */
@@ -75,13 +75,15 @@ const MIN_EVENTS_PER_RUN = 2_000;
 const MAX_DRAIN_MS = 5_000;
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
+  const clock = new CampaignClock(workflowInfo().runStartTime.getTime());
+  if (input.carried) clock.observe(input.carried.clock);
   const limits = input.carried?.limits ?? (await readServiceLimits());
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
-    now: Date.now(),
+    now: clock.now(),
   });
-  const pacer = new Pacer(state.limits.createsPerSecond, Date.now(), PACING_BURST_SECONDS);
+  const pacer = new Pacer(state.limits.createsPerSecond, clock.now(), PACING_BURST_SECONDS);
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
 
   let changed = false;
@@ -90,7 +92,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   let chaining = 0;
   /** Set by a 429: the service's limits may have changed under us. */
   let limitsStale = false;
-  let limitsReadAt = Date.now();
+  let limitsReadAt = clock.now();
   let cancelled = false;
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
 
@@ -107,6 +109,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   function onCreate(outcome: CreateOutcome): void {
     switch (outcome.kind) {
       case 'created': {
+        clock.observe(outcome.at);
         state.onCreated(outcome.i, outcome.predictionId, outcome.at);
         const pending = state.pendingOf(outcome.i);
         const heir = mayChain() ? state.reserveHeir(outcome.i) : null;
@@ -124,7 +127,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         break;
       case 'retry':
         state.onRetry(outcome.i);
-        pacer.pauseUntil(Date.now() + outcome.afterMs, Date.now());
+        pacer.pauseUntil(clock.now() + outcome.afterMs, clock.now());
         limitsStale = true;
         break;
     }
@@ -148,6 +151,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       // A finish that creates a heir is not canceled with the campaign: its create lands and is
       // claimed, and canceling its own prediction upstream ends it promptly.
       const result = heir ? await CancellationScope.nonCancellable(run) : await run();
+      clock.observe(result.at);
       if (cancelled) {
         if (heir && result.heir?.kind === 'created') state.onCanceledHeir(heir);
         return;
@@ -157,7 +161,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       if (!heir) return;
       state.promoteHeir(i);
       // The heir's create spent a token of the service's rate; a heir not tried waits its turn.
-      if (result.heir?.kind === 'created') pacer.take(1, Date.now());
+      if (result.heir?.kind === 'created') pacer.take(1, clock.now());
       if (result.heir) onCreate(result.heir);
       else state.onRetry(heir.job.i);
     } catch (error) {
@@ -202,16 +206,16 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
 
   try {
     while (!state.isDone()) {
-      if (drainingSince === null && rollOver()) drainingSince = Date.now();
+      if (drainingSince === null && rollOver()) drainingSince = clock.now();
       const draining = drainingSince !== null;
-      const drainLeft = draining ? drainingSince! + MAX_DRAIN_MS - Date.now() : 0;
+      const drainLeft = draining ? drainingSince! + MAX_DRAIN_MS - clock.now() : 0;
       // Creates under way always land first (their predictions need ids to be handed over).
       if (draining && creating === 0 && (state.activeCount() === 0 || drainLeft <= 0)) break;
-      if (limitsStale && Date.now() - limitsReadAt >= LIMITS_REFRESH_MS) {
+      if (limitsStale && clock.now() - limitsReadAt >= LIMITS_REFRESH_MS) {
         state.limits = await readServiceLimits();
         pacer.setRate(state.limits.createsPerSecond);
         limitsStale = false;
-        limitsReadAt = Date.now();
+        limitsReadAt = clock.now();
         continue;
       }
       const wanted = draining ? 0 : state.wanted();
@@ -221,16 +225,16 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       }
       let pauseMs: number | undefined;
       if (!draining) {
-        const tokens = pacer.available(Date.now());
+        const tokens = pacer.available(clock.now());
         const batch = tokens > 0 ? state.pick(Math.min(tokens, MAX_BATCH)) : [];
         if (batch.length > 0) {
-          pacer.take(batch.length, Date.now());
+          pacer.take(batch.length, clock.now());
           void submit(batch);
           continue;
         }
         // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
         if (tokens === 0 && state.waitingCount() > 0 && state.activeCount() < state.maxInFlight) {
-          pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(Date.now()));
+          pauseMs = Math.max(MIN_PACING_MS, pacer.msUntilNext(clock.now()));
         }
       }
       if (draining) pauseMs = Math.max(MIN_PACING_MS, drainLeft);
@@ -239,7 +243,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       changed = false;
       const wake = () => changed || state.isDone();
       if (pauseMs === undefined) await condition(wake);
-      else await condition(wake, pauseMs);
+      else {
+        const from = clock.now();
+        if (!(await condition(wake, pauseMs))) clock.slept(from, pauseMs);
+      }
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;
@@ -261,7 +268,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   }
 
   if (!state.isDone()) {
-    await continueAsNew<typeof campaignWorkflow>({ ...input, carried: state.carry() });
+    await continueAsNew<typeof campaignWorkflow>({
+      ...input,
+      carried: { ...state.carry(), clock: clock.now() },
+    });
   }
   return state.progress(input.campaign, Date.now());
 }

@@ -93,6 +93,8 @@ export interface CarriedState {
   readonly runs: number;
   readonly limits: ServiceLimits;
   readonly latencyMs: number | null;
+  /** The campaign clock's reading (workflows/clock.ts). */
+  readonly clock: number;
 }
 
 export interface CampaignInput {
@@ -191,4 +193,6 @@ export interface FinishResult {
   readonly heir: CreateOutcome | null;
   /** Created → ended, ms; null when the job was found finished already. */
   readonly waitedMs: number | null;
+  /** Worker clock when the finish returned (moves the campaign clock). */
+  readonly at: number;
 }

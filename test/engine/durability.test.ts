@@ -89,6 +89,8 @@ describe('durability', () => {
     expect(progress.steps.map((s) => s.succeeded)).toEqual([10, 10]);
     expect(h.emulator.ledger().predictionsCreated).toBe(20);
     await expectCompleteOutputs(h, plan);
+    // The workers that took over replayed the history: a later replay must decide the same.
+    expect((await replayCampaign(h.temporal, handle.workflowId)).failures).toEqual([]);
   }, 180_000);
 
   it('finishes after the Temporal server restarts mid-run', async () => {
