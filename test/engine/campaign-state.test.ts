@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CampaignState } from '../../workflows/campaign-state.ts';
+import { CampaignClock } from '../../workflows/clock.ts';
 import { Pacer } from '../../workflows/pacer.ts';
 import type { JobRef, StepInfo } from '../../workflows/types.ts';
 
@@ -154,6 +155,17 @@ describe('CampaignState', () => {
     expect(state.counts[0]!.canceled).toBe(3);
     expect(state.isDone()).toBe(true);
     expect(state.progress('c', 1).outcome).toBe('canceled');
+  });
+});
+
+describe('CampaignClock', () => {
+  it('moves only forward, with reported times and the timers slept', () => {
+    const clock = new CampaignClock(1_000);
+    clock.observe(900); // an older worker time: ignored
+    expect(clock.now()).toBe(1_000);
+    clock.observe(1_250);
+    clock.slept(1_250, 100);
+    expect(clock.now()).toBe(1_350);
   });
 });
 
