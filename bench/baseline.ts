@@ -21,7 +21,7 @@ import { ModelPaths } from '../api/catalogue/index.ts';
 import { FROM_OUTPUT, type PlannedJob, planCampaign } from '../plan/index.ts';
 
 const POLL_MS = 500;
-/** Retries of one request (429, 5xx, network) before the job is given up. */
+/** Failures in a row (5xx, network) of one request before the job is given up; 429s wait instead. */
 const MAX_ATTEMPTS = 20;
 
 export interface BaselineResult {
@@ -63,9 +63,13 @@ export async function runBaseline(options: Options): Promise<BaselineResult> {
   let firstError: string | null = null;
   const started = performance.now();
 
-  /** One HTTP call with the retries a careful script has: Retry-After on 429/5xx, backoff on resets. */
+  /**
+   * One HTTP call with the retries a careful script has: a 429 means "wait", so it is retried after
+   * Retry-After for as long as the deadline allows; a 5xx or a reset counts as a failure, retried
+   * (Retry-After, else backoff) up to MAX_ATTEMPTS failures in a row.
+   */
   async function call(kind: keyof typeof requests, method: 'GET' | 'POST', url: string, body?: string) {
-    for (let attempt = 1; ; attempt++) {
+    for (let failures = 0; ; ) {
       if (performance.now() > options.deadline) throw new GiveUp('deadline passed');
       requests[kind]++;
       try {
@@ -78,12 +82,12 @@ export async function runBaseline(options: Options): Promise<BaselineResult> {
         if (response.statusCode < 400) return response;
         const text = await response.body.text();
         if (response.statusCode === 429) rateLimited++;
-        if ((response.statusCode !== 429 && response.statusCode < 500) || attempt >= MAX_ATTEMPTS)
+        else if (response.statusCode < 500 || ++failures >= MAX_ATTEMPTS)
           throw new GiveUp(`${method} ${url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
         await sleep(retryAfterMs(response.headers) ?? 1_000);
       } catch (error) {
-        if (error instanceof GiveUp || attempt >= MAX_ATTEMPTS) throw error;
-        await sleep(Math.min(5_000, 250 * 2 ** attempt));
+        if (error instanceof GiveUp || ++failures >= MAX_ATTEMPTS) throw error;
+        await sleep(Math.min(5_000, 250 * 2 ** failures));
       }
     }
   }
