@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { readClaims } from '../../activities/claims.ts';
+import { TERMINAL_STATUSES } from '../../api/wire/index.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
@@ -34,6 +36,22 @@ steps:
     model: V6
     from: still
     input: { prompt: "Product {{product}} turning slowly", first_frame_image: "{{from.output}}" }
+`;
+}
+
+/** `n` I4 stills, nothing chained. */
+function stills(n: number, concurrency: number): string {
+  const products = Array.from({ length: n }, (_, i) => `p${i}`).join(', ');
+  return `
+version: 1
+campaign: durable-stills
+concurrency: ${concurrency}
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    matrix: { product: [${products}] }
+    input: { prompt: "Studio shot of product {{product}}" }
 `;
 }
 
@@ -142,6 +160,32 @@ describe('durability', () => {
     expect(manifest.map((e) => e.step)).toEqual(['still', 'still', 'still', 'still']);
   }, 120_000);
 
+  it('leaves nothing running upstream when canceled while finishes are creating the next jobs', async () => {
+    // Window-bound (4 in flight, 1.5 s each, 100 creates/s allowed): finishes name heirs.
+    const h = await harness({
+      latencyMs: { I4: 1_500 },
+      jitter: false,
+      timeScale: 1,
+      limits: { createsPerMinute: 6_000 },
+    });
+    const plan = await h.plan(stills(24, 4));
+    const progress = await h.run(plan, async (handle) => {
+      await waitFor(handle, (p) => created(p) >= 10);
+      await handle.cancel();
+    });
+
+    expect(progress.outcome).toBe('canceled');
+    const claims = await readClaims(plan.outputDir);
+    expect(claims.length).toBeGreaterThanOrEqual(10);
+    // Read at once: a prediction created and not canceled would still be running for 1.5 s.
+    const statuses = await Promise.all(
+      claims.map(async (c) => (await h.service.predictions.get(c.prediction_id)).status),
+    );
+    expect(statuses.filter((status) => !TERMINAL_STATUSES.has(status))).toEqual([]);
+    expect(h.emulator.ledger().canceledPredictions).toBeGreaterThan(0);
+    expect(h.emulator.ledger().predictionsCreated).toBe(claims.length);
+  }, 120_000);
+
   it('keeps every run under the history limit with continue-as-new, losing nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-can-'));
     const server = await startDevServer({
@@ -149,7 +193,7 @@ describe('durability', () => {
       dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
     });
     onTestFinished(() => server.stop());
-    // Predictions take a while, so every roll-over hands some in flight to the next run.
+    // Predictions take a while, so every roll-over drains some in flight first.
     const h = await harness({ temporalAddress: server.address, latencyMs: 300, timeScale: 1 });
     const plan = await h.plan(pairs(30, 4));
     const progress = await h.run(plan);
