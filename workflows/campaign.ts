@@ -103,6 +103,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
    */
   const mayChain = () =>
     drainingSince === null &&
+    // A 429 says the limits may have changed: no new heirs until they are read again.
+    !limitsStale &&
     state.latencyMs !== null &&
     (state.maxInFlight * 1000) / state.latencyMs <= state.limits.createsPerSecond * CHAIN_RATE_MARGIN;
 
