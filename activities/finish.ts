@@ -7,6 +7,7 @@
  */
 import { join, relative } from 'node:path';
 import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
+import { ServiceError } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
 import type { CreateOutcome, FinishRequest, FinishResult } from '../workflows/types.ts';
 import { awaitPrediction } from './await-prediction.ts';
@@ -87,7 +88,17 @@ async function finishJob(
   const url = prediction.outputs[0]!;
   const target = join(request.outputDir, job.step, `${job.name}${extensionOf(url, MODELS[job.model].kind)}`);
   const started = Date.now();
-  const { sha256, bytes } = await downloadFile(url, target, { cleanUp: again });
+  let saved: Awaited<ReturnType<typeof downloadFile>>;
+  try {
+    saved = await downloadFile(url, target, { cleanUp: again });
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.retryable) throw error;
+    // A link refused for good fails this job (paid: the service charged it), not its heir, which
+    // exists now and must be waited for: failing the activity would lose its create outcome.
+    const message = error.message;
+    return { outcome: { kind: 'failed', creditsUsed: prediction.creditsUsed, message }, heir, waitedMs };
+  }
+  const { sha256, bytes } = saved;
   const file = relative(request.outputDir, target);
   // Another worker may have finished this job meanwhile (a rare hand-over race): one line per job.
   if (!(await manifest.get(job.key))) {

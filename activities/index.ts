@@ -89,7 +89,8 @@ export function createActivities({ client }: ActivityDeps) {
       const results = await Promise.all(
         outstanding.map((claim) =>
           limit(() =>
-            client.predictions.cancel(claim.prediction_id).then(
+            // Canceling twice is harmless, so a passing fault (5xx, reset) is tried again.
+            retryRead(() => client.predictions.cancel(claim.prediction_id)).then(
               (prediction) => prediction.status === 'canceled',
               () => false, // already finished upstream (not cancelable) or gone: nothing to stop
             ),

@@ -271,8 +271,10 @@ export class CampaignState {
     );
   }
 
-  /** Only between creates: a job still being created has no prediction id to hand over. */
-  /** The state to carry, but for the campaign clock, which the workflow adds. */
+  /**
+   * The state to carry, but for the campaign clock, which the workflow adds. Only between creates:
+   * a job still being created has no prediction id to hand over.
+   */
   carry(): Omit<CarriedState, 'clock'> {
     const inFlight = this.inFlight();
     if (inFlight.length < this.active.size) throw new Error('continue-as-new with a create under way');

@@ -75,13 +75,14 @@ const MIN_EVENTS_PER_RUN = 2_000;
 const MAX_DRAIN_MS = 5_000;
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
-  const clock = new CampaignClock(workflowInfo().runStartTime.getTime());
-  if (input.carried) clock.observe(input.carried.clock);
+  // Seeded from history (the execution's start event, or the clock carried over), never from the
+  // first task's time, which is what runStartTime and Date.now() read.
+  const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
   const limits = input.carried?.limits ?? (await readServiceLimits());
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
-    now: clock.now(),
+    now: Date.now(), // for progress only (elapsed time, ETA), no decision reads it
   });
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now(), PACING_BURST_SECONDS);
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));

@@ -8,8 +8,9 @@
  * `[TMPRL1100] Nondeterminism error: Activity machine does not handle this event: TimerStarted`
  * (reproduced by test/engine/durability.test.ts with finer pacing; docs/engine.md).
  *
- * This clock moves only with facts the history records: the run's start, the worker times that
- * activity results carry, and the timers the workflow itself slept through. A replay sees the same
+ * This clock moves only with facts the history records: the execution's start event (or the
+ * reading carried over by continue-as-new), the worker times that activity results carry, and the
+ * timers the workflow itself slept through. A replay sees the same
  * facts in the same order, so it makes the same decisions.
  */
 export class CampaignClock {

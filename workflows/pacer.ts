@@ -1,7 +1,7 @@
 /**
- * A token bucket for creates, run on workflow time (deterministic: Date.now() inside a workflow
- * is the time of the current workflow task). The service refills its own bucket continuously,
- * so pacing to the same rate keeps 429s rare instead of discovering the limit by hitting it.
+ * A token bucket for creates, run on the campaign clock (workflows/clock.ts: deterministic, unlike
+ * Date.now()). The service refills its own bucket continuously, so pacing to the same rate keeps
+ * 429s rare instead of discovering the limit by hitting it.
  */
 export class Pacer {
   private tokens: number;

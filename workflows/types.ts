@@ -73,7 +73,7 @@ export type CampaignOutcome = 'running' | 'completed' | 'budget_reached' | 'bala
 export interface InFlightJob {
   readonly pending: PendingJob;
   readonly predictionId: string;
-  /** When the service created it (see CreateOutcome). */
+  /** Worker clock when the create was answered or adopted (see CreateOutcome): about its creation. */
   readonly startedAt: number;
   /** The job its finish creates the moment it ends (see FinishRequest.heir). */
   readonly heir: PendingJob | null;
@@ -170,7 +170,10 @@ export interface FinishRequest {
   readonly i: number;
   readonly regen: number;
   readonly predictionId: string;
-  /** When the prediction was created (see CreateOutcome): its wait is measured from here. */
+  /**
+   * Worker clock when its create was answered (or adopted: later than the creation, so the wait
+   * measured from here is then short; the latency mean is smoothed over many jobs).
+   */
   readonly startedAt: number;
   /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
   readonly resumed: boolean;

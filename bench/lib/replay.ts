@@ -25,7 +25,7 @@ export async function replayCampaign(client: Client, workflowId: string): Promis
     runs++;
     const thisRun = runId ?? (await handle.describe()).runId;
     try {
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history, `${workflowId}/${thisRun}`);
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history, workflowId);
     } catch (error) {
       failures.push(`${thisRun}: ${error instanceof Error ? error.message : String(error)}`);
     }
