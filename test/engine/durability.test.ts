@@ -19,12 +19,12 @@ import { progressQuery } from '../../workflows/messages.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
 import { type Harness, harness } from './harness.ts';
 
-/** `n` I4 stills, each animated by V6: 2n jobs, $0.63 a pair. */
-function pairs(n: number, concurrency = 6): string {
+/** `n` I4 stills, nothing chained. */
+function stills(n: number, concurrency: number, campaign = 'durable-stills'): string {
   const products = Array.from({ length: n }, (_, i) => `p${i}`).join(', ');
   return `
 version: 1
-campaign: durable
+campaign: ${campaign}
 concurrency: ${concurrency}
 output: { dir: out }
 steps:
@@ -32,26 +32,15 @@ steps:
     model: I4
     matrix: { product: [${products}] }
     input: { prompt: "Studio shot of product {{product}}" }
-  - id: clip
-    model: V6
-    from: still
-    input: { prompt: "Product {{product}} turning slowly", first_frame_image: "{{from.output}}" }
 `;
 }
 
-/** `n` I4 stills, nothing chained. */
-function stills(n: number, concurrency: number): string {
-  const products = Array.from({ length: n }, (_, i) => `p${i}`).join(', ');
-  return `
-version: 1
-campaign: durable-stills
-concurrency: ${concurrency}
-output: { dir: out }
-steps:
-  - id: still
-    model: I4
-    matrix: { product: [${products}] }
-    input: { prompt: "Studio shot of product {{product}}" }
+/** `n` I4 stills, each animated by V6: 2n jobs, $0.63 a pair. */
+function pairs(n: number, concurrency = 6): string {
+  return `${stills(n, concurrency, 'durable')}  - id: clip
+    model: V6
+    from: still
+    input: { prompt: "Product {{product}} turning slowly", first_frame_image: "{{from.output}}" }
 `;
 }
 
