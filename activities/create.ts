@@ -10,8 +10,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type BatchResult, retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { SearchResult } from '../api/wire/index.ts';
+import type { CreateItem, CreateOutcome, CreateRequest } from '../contract/activities.ts';
 import type { PlannedJob } from '../plan/types.ts';
-import type { CreateItem, CreateOutcome, CreateRequest } from '../workflows/types.ts';
 import { appendClaims, type Claim, readClaims } from './claims.ts';
 import { heartbeating } from './heartbeating.ts';
 import type { Manifest } from './manifest.ts';

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { type MediaKind, MODELS } from '../api/catalogue/index.ts';
 import { ServiceError } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
-import type { CreateOutcome, FinishRequest, FinishResult } from '../workflows/types.ts';
+import type { CreateOutcome, FinishRequest, FinishResult } from '../contract/activities.ts';
 import { awaitPrediction } from './await-prediction.ts';
 import { type CreateDeps, createAll } from './create.ts';
 import { downloadFile } from './download.ts';

@@ -6,15 +6,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
-import type {
-  CreateOutcome,
-  CreateRequest,
-  FinishRequest,
-  FinishResult,
-  JobRef,
-  PlanRef,
-  ServiceLimits,
-} from '../workflows/types.ts';
+import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
+import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create.ts';
 import { finishPrediction, type JobResult } from './finish.ts';

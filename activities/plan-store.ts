@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Micros } from '../api/money.ts';
+import type { PlanRef } from '../contract/campaign.ts';
 import type { Plan } from '../plan/types.ts';
-import type { PlanRef } from '../workflows/types.ts';
 
 export function stateDirOf(outputDir: string): string {
   return join(outputDir, '.mediaflow');

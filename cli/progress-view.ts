@@ -4,7 +4,7 @@
  */
 import cliProgress from 'cli-progress';
 import { formatDollars, formatUsd } from '../api/money.ts';
-import type { CampaignProgress, StepProgress } from '../workflows/types.ts';
+import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
 

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import type { CampaignInput, CampaignProgress, PlanRef } from '../contract/campaign.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
-import type { CampaignInput, CampaignProgress, PlanRef } from '../workflows/types.ts';
 import { TASK_QUEUE } from './create-worker.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */

@@ -1,60 +1,37 @@
 /**
  * The campaign's scheduling state, as plain deterministic code (no Temporal APIs), so it can be
- * unit-tested on its own and carried across continue-as-new. It holds a sliding window over the
- * plan: jobs waiting to be submitted and jobs in flight, never the whole plan.
- *
- * Parents come before children in the plan, so a child whose parent is still in the window waits;
- * a child whose parent has left the window runs, and the create activity finds the parent's output
- * in the manifest (or reports the child skipped when there is none).
+ * unit-tested on its own and carried across continue-as-new. It is made of four parts, each with
+ * its own verbs: the window over the plan (state/window.ts), the slots held at the service
+ * (state/slots.ts), the money (state/budget.ts) and the tally of outcomes (state/tally.ts). This
+ * class moves them together as each event of a job arrives; what a failure does is read from the
+ * failure policy (contract/failure-policy.ts).
  */
 import type { Micros } from '../api/money.ts';
+import type { FinishOutcome } from '../contract/activities.ts';
 import type {
   CampaignOutcome,
   CampaignProgress,
   CarriedState,
-  Failure,
-  FinishOutcome,
   InFlightJob,
   JobRef,
   PendingJob,
   ServiceLimits,
   StepCounts,
   StepInfo,
-} from './types.ts';
-
-const MAX_RECENT_FAILURES = 20;
-
-interface ActiveJob {
-  readonly pending: PendingJob;
-  predictionId: string | null;
-  /** Worker clock when the service created it (0 until then). */
-  startedAt: number;
-}
-
-function emptyCounts(): StepCounts {
-  return { succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0, created: 0, regenerated: 0 };
-}
+} from '../contract/campaign.ts';
+import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
+import { Budget } from './state/budget.ts';
+import { select } from './state/selection.ts';
+import { Slots } from './state/slots.ts';
+import { Tally } from './state/tally.ts';
+import { Window } from './state/window.ts';
 
 export class CampaignState {
-  cursor: number;
-  private waiting: PendingJob[];
-  private readonly active = new Map<number, ActiveJob>();
-  /**
-   * Heirs by the job whose finish creates them: held (budget, step slot, children wait) but not
-   * counted in the window until their predecessor ends and hands them its slot.
-   */
-  private readonly heirs = new Map<number, PendingJob>();
-  /** Keys of every job in the window (waiting or active): their children must wait. */
-  private readonly windowKeys = new Set<string>();
-  private readonly stepActive: number[];
-  readonly counts: StepCounts[];
-  spent: Micros;
-  committed: Micros = 0;
-  stopReason: CampaignOutcome | null;
-  recentFailures: Failure[];
+  private readonly window: Window;
+  private readonly slots: Slots;
+  private readonly budget: Budget;
+  private readonly tally: Tally;
   limits: ServiceLimits;
-  /** Mean wait of a prediction (created → ended), ms, smoothed; null until one has ended. */
-  latencyMs: number | null;
   readonly startedAt: number;
   readonly runs: number;
 
@@ -62,29 +39,47 @@ export class CampaignState {
     private readonly steps: readonly StepInfo[],
     private readonly jobCount: number,
     private readonly concurrency: number,
-    private readonly budget: Micros | null,
+    budget: Micros | null,
     init: { carried?: Omit<CarriedState, 'clock'> | undefined; limits: ServiceLimits; now: number },
   ) {
     const carried = init.carried;
-    this.cursor = carried?.cursor ?? 0;
-    this.waiting = [...(carried?.waiting ?? [])];
-    for (const { job } of this.waiting) this.windowKeys.add(job.key);
-    this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
-    this.stepActive = steps.map(() => 0);
+    this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
+    this.slots = new Slots(steps);
+    this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null);
+    this.tally = new Tally(steps, carried);
     for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
-      this.activate(pending, predictionId, startedAt);
+      this.hold(pending);
+      this.slots.occupy(pending, predictionId, startedAt);
       if (heir) {
         this.hold(heir);
-        this.heirs.set(pending.job.i, heir);
+        this.slots.nameHeir(pending.job.i, heir);
       }
     }
-    this.spent = carried?.spent ?? 0;
-    this.stopReason = carried?.stopReason ?? null;
-    this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.limits = carried?.limits ?? init.limits;
-    this.latencyMs = carried?.latencyMs ?? null;
     this.startedAt = carried?.startedAt ?? init.now;
     this.runs = (carried?.runs ?? 0) + 1;
+  }
+
+  get cursor(): number {
+    return this.window.cursor;
+  }
+  get spent(): Micros {
+    return this.budget.spent;
+  }
+  get committed(): Micros {
+    return this.budget.committed;
+  }
+  get stopReason(): CampaignOutcome | null {
+    return this.budget.stopReason;
+  }
+  get counts(): readonly StepCounts[] {
+    return this.tally.counts;
+  }
+  get recentFailures() {
+    return this.tally.recentFailures;
+  }
+  get latencyMs(): number | null {
+    return this.tally.latencyMs;
   }
 
   /** Predictions in flight at once: the campaign's own limit within the service's. */
@@ -94,28 +89,17 @@ export class CampaignState {
 
   /** How many more jobs the window wants from the plan (0 when full, finished or stopped). */
   wanted(): number {
-    if (this.stopReason) return 0;
-    const lookahead = Math.min(2_000, Math.max(100, 4 * this.maxInFlight));
-    return Math.max(0, Math.min(this.jobCount - this.cursor, lookahead - this.waiting.length));
+    return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight);
   }
 
   admit(jobs: readonly JobRef[]): void {
-    for (const job of jobs) {
-      this.waiting.push({ job, regen: 0 });
-      this.windowKeys.add(job.key);
-    }
-    this.cursor += jobs.length;
+    this.window.admit(jobs);
   }
 
-  /**
-   * Takes up to `max` jobs that may be submitted now: parent done, campaign and step slots free,
-   * and their price fits the budget next to what is spent and committed. The first job that does
-   * not fit the budget stops submission for good: the campaign ends once in-flight work lands.
-   */
+  /** Takes up to `max` jobs to create now (state/selection.ts says which); they enter the window. */
   pick(max: number): PendingJob[] {
-    const picked = this.take(max, true);
-    for (const pending of picked)
-      this.active.set(pending.job.i, { pending, predictionId: null, startedAt: 0 });
+    const picked = this.take(max, this.maxInFlight - this.slots.activeCount);
+    for (const pending of picked) this.slots.occupy(pending);
     return picked;
   }
 
@@ -124,151 +108,101 @@ export class CampaignState {
    * rules as pick but for the window: the heir takes over `i`'s slot rather than a new one.
    */
   reserveHeir(i: number): PendingJob | null {
-    const [heir] = this.take(1, false);
+    const [heir] = this.take(1, Number.POSITIVE_INFINITY);
     if (!heir) return null;
-    this.heirs.set(i, heir);
+    this.slots.nameHeir(i, heir);
     return heir;
   }
 
   /** Job `i` has ended and its heir's create was attempted: the heir now holds the slot. */
   promoteHeir(i: number): void {
-    const heir = this.heirs.get(i);
-    if (!heir) return;
-    this.heirs.delete(i);
-    this.active.set(heir.job.i, { pending: heir, predictionId: null, startedAt: 0 });
+    this.slots.promoteHeir(i);
   }
 
   /** A heir created while the campaign was being canceled, and canceled upstream with it. */
   onCanceledHeir(heir: PendingJob): void {
-    const counts = this.counts[heir.job.step]!;
-    counts.created++;
-    counts.canceled++;
-  }
-
-  /** The jobs pick and reserveHeir hand out, held (see hold) but not yet in the window. */
-  private take(max: number, countWindow: boolean): PendingJob[] {
-    const picked: PendingJob[] = [];
-    if (this.stopReason) return picked;
-    const rest: PendingJob[] = [];
-    for (let index = 0; index < this.waiting.length; index++) {
-      const pending = this.waiting[index]!;
-      const windowFull = countWindow && this.active.size + picked.length >= this.maxInFlight;
-      if (picked.length >= max || windowFull || this.stopReason) {
-        rest.push(...this.waiting.slice(index));
-        break;
-      }
-      const { job } = pending;
-      const stepLimit = this.steps[job.step]!.concurrency ?? Number.POSITIVE_INFINITY;
-      if (
-        (job.parent !== null && this.windowKeys.has(job.parent)) ||
-        this.stepActive[job.step]! >= stepLimit
-      ) {
-        rest.push(pending);
-        continue;
-      }
-      if (this.budget !== null && this.spent + this.committed + job.usd > this.budget) {
-        this.stopReason = 'budget_reached';
-        rest.push(...this.waiting.slice(index));
-        break;
-      }
-      this.hold(pending);
-      picked.push(pending);
-    }
-    this.waiting = rest;
-    return picked;
+    this.tally.count(heir.job.step, 'created');
+    this.tally.count(heir.job.step, 'canceled');
   }
 
   observeWait(ms: number): void {
-    this.latencyMs = this.latencyMs === null ? ms : this.latencyMs + (ms - this.latencyMs) * 0.1;
+    this.tally.observeWait(ms);
   }
 
   activeCount(): number {
-    return this.active.size;
+    return this.slots.activeCount;
   }
 
   waitingCount(): number {
-    return this.waiting.length;
+    return this.window.waiting.length;
   }
 
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
-    if (this.active.size > 0) return false;
-    return this.stopReason !== null || (this.cursor >= this.jobCount && this.waiting.length === 0);
+    if (this.slots.activeCount > 0) return false;
+    return this.budget.stopped || this.window.isRead(this.jobCount);
   }
 
   pendingOf(i: number): PendingJob {
-    const active = this.active.get(i);
-    if (!active) throw new Error(`job ${i} is not in flight`);
-    return active.pending;
+    return this.slots.pendingOf(i);
   }
 
   onCreated(i: number, predictionId: string, at: number): void {
-    const active = this.active.get(i)!;
-    active.predictionId = predictionId;
-    active.startedAt = at;
-    this.counts[active.pending.job.step]!.created++;
+    this.tally.count(this.slots.created(i, predictionId, at).job.step, 'created');
   }
 
   onCached(i: number): void {
-    this.counts[this.release(i).job.step]!.cached++;
+    this.tally.count(this.release(i).job.step, 'cached');
   }
 
   onSkipped(i: number): void {
-    this.counts[this.release(i).job.step]!.skipped++;
+    this.tally.count(this.release(i).job.step, 'skipped');
   }
 
+  /** The service refused to create job `i` for good. */
   onRejected(i: number, code: string, message: string): void {
-    const { job } = this.release(i);
-    this.counts[job.step]!.failed++;
-    this.recordFailure(job, message);
-    if (code === 'INSUFFICIENT_CREDITS' && !this.stopReason) this.stopReason = 'balance_exhausted';
+    this.fail(this.release(i).job, kindOfRejection(code), message);
   }
 
   /** Rate limited before creation: back to the front of the queue, nothing committed. */
   onRetry(i: number): void {
-    const pending = this.release(i);
-    this.putBack(pending);
+    this.window.putBack(this.release(i));
   }
 
-  onFinished(i: number, outcome: FinishOutcome): void {
-    const active = this.active.get(i)!;
-    const { job, regen } = active.pending;
-    const counts = this.counts[job.step]!;
-    this.release(i);
+  onFinished(i: number, outcome: FinishOutcome, kind: FailureKind = 'prediction_failed'): void {
+    const { job, regen } = this.release(i);
     if (outcome.kind === 'canceled') {
-      counts.canceled++;
+      this.tally.count(job.step, 'canceled');
       return;
     }
     // The service's own figure when it gives one; else the price we committed.
-    this.spent += outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0);
+    this.budget.charge(outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
     if (outcome.kind === 'succeeded') {
-      counts.succeeded++;
+      this.tally.count(job.step, 'succeeded');
       return;
     }
-    if (regen < this.steps[job.step]!.retries && !this.stopReason) {
-      counts.regenerated++;
-      this.putBack({ job, regen: regen + 1 });
+    if (
+      effectOf(kind).kind === 'regenerate' &&
+      regen < this.steps[job.step]!.retries &&
+      !this.budget.stopped
+    ) {
+      this.tally.count(job.step, 'regenerated');
+      this.window.putBack({ job, regen: regen + 1 });
       return;
     }
-    counts.failed++;
-    this.recordFailure(job, outcome.message);
+    this.tally.fail(job, outcome.message);
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */
   cancelAll(): void {
-    for (const i of [...this.active.keys()]) this.counts[this.release(i).job.step]!.canceled++;
-    for (const heir of this.heirs.values()) this.unhold(heir);
-    this.heirs.clear();
-    this.stopReason = 'canceled';
+    for (const i of this.slots.activeIndexes()) this.tally.count(this.release(i).job.step, 'canceled');
+    for (const heir of this.slots.dropHeirs()) this.unhold(heir);
+    this.budget.cancel();
   }
 
   /** Jobs whose prediction exists and is being waited on. */
   inFlight(): InFlightJob[] {
-    return [...this.active.values()].flatMap(({ pending, predictionId, startedAt }) =>
-      predictionId === null
-        ? []
-        : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null }],
-    );
+    return this.slots.inFlight();
   }
 
   /**
@@ -277,31 +211,30 @@ export class CampaignState {
    */
   carry(): Omit<CarriedState, 'clock'> {
     const inFlight = this.inFlight();
-    if (inFlight.length < this.active.size) throw new Error('continue-as-new with a create under way');
+    if (inFlight.length < this.slots.activeCount) throw new Error('continue-as-new with a create under way');
     return {
-      cursor: this.cursor,
-      waiting: this.waiting,
+      cursor: this.window.cursor,
+      waiting: this.window.waiting,
       inFlight,
-      counts: this.counts,
-      spent: this.spent,
-      stopReason: this.stopReason,
-      recentFailures: this.recentFailures,
+      counts: this.tally.counts,
+      spent: this.budget.spent,
+      stopReason: this.budget.stopReason,
+      recentFailures: this.tally.recentFailures,
       startedAt: this.startedAt,
       runs: this.runs,
       limits: this.limits,
-      latencyMs: this.latencyMs,
+      latencyMs: this.tally.latencyMs,
     };
   }
 
   progress(campaign: string, now: number): CampaignProgress {
-    const runningByStep = this.steps.map(() => 0);
-    for (const { pending } of this.active.values()) runningByStep[pending.job.step]!++;
-    const waitingByStep = this.steps.map(() => 0);
-    for (const { job } of [...this.waiting, ...this.heirs.values()]) waitingByStep[job.step]!++;
-    const finished = this.counts.reduce((n, c) => n + c.succeeded + c.cached + c.failed + c.skipped, 0);
+    const { running, heirs } = this.slots.countByStep();
+    const waitingByStep = heirs;
+    for (const { job } of this.window.waiting) waitingByStep[job.step]!++;
+    const finished = this.tally.finished();
     const remaining = this.jobCount - finished;
     const elapsed = now - this.startedAt;
-    const outcome: CampaignOutcome = this.isDone() ? (this.stopReason ?? 'completed') : 'running';
+    const outcome: CampaignOutcome = this.isDone() ? (this.budget.stopReason ?? 'completed') : 'running';
     return {
       campaign,
       outcome,
@@ -309,14 +242,14 @@ export class CampaignState {
         id: step.id,
         model: step.model,
         planned: step.jobCount,
-        running: runningByStep[index]!,
+        running: running[index]!,
         waiting: waitingByStep[index]!,
-        ...this.counts[index]!,
+        ...this.tally.counts[index]!,
       })),
-      spent: this.spent,
-      committed: this.committed,
-      budget: this.budget,
-      recentFailures: this.recentFailures,
+      spent: this.budget.spent,
+      committed: this.budget.committed,
+      budget: this.budget.limit,
+      recentFailures: this.tally.recentFailures,
       startedAt: this.startedAt,
       etaMs:
         finished > 0 && remaining > 0 && elapsed > 0 ? Math.round((elapsed / finished) * remaining) : null,
@@ -324,39 +257,44 @@ export class CampaignState {
     };
   }
 
-  private activate(pending: PendingJob, predictionId: string | null, startedAt: number): void {
-    this.hold(pending);
-    this.active.set(pending.job.i, { pending, predictionId, startedAt });
+  /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
+  private take(max: number, windowRoom: number): PendingJob[] {
+    if (this.budget.stopped) return [];
+    const { picked, rest, budgetReached } = select(this.window.waiting, {
+      max,
+      windowRoom,
+      parentUnfinished: (job) => this.window.parentUnfinished(job),
+      stepRoom: (step) => this.slots.stepRoom(step),
+      fits: (usd, also) => this.budget.fits(usd, also),
+    });
+    if (budgetReached) this.budget.stop('budget_reached');
+    for (const pending of picked) this.hold(pending);
+    this.window.waiting = rest;
+    return picked;
   }
 
   /** A job about to be created: its price is committed, its step slot taken, its children wait. */
-  private hold({ job }: PendingJob): void {
-    this.windowKeys.add(job.key);
-    this.stepActive[job.step]!++;
-    this.committed += job.usd;
+  private hold(pending: PendingJob): void {
+    this.window.hold(pending.job);
+    this.slots.take(pending);
+    this.budget.commit(pending.job.usd);
+  }
+
+  private unhold(pending: PendingJob): void {
+    this.window.end(pending.job);
+    this.slots.give(pending);
+    this.budget.release(pending.job.usd);
   }
 
   private release(i: number): PendingJob {
-    const active = this.active.get(i);
-    if (!active) throw new Error(`job ${i} is not in flight`);
-    this.active.delete(i);
-    this.unhold(active.pending);
-    return active.pending;
+    const pending = this.slots.vacate(i);
+    this.unhold(pending);
+    return pending;
   }
 
-  private unhold({ job }: PendingJob): void {
-    this.windowKeys.delete(job.key);
-    this.stepActive[job.step]!--;
-    this.committed -= job.usd;
-  }
-
-  private putBack(pending: PendingJob): void {
-    this.waiting.unshift(pending);
-    this.windowKeys.add(pending.job.key);
-  }
-
-  private recordFailure(job: JobRef, message: string): void {
-    this.recentFailures.push({ job: job.name, step: this.steps[job.step]!.id, message });
-    if (this.recentFailures.length > MAX_RECENT_FAILURES) this.recentFailures.shift();
+  private fail(job: JobRef, kind: FailureKind, message: string): void {
+    this.tally.fail(job, message);
+    const effect = effectOf(kind);
+    if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome);
   }
 }

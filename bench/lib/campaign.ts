@@ -9,11 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
+import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startOrAttach } from '../../worker/campaign-control.ts';
 import { progressQuery } from '../../workflows/messages.ts';
-import type { CampaignProgress } from '../../workflows/types.ts';
 import type { Stack } from './stack.ts';
 
 const PROGRESS_EVERY_MS = 500;

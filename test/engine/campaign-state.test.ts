@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import { CampaignState } from '../../workflows/campaign-state.ts';
 import { CampaignClock } from '../../workflows/clock.ts';
 import { Pacer } from '../../workflows/pacer.ts';
-import type { JobRef, StepInfo } from '../../workflows/types.ts';
 
 const steps: StepInfo[] = [
   { id: 'hero', model: 'I1', retries: 1, concurrency: null, jobCount: 3 },

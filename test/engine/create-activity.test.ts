@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
 import { createActivities } from '../../activities/index.ts';
 import { storePlan } from '../../activities/plan-store.ts';
+import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
-import type { CreateOutcome, CreateRequest } from '../../workflows/types.ts';
 import { harness } from './harness.ts';
 
 const TWINS = `

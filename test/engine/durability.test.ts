@@ -12,11 +12,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
 import { TERMINAL_STATUSES } from '../../api/wire/index.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
+import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { progressQuery } from '../../workflows/messages.ts';
-import type { CampaignProgress } from '../../workflows/types.ts';
 import { type Harness, harness } from './harness.ts';
 
 /** `n` I4 stills, nothing chained. */

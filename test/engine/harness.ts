@@ -14,13 +14,13 @@ import { DefaultLogger, type NativeConnection, Runtime } from '@temporalio/worke
 import { onTestFinished } from 'vitest';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
+import type { CampaignProgress } from '../../contract/campaign.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { startOrAttach } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import type { CampaignProgress } from '../../workflows/types.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));

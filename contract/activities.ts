@@ -1,0 +1,72 @@
+/**
+ * What the campaign workflow asks of its activities and what they answer: the contract both
+ * sides of the workflow/activity boundary import. JSON-safe, secret-free, bounded per call.
+ */
+import type { Micros } from '../api/money.ts';
+import type { PlanRef } from './campaign.ts';
+
+export interface CreateItem {
+  readonly i: number;
+  readonly regen: number;
+}
+
+export type CreateOutcome =
+  | {
+      readonly kind: 'created';
+      readonly i: number;
+      readonly predictionId: string;
+      /** Worker clock when the service answered: where the prediction's wait starts. */
+      readonly at: number;
+    }
+  /** The manifest already holds this job from an earlier run. */
+  | { readonly kind: 'cached'; readonly i: number }
+  /** The parent has no output: it failed, was skipped or canceled. */
+  | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }
+  /** The service refused the request for good (invalid input, no credits…). */
+  | { readonly kind: 'rejected'; readonly i: number; readonly code: string; readonly message: string }
+  /** Rate limited inside a batch: try again after the delay. */
+  | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number };
+
+export interface CreateRequest {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly outputDir: string;
+  readonly items: readonly CreateItem[];
+}
+
+export interface FinishRequest {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly outputDir: string;
+  readonly i: number;
+  readonly regen: number;
+  readonly predictionId: string;
+  /**
+   * Worker clock when its create was answered (or adopted: later than the creation, so the wait
+   * measured from here is then short; the latency mean is smoothed over many jobs).
+   */
+  readonly startedAt: number;
+  /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
+  readonly resumed: boolean;
+  /**
+   * A job to create as soon as this prediction ends, before its output is downloaded: the
+   * service slot passes straight to the next job, with no workflow round trip in between
+   * (docs/engine.md, "Heirs"). Null when the campaign is bound by the create rate instead.
+   */
+  readonly heir: CreateItem | null;
+}
+
+export type FinishOutcome =
+  | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
+  | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
+  | { readonly kind: 'canceled' };
+
+export interface FinishResult {
+  readonly outcome: FinishOutcome;
+  /** The heir's create, or null when none was asked for or its parent was canceled. */
+  readonly heir: CreateOutcome | null;
+  /** Created → ended, ms; null when the job was found finished already. */
+  readonly waitedMs: number | null;
+  /** Worker clock when the finish returned (moves the campaign clock). */
+  readonly at: number;
+}

@@ -1,0 +1,70 @@
+/**
+ * The one table that says what a failure does. A failure is classified once, where it is seen
+ * (api/client/errors.ts for the service, activities for local I/O), into a `FailureKind`; what
+ * follows from that kind (retry the attempt, send the job back to the queue, regenerate it, fail
+ * it, skip it, stop the campaign) is read here, by the activities and by the workflow alike.
+ *
+ * Pure data and pure functions: the workflow bundle imports this module, so it must stay
+ * deterministic (no clocks, no I/O, no Node modules).
+ */
+import type { CampaignOutcome } from './campaign.ts';
+
+export type FailureKind =
+  /** 429, or a batch item refused for the rate: surely not created. */
+  | 'rate_limited'
+  /** 5xx, network, timeout: may pass; the request may have reached the service. */
+  | 'transient'
+  /** The account has no credits left for this prediction. */
+  | 'insufficient_credits'
+  /** Any other final refusal of a create (invalid input, unknown model…). */
+  | 'rejected'
+  /** The create activity gave up (its retries ended): whether it created anything is reconciled later. */
+  | 'create_gave_up'
+  /** The prediction ended failed, or its output could not be fetched for good. */
+  | 'prediction_failed'
+  /** The finish activity gave up: treated like a failed prediction. */
+  | 'finish_gave_up'
+  /** The job's parent has no output (failed, skipped or canceled). */
+  | 'parent_missing';
+
+export type FailureEffect =
+  /** Throw a retryable activity failure: Temporal tries the same attempt again (Retry-After honoured). */
+  | { readonly kind: 'retry_attempt' }
+  /** Back to the front of the queue, nothing committed; pacing pauses and the limits are read again. */
+  | { readonly kind: 'requeue' }
+  /** A new take of the same job (next regeneration) while the step's `retries` allow, else fail it. */
+  | { readonly kind: 'regenerate' }
+  /** The job ends failed with the reason; its descendants are skipped when they reach the create. */
+  | { readonly kind: 'fail_job' }
+  /** The job ends skipped: nothing was created, nothing paid. */
+  | { readonly kind: 'skip_job' }
+  /** The job fails and no new job starts: the campaign ends with `outcome` once in-flight work lands. */
+  | { readonly kind: 'stop_campaign'; readonly outcome: Exclude<CampaignOutcome, 'running' | 'completed'> };
+
+export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
+  rate_limited: { kind: 'requeue' },
+  transient: { kind: 'retry_attempt' },
+  insufficient_credits: { kind: 'stop_campaign', outcome: 'balance_exhausted' },
+  rejected: { kind: 'fail_job' },
+  create_gave_up: { kind: 'fail_job' },
+  prediction_failed: { kind: 'regenerate' },
+  finish_gave_up: { kind: 'regenerate' },
+  parent_missing: { kind: 'skip_job' },
+};
+
+export function effectOf(kind: FailureKind): FailureEffect {
+  return FAILURE_POLICY[kind];
+}
+
+/**
+ * The kind of a create refused for good, from the error code that the create activity reports
+ * (and that histories of running campaigns already hold, so the mapping may grow but never change).
+ */
+export function kindOfRejection(code: string): FailureKind {
+  if (code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
+  if (code === CREATE_GAVE_UP) return 'create_gave_up';
+  return 'rejected';
+}
+
+/** The code a create batch is reported with when its activity gave up. */
+export const CREATE_GAVE_UP = 'CREATE_FAILED';

@@ -1,0 +1,32 @@
+/**
+ * The activities as the campaign workflow calls them, with the timeouts and retries each needs.
+ * Every activity has a bound: a failure that does not pass ends in a reason, never a silent loop.
+ */
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
+
+type Activities = ReturnType<typeof createActivities>;
+
+export const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/**
+ * Creates are waited for even when canceled, so every prediction they made is known and canceled.
+ * The heartbeat timeout notices a killed worker in seconds rather than at the start-to-close limit.
+ */
+export const { createPredictions } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  // Short waits: a create refused by a 5xx is worth trying again soon; Retry-After overrides this.
+  retry: { initialInterval: '300 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
+});
+
+/** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
+export const { finishPrediction } = proxyActivities<Activities>({
+  startToCloseTimeout: '4 hours',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
+});

@@ -1,0 +1,115 @@
+/**
+ * What the campaign does next, as pure functions of what it knows: the workflow (campaign.ts)
+ * runs the command `decide` returns, waits, and asks again. Every pacing, drain and roll-over rule
+ * lives here and is tested as a table of situations (test/engine/decide.test.ts), without a server.
+ * Which jobs may start (parents, slots, budget) is the selection rule: state/selection.ts.
+ *
+ * The pacer is read through probes (`tokens`, `msUntilToken`), only in the branch that needs
+ * them: reading the pacer refills its bucket, and a refill at another moment could round
+ * differently, so when it is read is part of what histories of running campaigns recorded.
+ */
+
+/** Most predictions created by one activity (one batch request). */
+export const MAX_BATCH = 50;
+/** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
+export const MIN_PACING_MS = 100;
+/** Re-reading the service's limits after a 429 happens at most this often. */
+export const LIMITS_REFRESH_MS = 5_000;
+/** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
+export const CHAIN_RATE_MARGIN = 1.05;
+/**
+ * Continue-as-new drains first (decision 6): a run that completes while activity results keep
+ * arriving has its last task refused by the server (UnhandledCommand), and the SDK then replays
+ * the whole history, during which more results arrive: seconds lost per roll-over, measured.
+ * A drain costs about one prediction latency, so runs should be long: our servers suggest
+ * continue-as-new at 8,000 events (worker/dev-server.ts, docker-compose.yml) rather than 4,096,
+ * and this ceiling covers servers that suggest later, with room for the drain's own events.
+ * Predictions still running after MAX_DRAIN_MS (long videos) are handed to the next run.
+ */
+export const MAX_EVENTS_PER_RUN = 9_000;
+export const MIN_EVENTS_PER_RUN = 2_000;
+export const MAX_DRAIN_MS = 5_000;
+/** History events a job in flight still adds while a run drains (about five per completion). */
+const EVENTS_PER_DRAINING_JOB = 5;
+
+export type Command =
+  /** Nothing left to do: the campaign ends with its outcome. */
+  | { readonly kind: 'complete' }
+  /** The history is long enough: stop submitting and let work in flight land. */
+  | { readonly kind: 'start-drain' }
+  /** Drained (or out of drain time): continue as new, carrying what is still in flight. */
+  | { readonly kind: 'roll-over' }
+  /** A 429 said the service's limits may have changed. */
+  | { readonly kind: 'read-limits' }
+  /** Read the next `count` jobs of the plan into the window. */
+  | { readonly kind: 'load-jobs'; readonly count: number }
+  /** Pick up to `max` jobs the selection rule allows and create them, one batch request. */
+  | { readonly kind: 'submit'; readonly max: number }
+  /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
+  | { readonly kind: 'wait'; readonly ms: number | null };
+
+/** What the campaign knows when it decides; the numbers are plain, the probes are read lazily. */
+export interface Situation {
+  readonly done: boolean;
+  readonly draining: boolean;
+  /** The history suggests continuing as new (server's suggestion or our ceiling). */
+  readonly rollOverDue: boolean;
+  /** Milliseconds of drain time left (≤ 0: out of time). */
+  readonly drainLeftMs: number;
+  /** Create activities under way: they always land before a roll-over. */
+  readonly creating: number;
+  readonly active: number;
+  readonly waiting: number;
+  readonly maxInFlight: number;
+  /** Jobs the window wants from the plan. */
+  readonly wanted: number;
+  readonly limitsStale: boolean;
+  readonly msSinceLimitsRead: number;
+  /** Whole create tokens available now. */
+  readonly tokens: () => number;
+  readonly msUntilToken: () => number;
+}
+
+export function decide(s: Situation): Command {
+  if (s.done) return { kind: 'complete' };
+  if (!s.draining && s.rollOverDue) return { kind: 'start-drain' };
+  // Creates under way always land first (their predictions need ids to be handed over).
+  if (s.draining && s.creating === 0 && (s.active === 0 || s.drainLeftMs <= 0)) return { kind: 'roll-over' };
+  if (s.limitsStale && s.msSinceLimitsRead >= LIMITS_REFRESH_MS) return { kind: 'read-limits' };
+  if (s.draining) return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.drainLeftMs) };
+  if (s.wanted > 0 && s.waiting < s.maxInFlight) return { kind: 'load-jobs', count: s.wanted };
+  const tokens = s.tokens();
+  // The executor waits for a change when the selection rule lets no job start.
+  if (tokens > 0) return { kind: 'submit', max: Math.min(tokens, MAX_BATCH) };
+  // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
+  if (s.waiting > 0 && s.active < s.maxInFlight) {
+    return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.msUntilToken()) };
+  }
+  return { kind: 'wait', ms: null };
+}
+
+/** The event count at which a run starts draining: room is left for each slot's last events. */
+export function rollOverAt(maxInFlight: number): number {
+  return Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS_PER_RUN - EVENTS_PER_DRAINING_JOB * maxInFlight);
+}
+
+/**
+ * Heirs only while the window binds, not the create rate: an heir is created when its
+ * predecessor ends, so a campaign of heirs creates C / latency predictions a second. At or under
+ * the service's rate that is what the window allows anyway, minus a workflow round trip per slot.
+ * Never while draining, nor after a 429 until the limits have been read again.
+ */
+export function mayNameHeir(s: {
+  readonly draining: boolean;
+  readonly limitsStale: boolean;
+  readonly latencyMs: number | null;
+  readonly maxInFlight: number;
+  readonly createsPerSecond: number;
+}): boolean {
+  return (
+    !s.draining &&
+    !s.limitsStale &&
+    s.latencyMs !== null &&
+    (s.maxInFlight * 1000) / s.latencyMs <= s.createsPerSecond * CHAIN_RATE_MARGIN
+  );
+}

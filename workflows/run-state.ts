@@ -1,0 +1,41 @@
+/**
+ * What one workflow run has under way, apart from the jobs themselves (campaign-state.ts): the
+ * activities it is waiting for, whether it is draining for continue-as-new, how fresh its view of
+ * the service's limits is, and whether anything changed since the executor last decided.
+ * Plain deterministic code, moved by the executor's verbs below.
+ */
+export class RunState {
+  /** Create activities under way: their predictions must be known before a roll-over or cancel. */
+  creating = 0;
+  /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
+  chaining = 0;
+  /** Something an activity reported, since the executor last decided. */
+  changed = false;
+  cancelled = false;
+  /** Set by a 429: the service's limits may have changed under us. */
+  limitsStale = false;
+  /** When the drain before continue-as-new began; null while running normally. */
+  drainingSince: number | null = null;
+
+  constructor(
+    /** Campaign clock when the limits were last read. */
+    public limitsReadAt: number,
+  ) {}
+
+  get draining(): boolean {
+    return this.drainingSince !== null;
+  }
+
+  drainLeftMs(now: number, maxDrainMs: number): number {
+    return this.drainingSince === null ? 0 : this.drainingSince + maxDrainMs - now;
+  }
+
+  rateLimited(): void {
+    this.limitsStale = true;
+  }
+
+  limitsRead(now: number): void {
+    this.limitsStale = false;
+    this.limitsReadAt = now;
+  }
+}

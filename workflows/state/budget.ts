@@ -1,0 +1,50 @@
+/**
+ * Money of one campaign run, exact in micro-dollars (decision 4): what the service charged, what
+ * the jobs being created or in flight may still cost, and why submission stopped, if it did.
+ * Spent + committed never passes the budget.
+ */
+import type { Micros } from '../../api/money.ts';
+import type { CampaignOutcome } from '../../contract/campaign.ts';
+
+export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
+
+export class Budget {
+  committed: Micros = 0;
+
+  constructor(
+    readonly limit: Micros | null,
+    public spent: Micros,
+    public stopReason: CampaignOutcome | null,
+  ) {}
+
+  /** Would a job of this price, next to `alsoCommitted` more, still fit? */
+  fits(usd: Micros, alsoCommitted: Micros = 0): boolean {
+    return this.limit === null || this.spent + this.committed + alsoCommitted + usd <= this.limit;
+  }
+
+  commit(usd: Micros): void {
+    this.committed += usd;
+  }
+
+  release(usd: Micros): void {
+    this.committed -= usd;
+  }
+
+  charge(usd: Micros): void {
+    this.spent += usd;
+  }
+
+  /** The first reason to stop wins: later ones do not overwrite it. */
+  stop(reason: StopReason): void {
+    this.stopReason ??= reason;
+  }
+
+  /** A cancel overrides any earlier reason: the user's word is the outcome. */
+  cancel(): void {
+    this.stopReason = 'canceled';
+  }
+
+  get stopped(): boolean {
+    return this.stopReason !== null;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Which waiting jobs may be created now, as a pure function of the window, the slots and the
+ * budget: the pacing rule of the campaign. A job is selected when its parent has ended, the
+ * campaign window (for picks, not heirs) and its step have room, and its price fits the budget
+ * next to what is spent and committed. The first job that does not fit the budget stops
+ * submission for good: the campaign ends once in-flight work lands (decision 4).
+ */
+import type { Micros } from '../../api/money.ts';
+import type { JobRef, PendingJob } from '../../contract/campaign.ts';
+
+export interface SelectionRules {
+  /** Most jobs to select. */
+  readonly max: number;
+  /** Room left in the campaign window; Infinity for heirs, which take over a slot. */
+  readonly windowRoom: number;
+  readonly parentUnfinished: (job: JobRef) => boolean;
+  /** Slots the step has left before this selection. */
+  readonly stepRoom: (step: number) => number;
+  /** Does this price fit, next to `alsoCommitted` already selected? */
+  readonly fits: (usd: Micros, alsoCommitted: Micros) => boolean;
+}
+
+export interface Selection {
+  readonly picked: PendingJob[];
+  /** The waiting list without the picked jobs, in its order. */
+  readonly rest: PendingJob[];
+  /** A job did not fit the budget: submission stops. */
+  readonly budgetReached: boolean;
+}
+
+export function select(waiting: readonly PendingJob[], rules: SelectionRules): Selection {
+  const picked: PendingJob[] = [];
+  const rest: PendingJob[] = [];
+  const takenPerStep = new Map<number, number>();
+  let committed: Micros = 0;
+  for (let index = 0; index < waiting.length; index++) {
+    const pending = waiting[index]!;
+    if (picked.length >= rules.max || picked.length >= rules.windowRoom) {
+      rest.push(...waiting.slice(index));
+      break;
+    }
+    const { job } = pending;
+    const taken = takenPerStep.get(job.step) ?? 0;
+    if (rules.parentUnfinished(job) || taken >= rules.stepRoom(job.step)) {
+      rest.push(pending);
+      continue;
+    }
+    if (!rules.fits(job.usd, committed)) {
+      rest.push(...waiting.slice(index));
+      return { picked, rest, budgetReached: true };
+    }
+    takenPerStep.set(job.step, taken + 1);
+    committed += job.usd;
+    picked.push(pending);
+  }
+  return { picked, rest, budgetReached: false };
+}

@@ -1,0 +1,46 @@
+/**
+ * What happened to the campaign's jobs, per step, for progress and the final summary: counts by
+ * outcome, the most recent failures with their reasons, and the measured prediction latency.
+ */
+import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campaign.ts';
+
+const MAX_RECENT_FAILURES = 20;
+
+function emptyCounts(): StepCounts {
+  return { succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0, created: 0, regenerated: 0 };
+}
+
+export class Tally {
+  readonly counts: StepCounts[];
+  readonly recentFailures: Failure[];
+  /** Mean wait of a prediction (created → ended), ms, smoothed; null until one has ended. */
+  latencyMs: number | null;
+
+  constructor(
+    private readonly steps: readonly StepInfo[],
+    carried?: { counts: readonly StepCounts[]; recentFailures: readonly Failure[]; latencyMs: number | null },
+  ) {
+    this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
+    this.recentFailures = [...(carried?.recentFailures ?? [])];
+    this.latencyMs = carried?.latencyMs ?? null;
+  }
+
+  count(step: number, outcome: keyof StepCounts): void {
+    this.counts[step]![outcome]++;
+  }
+
+  fail(job: JobRef, message: string): void {
+    this.counts[job.step]!.failed++;
+    this.recentFailures.push({ job: job.name, step: this.steps[job.step]!.id, message });
+    if (this.recentFailures.length > MAX_RECENT_FAILURES) this.recentFailures.shift();
+  }
+
+  observeWait(ms: number): void {
+    this.latencyMs = this.latencyMs === null ? ms : this.latencyMs + (ms - this.latencyMs) * 0.1;
+  }
+
+  /** Jobs that reached an end (created predictions and regenerations are not ends). */
+  finished(): number {
+    return this.counts.reduce((n, c) => n + c.succeeded + c.cached + c.failed + c.skipped, 0);
+  }
+}
