@@ -9,8 +9,9 @@ import { retryRead, type ServiceClient, ServiceError } from '../api/client/index
 import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import { readClaims } from './claims.ts';
-import { createPredictions } from './create.ts';
-import { finishPrediction, type JobResult } from './finish.ts';
+import { createPredictions } from './create/index.ts';
+import { finishPrediction, type JobResult } from './finish/index.ts';
+import { SharedWork } from './finish/shared-work.ts';
 import { Manifests } from './manifest.ts';
 import { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
@@ -27,7 +28,7 @@ export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
-  const finishing = new Map<string, Promise<JobResult>>();
+  const finishing = new SharedWork<JobResult>();
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {

@@ -1,0 +1,110 @@
+/**
+ * Sends the creates of an attempt: one batch request when several jobs are ready, a single create
+ * otherwise. Each job gets an outcome; a failure that may have created something is returned as
+ * `unsettled` (not thrown), so the caller claims what was created before the attempt is retried.
+ */
+import { type BatchResult, type ServiceClient, ServiceError } from '../../api/client/index.ts';
+import type { CreateItem, CreateOutcome } from '../../contract/activities.ts';
+import { effectOf } from '../../contract/failure-policy.ts';
+import type { PlannedJob } from '../../plan/types.ts';
+import { failureKindOf } from '../failure-kind.ts';
+
+export interface Ready {
+  readonly item: CreateItem;
+  readonly job: PlannedJob;
+  readonly input: Record<string, unknown>;
+  readonly idempotencyKey: string;
+}
+
+export interface Sent {
+  readonly outcomes: CreateOutcome[];
+  /** Set when a create may have reached the service without an answer: the attempt must retry. */
+  readonly unsettled: unknown;
+}
+
+/**
+ * A refusal of the batch as a whole creates nothing: a 429 sends every item back to the workflow
+ * (which re-reads the limits and batches smaller); any other final refusal (a batch larger than
+ * this service accepts, say) falls back to single creates, so each job gets its own answer.
+ */
+export async function sendCreates(client: ServiceClient, entries: readonly Ready[]): Promise<Sent> {
+  if (entries.length === 0) return { outcomes: [], unsettled: null };
+  if (entries.length === 1) return createEach(client, entries);
+  let batch: BatchResult;
+  try {
+    batch = await client.batches.create(
+      entries.map((r) => ({ model: r.job.model, input: r.input, idempotencyKey: r.idempotencyKey })),
+    );
+  } catch (error) {
+    if (!(error instanceof ServiceError)) return { outcomes: [], unsettled: error };
+    const effect = effectOf(failureKindOf(error)).kind;
+    if (effect === 'retry_attempt') return { outcomes: [], unsettled: error };
+    if (effect === 'requeue')
+      return { outcomes: entries.map((r) => requeue(r.item.i, error)), unsettled: null };
+    return createEach(client, entries);
+  }
+  const outcomes: CreateOutcome[] = [];
+  let unsettled: ServiceError | null = null;
+  for (const result of batch.items) {
+    const { i } = entries[result.index]!.item;
+    if (result.prediction)
+      outcomes.push({ kind: 'created', i, predictionId: result.prediction.id, at: Date.now() });
+    // An item that may have been created is settled by the next attempt's reconciliation.
+    else if (result.error?.maybeCreated) unsettled ??= result.error;
+    else {
+      const answer = answerOf(i, result.error ?? unexplained());
+      if ('unsettled' in answer) unsettled ??= answer.unsettled;
+      else outcomes.push(answer);
+    }
+  }
+  return { outcomes, unsettled };
+}
+
+/**
+ * Single creates, one after the other. One that fails in a way that may have created something
+ * does not stop the others: the attempt is retried after the predictions that were made are claimed.
+ */
+async function createEach(client: ServiceClient, entries: readonly Ready[]): Promise<Sent> {
+  const outcomes: CreateOutcome[] = [];
+  let unsettled: unknown = null;
+  for (const entry of entries) {
+    try {
+      const prediction = await client.predictions.create(entry.job.model, entry.input, {
+        idempotencyKey: entry.idempotencyKey,
+      });
+      outcomes.push({ kind: 'created', i: entry.item.i, predictionId: prediction.id, at: Date.now() });
+    } catch (error) {
+      const answer = error instanceof ServiceError ? answerOf(entry.item.i, error) : { unsettled: error };
+      if ('unsettled' in answer) unsettled ??= answer.unsettled;
+      else outcomes.push(answer);
+    }
+  }
+  return { outcomes, unsettled };
+}
+
+/** What the failure policy makes of a refused create: an outcome, or an attempt to retry. */
+function answerOf(i: number, error: ServiceError): CreateOutcome | { unsettled: ServiceError } {
+  switch (effectOf(failureKindOf(error)).kind) {
+    case 'requeue':
+      return requeue(i, error);
+    case 'retry_attempt':
+      return { unsettled: error };
+    default:
+      return { kind: 'rejected', i, code: error.code, message: error.message };
+  }
+}
+
+/** A 429 is surely not created: the workflow pauses its pacing and re-reads the limits. */
+function requeue(i: number, error: ServiceError): CreateOutcome {
+  return { kind: 'retry', i, afterMs: error.retryAfterMs ?? 1_000 };
+}
+
+function unexplained(): ServiceError {
+  return new ServiceError({
+    message: 'the service refused this prediction without saying why',
+    status: null,
+    type: 'api_error',
+    code: 'UNKNOWN',
+    retryable: false,
+  });
+}

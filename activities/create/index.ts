@@ -1,0 +1,111 @@
+/**
+ * Creates predictions for jobs the workflow picked. Never pays twice (decision 3):
+ *  - every create carries an Idempotency-Key derived from the job key and its regeneration;
+ *  - a retried attempt may follow a request that reached the service ("maybe created": a timeout,
+ *    a reset, a 5xx, or a worker killed mid-call), so it first adopts what an earlier attempt
+ *    made (reconcile.ts) and creates only the rest (batch.ts);
+ *  - every prediction made is claimed (claims.ts) before the attempt returns or retries, so a
+ *    cancel finds it and a later attempt never adopts it for another job;
+ *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
+ */
+import type { ServiceClient } from '../../api/client/index.ts';
+import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
+import { appendClaims, type Claim } from '../claims.ts';
+import { heartbeating } from '../heartbeating.ts';
+import type { Manifest } from '../manifest.ts';
+import type { LoadedPlan } from '../plan-store.ts';
+import type { InputResolver } from '../resolve-input.ts';
+import { type Ready, sendCreates } from './batch.ts';
+import { createKey } from './keys.ts';
+import { adoptMaybeCreated } from './reconcile.ts';
+
+export interface CreateDeps {
+  readonly client: ServiceClient;
+  readonly resolver: InputResolver;
+}
+
+/**
+ * Set when an earlier attempt may have sent these creates: predictions made for the same input
+ * since `since` (worker clock, ms) are looked for and adopted before anything is created.
+ */
+export interface Reconcile {
+  readonly since: number;
+}
+
+/** The activity. */
+export async function createPredictions(
+  deps: CreateDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: CreateRequest,
+): Promise<CreateOutcome[]> {
+  // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
+  // second attempt would create while the first is still waiting for its answer.
+  return heartbeating(undefined, ({ info }) =>
+    createAll(
+      deps,
+      loaded,
+      manifest,
+      request,
+      info.attempt > 1 ? { since: info.scheduledTimestampMs } : null,
+    ),
+  );
+}
+
+/** Creates the jobs of `request` (claims included); also the heir's create inside a finish. */
+export async function createAll(
+  deps: CreateDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: CreateRequest,
+  reconcile: Reconcile | null,
+): Promise<CreateOutcome[]> {
+  const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
+  let toCreate = ready;
+  if (reconcile) {
+    const adoption = await adoptMaybeCreated(deps.client, request.outputDir, ready, reconcile.since);
+    outcomes.push(...adoption.adopted);
+    toCreate = adoption.rest;
+  }
+  // No cancellation signal on creates: a request abandoned after it was sent may still create a
+  // prediction, which must then be claimed (and canceled upstream with the campaign).
+  const sent = await sendCreates(deps.client, toCreate);
+  await appendClaims(request.outputDir, claimsOf(sent.outcomes, toCreate));
+  if (sent.unsettled !== null) throw sent.unsettled;
+  outcomes.push(...sent.outcomes);
+  return outcomes;
+}
+
+/** Jobs already recorded are cached, jobs whose parent has no output are skipped; the rest are ready. */
+async function prepare(
+  deps: CreateDeps,
+  { plan, indexOf }: LoadedPlan,
+  manifest: Manifest,
+  request: CreateRequest,
+): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
+  const outcomes: CreateOutcome[] = [];
+  const ready: Ready[] = [];
+  for (const item of request.items) {
+    const job = plan.jobs[item.i]!;
+    if (await manifest.get(job.key)) {
+      outcomes.push({ kind: 'cached', i: item.i });
+      continue;
+    }
+    const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
+    const resolved = await deps.resolver.resolve(job, parentName, manifest);
+    if (!resolved.ok) {
+      outcomes.push({ kind: 'skipped', i: item.i, reason: resolved.reason });
+      continue;
+    }
+    ready.push({ item, job, input: resolved.input, idempotencyKey: createKey(job.key, item.regen) });
+  }
+  return { outcomes, ready };
+}
+
+function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): Claim[] {
+  return outcomes.flatMap((outcome) => {
+    if (outcome.kind !== 'created') return [];
+    const entry = entries.find((r) => r.item.i === outcome.i)!;
+    return [{ prediction_id: outcome.predictionId, key: entry.job.key, regen: entry.item.regen }];
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * Finishes one prediction: waits for it, creates its heir (the next job, when the workflow named
+ * one) the moment it ends, then saves its output. Safe to run again after a crash at any point: a
+ * job already in the manifest is not downloaded twice, a half-downloaded file never replaces a
+ * good one, and an heir an earlier attempt may have created is looked for before it is created.
+ */
+import { ServiceError } from '../../api/client/index.ts';
+import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import { awaitPrediction } from '../await-prediction.ts';
+import { type CreateDeps, createAll } from '../create/index.ts';
+import { heartbeating } from '../heartbeating.ts';
+import type { Manifest } from '../manifest.ts';
+import type { LoadedPlan } from '../plan-store.ts';
+import { saveOutput } from './save-output.ts';
+import type { SharedWork } from './shared-work.ts';
+
+/** What the work of one prediction yields; the activity adds the time it returns. */
+export type JobResult = Omit<FinishResult, 'at'>;
+
+export interface FinishDeps extends CreateDeps {
+  /** Work under way in this worker, by prediction id. */
+  readonly finishing: SharedWork<JobResult>;
+}
+
+/**
+ * The activity. Heartbeats (with the prediction id) every few seconds so a dead worker is noticed
+ * within the heartbeat timeout.
+ */
+export async function finishPrediction(
+  deps: FinishDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+): Promise<FinishResult> {
+  return heartbeating({ predictionId: request.predictionId }, (context) => {
+    const again = request.resumed || context.info.attempt > 1;
+    const work = deps.finishing.run(request.predictionId, () =>
+      finishJob(deps, loaded, manifest, request, again),
+    );
+    // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
+    // predictions upstream, and the wait then ends with their canceled state.
+    return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
+  });
+}
+
+/** `again`: an earlier attempt or run may have left a partial file or created the heir. */
+async function finishJob(
+  deps: FinishDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+  again: boolean,
+): Promise<JobResult> {
+  const job = loaded.plan.jobs[request.i]!;
+  const heir = () => createHeir(deps, loaded, manifest, request, again);
+  const done = await manifest.get(job.key);
+  if (done) {
+    const outcome = { kind: 'succeeded', creditsUsed: null, file: done.file } as const;
+    return { outcome, heir: await heir(), waitedMs: null };
+  }
+
+  const prediction = await awaitPrediction(deps.client, request.predictionId);
+  const waitedMs = Date.now() - request.startedAt;
+  // Canceled means the campaign is: its heir is not created.
+  if (prediction.status === 'canceled') return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
+  // The service's slot is free now: the heir takes it before this output is downloaded.
+  const heirOutcome = await heir();
+  const failed = (message: string): JobResult => ({
+    outcome: { kind: 'failed', creditsUsed: prediction.creditsUsed, message },
+    heir: heirOutcome,
+    waitedMs,
+  });
+  if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
+    return failed(prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`);
+  }
+  let outcome: FinishOutcome;
+  try {
+    const file = await saveOutput(manifest, job, prediction, request, { waitedMs, again });
+    outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.retryable) throw error;
+    // A link refused for good fails this job (paid: the service charged it), not its heir, which
+    // exists now and must be waited for: failing the activity would lose its create outcome.
+    return failed(error.message);
+  }
+  return { outcome, heir: heirOutcome, waitedMs };
+}
+
+/** The heir's create, reconciled when an earlier attempt may have made it. */
+async function createHeir(
+  deps: FinishDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+  again: boolean,
+): Promise<CreateOutcome | null> {
+  if (!request.heir) return null;
+  // The heir can only have been created after this prediction was.
+  const reconcile = again ? { since: request.startedAt } : null;
+  const [outcome] = await createAll(deps, loaded, manifest, { ...request, items: [request.heir] }, reconcile);
+  return outcome ?? null;
+}

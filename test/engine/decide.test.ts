@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Command,
+  decide,
+  LIMITS_REFRESH_MS,
+  MAX_BATCH,
+  MIN_EVENTS_PER_RUN,
+  MIN_PACING_MS,
+  mayNameHeir,
+  rollOverAt,
+  type Situation,
+} from '../../workflows/decide.ts';
+
+/** A campaign in full swing: nothing special going on, tokens in hand, jobs waiting. */
+const running: Situation = {
+  done: false,
+  draining: false,
+  rollOverDue: false,
+  drainLeftMs: 0,
+  creating: 0,
+  active: 10,
+  waiting: 40,
+  maxInFlight: 16,
+  wanted: 0,
+  limitsStale: false,
+  msSinceLimitsRead: 0,
+  tokens: () => 8,
+  msUntilToken: () => 0,
+};
+
+const situations: [string, Partial<Situation>, Command][] = [
+  ['nothing left to do ends the campaign', { done: true }, { kind: 'complete' }],
+  ['a long history starts the drain', { rollOverDue: true }, { kind: 'start-drain' }],
+  [
+    'a drain waits for creates under way',
+    { draining: true, drainLeftMs: 3_000, creating: 1, active: 0 },
+    { kind: 'wait', ms: 3_000 },
+  ],
+  [
+    'a drain with nothing in flight rolls over',
+    { draining: true, drainLeftMs: 3_000, active: 0 },
+    { kind: 'roll-over' },
+  ],
+  [
+    'a drain out of time rolls over with work in flight',
+    { draining: true, drainLeftMs: 0, active: 5 },
+    { kind: 'roll-over' },
+  ],
+  ['a drain never submits', { draining: true, drainLeftMs: 20 }, { kind: 'wait', ms: MIN_PACING_MS }],
+  [
+    'stale limits are read again once the refresh interval passed',
+    { limitsStale: true, msSinceLimitsRead: LIMITS_REFRESH_MS },
+    { kind: 'read-limits' },
+  ],
+  [
+    'stale limits read recently: carry on',
+    { limitsStale: true, msSinceLimitsRead: 100 },
+    { kind: 'submit', max: 8 },
+  ],
+  ['a window short of jobs reads the plan', { wanted: 64, waiting: 10 }, { kind: 'load-jobs', count: 64 }],
+  [
+    'a window with enough jobs waiting does not read',
+    { wanted: 64, waiting: 16 },
+    { kind: 'submit', max: 8 },
+  ],
+  ['tokens in hand submit that many', {}, { kind: 'submit', max: 8 }],
+  ['a batch is capped', { tokens: () => 500 }, { kind: 'submit', max: MAX_BATCH }],
+  [
+    'no token while jobs wait for a free slot: sleep until the next token',
+    { tokens: () => 0, msUntilToken: () => 340 },
+    { kind: 'wait', ms: 340 },
+  ],
+  [
+    'pacing sleeps are not shorter than the minimum',
+    { tokens: () => 0, msUntilToken: () => 3 },
+    { kind: 'wait', ms: MIN_PACING_MS },
+  ],
+  [
+    'no token and a full window: wait for a report',
+    { tokens: () => 0, active: 16 },
+    { kind: 'wait', ms: null },
+  ],
+  [
+    'no token and nothing waiting: wait for a report',
+    { tokens: () => 0, waiting: 0 },
+    { kind: 'wait', ms: null },
+  ],
+];
+
+describe('decide', () => {
+  it.each(situations)('%s', (_, change, command) => {
+    expect(decide({ ...running, ...change })).toEqual(command);
+  });
+
+  it('reads the pacer only when it is about to submit or sleep', () => {
+    let reads = 0;
+    const read = (value: number) => () => {
+      reads++;
+      return value;
+    };
+    const counting = { tokens: read(8), msUntilToken: read(0) };
+    decide({ ...running, ...counting, rollOverDue: true });
+    decide({ ...running, ...counting, wanted: 64, waiting: 0 });
+    decide({ ...running, ...counting, draining: true, drainLeftMs: 1_000 });
+    expect(reads).toBe(0);
+    decide({ ...running, ...counting });
+    expect(reads).toBe(1);
+  });
+});
+
+describe('rollOverAt', () => {
+  it.each([
+    [16, 8_920],
+    [200, 8_000],
+    [5_000, MIN_EVENTS_PER_RUN],
+  ])('with %i in flight drains from event %i', (inFlight, events) => {
+    expect(rollOverAt(inFlight)).toBe(events);
+  });
+});
+
+describe('mayNameHeir', () => {
+  const bound = {
+    draining: false,
+    limitsStale: false,
+    latencyMs: 1_000,
+    maxInFlight: 50,
+    createsPerSecond: 100,
+  };
+  it.each([
+    ['the window binds (50 per second under a rate of 100)', {}, true],
+    ['the rate binds (200 per second over a rate of 100)', { maxInFlight: 200 }, false],
+    ['within the 5 % margin', { maxInFlight: 105 }, true],
+    ['no latency measured yet', { latencyMs: null }, false],
+    ['draining for continue-as-new', { draining: true }, false],
+    ['a 429 until the limits are read again', { limitsStale: true }, false],
+  ])('%s: %s', (_, change, expected) => {
+    expect(mayNameHeir({ ...bound, ...change })).toBe(expected);
+  });
+});
