@@ -7,6 +7,9 @@
 
 import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
+import type { CampaignOutcome, Failure, StepCounts } from './progress.ts';
+
+export type { CampaignOutcome, CampaignProgress, Failure, StepCounts, StepProgress } from './progress.ts';
 
 /** Where a stored plan lives: content-addressed, so a workflow always reads the plan it started with. */
 export interface PlanRef {
@@ -48,28 +51,6 @@ export interface ServiceLimits {
   readonly maxInFlight: number;
 }
 
-export interface StepCounts {
-  /** Finished in this campaign run (predictions created and downloaded). */
-  succeeded: number;
-  /** Already in the manifest from an earlier run: nothing created, nothing paid. */
-  cached: number;
-  failed: number;
-  /** Not run because an ancestor failed or was canceled. */
-  skipped: number;
-  canceled: number;
-  /** Predictions created, including regenerations. */
-  created: number;
-  regenerated: number;
-}
-
-export interface Failure {
-  readonly job: string;
-  readonly step: string;
-  readonly message: string;
-}
-
-export type CampaignOutcome = 'running' | 'completed' | 'budget_reached' | 'balance_exhausted' | 'canceled';
-
 /** A created prediction handed from one workflow run to the next, still being waited on. */
 export interface InFlightJob {
   readonly pending: PendingJob;
@@ -109,26 +90,3 @@ export interface CampaignInput {
   readonly carried?: CarriedState;
 }
 
-export interface StepProgress extends StepCounts {
-  readonly id: string;
-  readonly model: ModelLabel;
-  readonly planned: number;
-  readonly running: number;
-  readonly waiting: number;
-}
-
-export interface CampaignProgress {
-  readonly campaign: string;
-  readonly outcome: CampaignOutcome;
-  readonly steps: readonly StepProgress[];
-  readonly spent: Micros;
-  /** Price of the predictions in flight: spent + committed never passes the budget. */
-  readonly committed: Micros;
-  readonly budget: Micros | null;
-  readonly recentFailures: readonly Failure[];
-  readonly startedAt: number;
-  /** Estimated milliseconds to the end, from the completion rate so far; null until known. */
-  readonly etaMs: number | null;
-  /** Workflow runs so far (continue-as-new count + 1). */
-  readonly runs: number;
-}

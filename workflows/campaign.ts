@@ -16,7 +16,9 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
+  upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CreateOutcome } from '../contract/activities.ts';
@@ -36,7 +38,18 @@ import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { RunState } from './run-state.ts';
 
+/**
+ * Progress is published in the memo, so clients read it from the server without a query (a query
+ * answered by a worker that has not cached the run can make it apply part of a workflow task
+ * early, and the task then carries commands a replay does not make: docs/engine.md, "Progress
+ * without queries"). Histories recorded before this have no such events, hence the patch.
+ */
+const PROGRESS_IN_MEMO = 'progress-in-memo';
+/** Campaign-clock time between two memo updates: about one history event per second. */
+const PUBLISH_EVERY_MS = 1_000;
+
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
+  const publishesProgress = patched(PROGRESS_IN_MEMO);
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
@@ -44,7 +57,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
-    now: Date.now(), // for progress only (elapsed time, ETA), no decision reads it
+    now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
   });
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now());
   const run = new RunState(clock.now());
@@ -184,6 +197,13 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     return ms === undefined ? condition(wake) : condition(wake, ms);
   }
 
+  /** The memo's progress, at most once per PUBLISH_EVERY_MS unless `final`. */
+  function publish(final = false): void {
+    if (!publishesProgress || (!final && clock.now() - run.publishedAt < PUBLISH_EVERY_MS)) return;
+    run.publishedAt = clock.now();
+    upsertMemo({ progress: state.progress(input.campaign, clock.now()) });
+  }
+
   for (const flight of input.carried?.inFlight ?? []) void finish(flight, true);
 
   let command: Command = decide(situation());
@@ -209,6 +229,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         case 'submit': {
           const batch = state.pick(command.max);
           if (batch.length === 0) {
+            publish();
             await nextChange();
             break;
           }
@@ -217,6 +238,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         }
         case 'wait': {
+          publish();
           const { ms } = command;
           if (ms === null) await nextChange();
           else {
@@ -246,12 +268,14 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       }
     });
     state.cancelAll();
+    publish(true);
     log.info('campaign canceled', { campaign: input.campaign });
     // Completing (rather than rethrowing) keeps the final progress readable as the result, with
     // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
     return state.progress(input.campaign, Date.now());
   }
 
+  publish(true);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({

@@ -16,6 +16,8 @@ export class RunState {
   limitsStale = false;
   /** When the drain before continue-as-new began; null while running normally. */
   drainingSince: number | null = null;
+  /** Campaign clock when progress was last published in the memo. */
+  publishedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** Campaign clock when the limits were last read. */

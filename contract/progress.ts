@@ -1,0 +1,60 @@
+/**
+ * A campaign's progress: what the workflow publishes (its memo while it runs, its result when it
+ * ends) and what `run`, `status` and `cancel` read back. Schemas first, types derived from them:
+ * clients parse what they read from Temporal, never cast it. The workflow imports the types only,
+ * so zod stays out of the workflow bundle.
+ */
+import { z } from 'zod';
+import { ModelLabel } from '../api/catalogue/models.ts';
+
+export const CampaignOutcome = z.enum(['running', 'completed', 'budget_reached', 'balance_exhausted', 'canceled']);
+export type CampaignOutcome = z.infer<typeof CampaignOutcome>;
+
+const count = z.number().int().nonnegative();
+/** Exact money, integer micro-dollars (api/money.ts). */
+const micros = z.number().int();
+
+export const StepCounts = z.object({
+  /** Finished in this campaign run (predictions created and downloaded). */
+  succeeded: count,
+  /** Already in the manifest from an earlier run: nothing created, nothing paid. */
+  cached: count,
+  failed: count,
+  /** Not run because an ancestor failed or was canceled. */
+  skipped: count,
+  canceled: count,
+  /** Predictions created, including regenerations. */
+  created: count,
+  regenerated: count,
+});
+export type StepCounts = z.infer<typeof StepCounts>;
+
+export const Failure = z.object({ job: z.string(), step: z.string(), message: z.string() });
+export type Failure = z.infer<typeof Failure>;
+
+export const StepProgress = StepCounts.extend({
+  id: z.string(),
+  model: ModelLabel,
+  planned: count,
+  running: count,
+  waiting: count,
+});
+export type StepProgress = z.infer<typeof StepProgress>;
+
+export const CampaignProgress = z.object({
+  campaign: z.string(),
+  outcome: CampaignOutcome,
+  steps: z.array(StepProgress),
+  spent: micros,
+  /** Price of the predictions in flight: spent + committed never passes the budget. */
+  committed: micros,
+  budget: micros.nullable(),
+  recentFailures: z.array(Failure),
+  /** When the campaign's first run started (its start event), ms since the epoch. */
+  startedAt: z.number(),
+  /** Estimated milliseconds to the end, from the completion rate so far; null until known. */
+  etaMs: z.number().nullable(),
+  /** Workflow runs so far (continue-as-new count + 1). */
+  runs: count,
+});
+export type CampaignProgress = z.infer<typeof CampaignProgress>;
