@@ -5,6 +5,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { ServiceError } from './errors.ts';
 import {
   type AddressClass,
   allowanceFor,
@@ -76,4 +77,31 @@ export async function linkPolicyFor(
 /** The configured service's URL: MEDIAFLOW_API_URL, else the embedded emulator. */
 export function configuredServiceUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.MEDIAFLOW_API_URL?.trim() || EMBEDDED_SERVICE_URL;
+}
+
+/**
+ * For the transport: before the first request to a plain-http service, make sure its host is not
+ * public, so the API key never crosses the internet in clear text (covers `mediaflow worker`, which
+ * builds its client from the environment without the CLI's check). Passing once is remembered; a
+ * lookup that fails is left to the connection, which fails the same way, and asked again next time.
+ */
+export function cleartextGuard(baseUrl: string, lookup: Lookup = systemLookup): () => Promise<void> {
+  if (new URL(baseUrl).protocol !== 'http:') return async () => {};
+  let passed = false;
+  return async () => {
+    if (passed) return;
+    const addresses = await addressesOf(baseUrl, lookup).catch(() => null);
+    if (addresses === null) return;
+    const problem = serviceUrlProblem(baseUrl, addresses);
+    if (problem) {
+      throw new ServiceError({
+        message: problem,
+        status: null,
+        type: 'invalid_request_error',
+        code: 'INSECURE_SERVICE_URL',
+        retryable: false,
+      });
+    }
+    passed = true;
+  };
 }

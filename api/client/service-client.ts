@@ -3,6 +3,7 @@
  * interface). This file only says which path each call goes to and how its reply is normalised;
  * HTTP, timeouts and error classification live in transport.ts and errors.ts.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ModelLabel } from '../catalogue/models.ts';
 import { ModelLabel as ModelLabelSchema } from '../catalogue/models.ts';
@@ -28,6 +29,7 @@ import { enumValuesAsStrings } from './enum-strings.ts';
 import { errorFromBatchItem } from './errors.ts';
 import { paginate } from './pagination.ts';
 import { predictionEvents } from './prediction-stream.ts';
+import { serviceUrlProblem } from './service-address.ts';
 import { type Call, Transport } from './transport.ts';
 import type { BatchResult, CallOptions, ClientOptions, ServiceClient } from './types.ts';
 
@@ -280,6 +282,10 @@ function checkBaseUrl(baseUrl: string): string {
       `the service base URL must be http(s) and end with /v1, e.g. http://127.0.0.1:4010/v1`,
     );
   }
+  // An IP literal needs no DNS, so a public one over plain http is refused before anything starts.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const problem = isIP(host) ? serviceUrlProblem(url.href, [host]) : null;
+  if (problem) throw new TypeError(problem);
   return url.href;
 }
 

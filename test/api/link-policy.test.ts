@@ -12,7 +12,6 @@ import {
   replyDecision,
   sizeRefusal,
 } from '../../api/client/link-policy.ts';
-import { checkServiceUrl, linkPolicyFor, serviceUrlProblem } from '../../api/client/service-address.ts';
 
 const policy = (allowed: AddressClass[] = [], maxBytes = 1000): LinkPolicy => ({
   allowed: new Set(allowed),
@@ -153,39 +152,5 @@ describe('redactLink', () => {
     ['token=abc not a url', '(a link that is not a URL)'],
   ])('%s → %s', (link, shown) => {
     expect(redactLink(link)).toBe(shown);
-  });
-});
-
-describe('the service URL', () => {
-  it.each<[string, string[], boolean]>([
-    ['https://api.example.com/v1', ['93.184.216.34'], true],
-    ['http://127.0.0.1:4010/v1', ['127.0.0.1'], true],
-    ['http://localhost:4010/v1', ['::1', '127.0.0.1'], true],
-    ['http://emulator:4010/v1', ['172.18.0.3'], true],
-    ['http://api.example.com/v1', ['93.184.216.34'], false],
-    ['http://api.example.com/v1', ['10.0.0.2', '93.184.216.34'], false],
-    ['http://metadata/v1', ['169.254.169.254'], false],
-    ['http://unresolved.example/v1', [], true],
-  ])('%s at %j is accepted: %s', (url, addresses, accepted) => {
-    const problem = serviceUrlProblem(url, addresses);
-    expect(problem === null).toBe(accepted);
-    if (problem) {
-      expect(problem).not.toContain('\n');
-      expect(problem).toContain('use https://');
-    }
-  });
-
-  it('resolves a host name before judging it; an IP literal is its own answer', async () => {
-    const lookup = async (host: string) => (host === 'emulator' ? ['172.18.0.3'] : ['203.0.113.9']);
-    expect(await checkServiceUrl('http://emulator:4010/v1', lookup)).toBeNull();
-    expect(await checkServiceUrl('http://api.example.com/v1', lookup)).toMatch(/plain http to 203.0.113.9/);
-    expect(await checkServiceUrl('http://198.51.100.7/v1', lookup)).toMatch(/plain http to 198.51.100.7/);
-    expect(await checkServiceUrl('https://api.example.com/v1', lookup)).toBeNull();
-  });
-
-  it('the link policy allows what the service is at, and nothing for a public service', async () => {
-    const lookup = async () => ['10.0.0.5'];
-    expect([...(await linkPolicyFor('http://svc.internal/v1', {}, lookup)).allowed]).toEqual(['private']);
-    expect([...(await linkPolicyFor('https://203.0.113.9/v1', {}, lookup)).allowed]).toEqual([]);
   });
 });
