@@ -16,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, type Dispatcher, request } from 'undici';
-import { ServiceError } from '../api/client/index.ts';
+import { ConfigurationError, ServiceError } from '../api/client/index.ts';
 import {
   addressRefusal,
   allowanceFor,
@@ -202,7 +202,7 @@ async function configuredPolicy(env: NodeJS.ProcessEnv = process.env): Promise<L
 
 /** A bad MEDIAFLOW_MAX_DOWNLOAD_BYTES fails the job with its reason; DNS trouble is retried. */
 function policyFailure(error: unknown): never {
-  const misconfigured = error instanceof TypeError;
+  const misconfigured = error instanceof ConfigurationError;
   throw new ServiceError({
     message: misconfigured
       ? (error as Error).message

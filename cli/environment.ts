@@ -4,6 +4,7 @@
  * and the emulator, shared by every mediaflow process on this machine (worker/embedded.ts).
  */
 import type { Client, Connection } from '@temporalio/client';
+import { ConfigurationError } from '../api/client/configuration-error.ts';
 import { maxDownloadBytes } from '../api/client/link-policy.ts';
 import { checkServiceUrl } from '../api/client/service-address.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
@@ -25,7 +26,7 @@ export interface Environment {
   close(options?: { keepStack?: boolean }): Promise<void>;
 }
 
-export class ConfigurationError extends Error {}
+export { ConfigurationError };
 
 export interface EnvironmentNeeds {
   /** Commands that only talk to Temporal (status, cancel) need no service settings. */
@@ -98,9 +99,5 @@ async function checkServiceSettings(env: NodeJS.ProcessEnv): Promise<void> {
     const problem = await checkServiceUrl(url);
     if (problem) throw new ConfigurationError(problem);
   }
-  try {
-    maxDownloadBytes(env);
-  } catch (error) {
-    throw new ConfigurationError((error as Error).message);
-  }
+  maxDownloadBytes(env);
 }

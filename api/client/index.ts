@@ -1,4 +1,5 @@
 /** The service client: `createServiceClient`, `serviceClientFromEnv`, `ServiceError`, `verifyWebhook`. */
+export { ConfigurationError } from './configuration-error.ts';
 export { ServiceError } from './errors.ts';
 export {
   type AddressClass,

@@ -8,6 +8,7 @@
  * fill the disk, or put a signed token into Temporal history and logs.
  */
 import { BlockList, isIP } from 'node:net';
+import { ConfigurationError } from './configuration-error.ts';
 import { ServiceError } from './errors.ts';
 
 /** Where an address routes. Only `public` is fetched unless the service itself is elsewhere. */
@@ -200,7 +201,7 @@ export function maxDownloadBytes(env: NodeJS.ProcessEnv = process.env): number {
   if (!raw) return DEFAULT_MAX_DOWNLOAD_BYTES;
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `MEDIAFLOW_MAX_DOWNLOAD_BYTES must be a whole number of bytes above 0, got ${JSON.stringify(raw)}`,
     );
   }

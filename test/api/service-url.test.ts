@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../api/client/index.ts';
+import { ConfigurationError, createServiceClient } from '../../api/client/index.ts';
 import {
   checkServiceUrl,
   cleartextGuard,
@@ -45,6 +45,9 @@ describe('refusing plain http to a public service', () => {
   it('refuses a public IP literal when the client is built, before anything is sent', () => {
     expect(() => createServiceClient({ baseUrl: 'http://203.0.113.7/v1', apiKey: 'k' })).toThrow(
       /plain http to 203.0.113.7, .*use https:\/\/203.0.113.7\/v1$/,
+    );
+    expect(() => createServiceClient({ baseUrl: 'http://203.0.113.7/v1', apiKey: 'k' })).toThrow(
+      ConfigurationError, // the CLI says it in one line, whichever command built the client
     );
     expect(() => createServiceClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'k' })).not.toThrow();
     expect(() => createServiceClient({ baseUrl: 'https://203.0.113.7/v1', apiKey: 'k' })).not.toThrow();

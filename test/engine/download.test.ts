@@ -149,6 +149,21 @@ describe('downloadFile under the link policy', () => {
     expect((await refusal(`${await cdn()}/whole`)).reason).toBe('too_large');
   });
 
+  it('a bad MEDIAFLOW_MAX_DOWNLOAD_BYTES fails the download with its reason, not a retry loop', async () => {
+    vi.stubEnv('MEDIAFLOW_MAX_DOWNLOAD_BYTES', 'lots');
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
+    await expect(
+      downloadFile(`${await cdn()}/whole`, join(dir, 'a.png'), { cleanUp: false }),
+    ).rejects.toMatchObject({
+      code: 'DOWNLOAD_MISCONFIGURED',
+      retryable: false,
+      message: expect.stringMatching(/^MEDIAFLOW_MAX_DOWNLOAD_BYTES must be/),
+    });
+  });
+
   it.each([404, 410])('an HTTP %i link is gone for good', async (status) => {
     const error = await refusal(`${await cdn()}/gone/${status}`, loopback);
     expect(error).toMatchObject({ reason: 'gone', status });
