@@ -2,23 +2,40 @@
  * Downloads an output file without ever leaving a partial one in place: the body streams into a
  * temporary file beside the target while its sha256 is computed, the length is checked against
  * Content-Length, and only then is it renamed into place (rename is atomic on one filesystem).
+ *
+ * Every hop (the link and each redirect) obeys the link policy (api/client/link-policy.ts): http(s)
+ * only, no private/loopback/link-local address unless the service is at one (checked on the
+ * address actually connected to, after DNS), at most 5 redirects, at most MEDIAFLOW_MAX_DOWNLOAD_BYTES.
+ * A refusal is a DownloadRefused (permanent); links in errors never carry their query string.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Agent, request } from 'undici';
-import { ServiceError } from '../api/client/index.ts';
+import { Agent, type Dispatcher, request } from 'undici';
+import { ConfigurationError, ServiceError } from '../api/client/index.ts';
+import {
+  addressRefusal,
+  allowanceFor,
+  type LinkPolicy,
+  linkRefusal,
+  MAX_REDIRECTS,
+  maxDownloadBytes,
+  redactLink,
+  replyDecision,
+  sizeRefusal,
+} from '../api/client/link-policy.ts';
+import { addressesOf, configuredServiceUrl } from '../api/client/service-address.ts';
+
+export { DownloadRefused, type RefusalReason, redactLink } from '../api/client/link-policy.ts';
 
 export interface Downloaded {
   readonly sha256: string;
   readonly bytes: number;
 }
-
-/** Output links point at the CDN, a different origin from the API: never send the API key there. */
-const cdn = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
 export interface DownloadOptions {
   /**
@@ -26,46 +43,45 @@ export interface DownloadOptions {
    * mid-download). Only on retries: listing a folder of 100,000 outputs for every download would not scale.
    */
   readonly cleanUp: boolean;
+  /** Default: the policy for the configured service (MEDIAFLOW_API_URL, else the embedded emulator). */
+  readonly policy?: LinkPolicy;
 }
 
 export async function downloadFile(
   url: string,
   target: string,
-  { cleanUp }: DownloadOptions,
+  { cleanUp, policy: given }: DownloadOptions,
 ): Promise<Downloaded> {
+  const policy = given ?? (await configuredPolicy().catch(policyFailure));
   await mkdir(dirname(target), { recursive: true });
   if (cleanUp) await removeLeftovers(target);
   const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
   const hash = createHash('sha256');
   let bytes = 0;
+  let link = url;
   try {
-    const response = await request(url, {
-      dispatcher: cdn,
-      headersTimeout: 30_000,
-      bodyTimeout: 60_000,
+    const response = await follow(url, policy, (hop) => {
+      link = hop;
     });
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      throw new ServiceError({
-        message: `download of ${url} answered HTTP ${response.statusCode}`,
-        status: response.statusCode,
-        type: 'download_error',
-        code: 'DOWNLOAD_FAILED',
-        retryable: response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 404,
-      });
-    }
     const expected = Number(response.headers['content-length'] ?? Number.NaN);
+    const tooLarge = Number.isNaN(expected) ? null : sizeRefusal(expected, link, policy);
+    if (tooLarge) {
+      // Never read a body we will not keep; destroying it makes undici emit an abort, expected here.
+      response.body.on('error', () => {}).destroy();
+      throw tooLarge;
+    }
     const count = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         hash.update(chunk);
         bytes += chunk.length;
-        callback(null, chunk);
+        // Content-Length may be absent or false: the cap holds on what actually arrives.
+        callback(sizeRefusal(bytes, link, policy), chunk);
       },
     });
     await pipeline(response.body, count, createWriteStream(temporary));
     if (!Number.isNaN(expected) && bytes !== expected) {
       throw new ServiceError({
-        message: `download of ${url} stopped after ${bytes} of ${expected} bytes`,
+        message: `download of ${redactLink(link)} stopped after ${bytes} of ${expected} bytes`,
         status: null,
         type: 'download_error',
         code: 'DOWNLOAD_TRUNCATED',
@@ -77,14 +93,125 @@ export async function downloadFile(
   } catch (error) {
     await rm(temporary, { force: true });
     if (error instanceof ServiceError) throw error;
+    // Transport errors may quote what they were fetching: only the redacted link may remain.
+    const why = [url, link].reduce((text, raw) => text.split(raw).join(redactLink(raw)), String(error));
     throw new ServiceError({
-      message: `download of ${url} failed: ${(error as Error).message}`,
+      message: `download of ${redactLink(link)} failed: ${why.replace(/^Error: /, '')}`,
       status: null,
       type: 'download_error',
       code: 'DOWNLOAD_FAILED',
       retryable: true,
     });
   }
+}
+
+/** Requests `url`, following redirects under the policy; resolves with the 200 reply. */
+async function follow(
+  url: string,
+  policy: LinkPolicy,
+  onHop: (link: string) => void,
+): Promise<Dispatcher.ResponseData> {
+  let link = url;
+  for (let hop = 0; ; hop++) {
+    onHop(link);
+    const refused = linkRefusal(link, policy);
+    if (refused) throw refused;
+    const response = await request(link, {
+      dispatcher: agentFor(policy),
+      headersTimeout: 30_000,
+      bodyTimeout: 60_000,
+    });
+    const location = response.headers.location;
+    const decision = replyDecision(
+      response.statusCode,
+      Array.isArray(location) ? location[0] : location,
+      link,
+      hop,
+      policy,
+    );
+    if (decision.kind === 'ok') return response;
+    await response.body.dump();
+    if (decision.kind === 'follow') link = decision.url;
+    else if (decision.kind === 'refuse') throw decision.error;
+    else {
+      throw new ServiceError({
+        message: decision.message,
+        status: response.statusCode,
+        type: 'download_error',
+        code: 'DOWNLOAD_FAILED',
+        retryable: decision.retryable,
+      });
+    }
+  }
+}
+
+/**
+ * Output links point at the CDN, a different origin from the API: never send the API key there.
+ * One pool per allowance, since the allowance lives in the pool's DNS hook.
+ */
+const agents = new Map<string, Agent>();
+
+function agentFor(policy: LinkPolicy): Agent {
+  const key = [...policy.allowed].sort().join(',');
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connections: 64,
+      keepAliveTimeout: 10_000,
+      connect: { lookup: guardedLookup(policy) },
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * The address check after DNS, on the addresses the socket will use (a host name that resolves
+ * to 169.254.169.254 is refused however innocent it looks). Node asks for one or all addresses.
+ */
+function guardedLookup(policy: LinkPolicy) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (error, entries) => {
+      if (error) return callback(error, []);
+      for (const entry of entries) {
+        const refused = addressRefusal(entry.address, hostname, policy);
+        if (refused) return callback(refused, []);
+      }
+      if (options.all) return callback(null, entries);
+      callback(null, entries[0]!.address, entries[0]!.family);
+    });
+  };
+}
+
+/** The service's address classes, resolved once per process per service URL. */
+const allowances = new Map<string, Promise<LinkPolicy['allowed']>>();
+
+async function configuredPolicy(env: NodeJS.ProcessEnv = process.env): Promise<LinkPolicy> {
+  const serviceUrl = configuredServiceUrl(env);
+  let allowed = allowances.get(serviceUrl);
+  if (!allowed) {
+    allowed = addressesOf(serviceUrl).then(allowanceFor);
+    allowances.set(serviceUrl, allowed);
+    // A DNS failure is passing: forget it, so the retry of this download asks again.
+    allowed.catch(() => allowances.delete(serviceUrl));
+  }
+  return { allowed: await allowed, maxBytes: maxDownloadBytes(env), maxRedirects: MAX_REDIRECTS };
+}
+
+/** A bad MEDIAFLOW_MAX_DOWNLOAD_BYTES fails the job with its reason; DNS trouble is retried. */
+function policyFailure(error: unknown): never {
+  const misconfigured = error instanceof ConfigurationError;
+  throw new ServiceError({
+    message: misconfigured
+      ? (error as Error).message
+      : `download refused for now: the service's address could not be resolved: ${String(error)}`,
+    status: null,
+    type: 'download_error',
+    code: misconfigured ? 'DOWNLOAD_MISCONFIGURED' : 'DOWNLOAD_FAILED',
+    retryable: !misconfigured,
+  });
 }
 
 /** Temporary files of an earlier attempt at this target, left by a worker killed mid-download. */

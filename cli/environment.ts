@@ -4,6 +4,9 @@
  * and the emulator, shared by every mediaflow process on this machine (worker/embedded.ts).
  */
 import type { Client, Connection } from '@temporalio/client';
+import { ConfigurationError } from '../api/client/configuration-error.ts';
+import { maxDownloadBytes } from '../api/client/link-policy.ts';
+import { checkServiceUrl } from '../api/client/service-address.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
 
@@ -23,7 +26,7 @@ export interface Environment {
   close(options?: { keepStack?: boolean }): Promise<void>;
 }
 
-export class ConfigurationError extends Error {}
+export { ConfigurationError };
 
 export interface EnvironmentNeeds {
   /** Commands that only talk to Temporal (status, cancel) need no service settings. */
@@ -45,6 +48,7 @@ export async function openEnvironment(
   if (ownService && !env.MEDIAFLOW_API_KEY) {
     throw new ConfigurationError('MEDIAFLOW_API_URL is set but MEDIAFLOW_API_KEY is not.');
   }
+  if (needs.service) await checkServiceSettings(env);
   const embedded = ownTemporal
     ? null
     : await startEmbedded({ stateDir: env.MEDIAFLOW_STATE_DIR ?? '.state' });
@@ -78,4 +82,22 @@ export async function openEnvironment(
       await embedded?.stop({ keepRunning: keepStack });
     },
   };
+}
+
+/**
+ * Settings that would only fail later, inside a worker's activity, refused up front in one line:
+ * an API URL that would send the key in clear text over the internet, a bad download size cap.
+ */
+async function checkServiceSettings(env: NodeJS.ProcessEnv): Promise<void> {
+  const url = env.MEDIAFLOW_API_URL?.trim();
+  if (url) {
+    if (!URL.canParse(url)) {
+      throw new ConfigurationError(
+        `MEDIAFLOW_API_URL is not a URL: set it to the service's base URL, ending in /v1.`,
+      );
+    }
+    const problem = await checkServiceUrl(url);
+    if (problem) throw new ConfigurationError(problem);
+  }
+  maxDownloadBytes(env);
 }

@@ -3,6 +3,7 @@
  * interface). This file only says which path each call goes to and how its reply is normalised;
  * HTTP, timeouts and error classification live in transport.ts and errors.ts.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ModelLabel } from '../catalogue/models.ts';
 import { ModelLabel as ModelLabelSchema } from '../catalogue/models.ts';
@@ -24,10 +25,12 @@ import {
   Usage,
   Webhook,
 } from '../wire/resources.ts';
+import { ConfigurationError } from './configuration-error.ts';
 import { enumValuesAsStrings } from './enum-strings.ts';
 import { errorFromBatchItem } from './errors.ts';
 import { paginate } from './pagination.ts';
 import { predictionEvents } from './prediction-stream.ts';
+import { serviceUrlProblem } from './service-address.ts';
 import { type Call, Transport } from './transport.ts';
 import type { BatchResult, CallOptions, ClientOptions, ServiceClient } from './types.ts';
 
@@ -255,7 +258,7 @@ export function serviceClientFromEnv(
   const apiKey = env.MEDIAFLOW_API_KEY?.trim();
   const missing = [!baseUrl && 'MEDIAFLOW_API_URL', !apiKey && 'MEDIAFLOW_API_KEY'].filter(Boolean);
   if (missing.length > 0) {
-    throw new Error(
+    throw new ConfigurationError(
       `${missing.join(' and ')} must be set: the service's base URL (ending with /v1) and its API key. ` +
         'For a local emulator: `mediaflow emulator` prints both.',
     );
@@ -273,13 +276,17 @@ function checkBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError(`the service base URL is not a URL: ${JSON.stringify(baseUrl)}`);
+    throw new ConfigurationError(`the service base URL is not a URL: ${JSON.stringify(baseUrl)}`);
   }
   if (!/^https?:$/.test(url.protocol) || !/\/v1\/?$/.test(url.pathname)) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `the service base URL must be http(s) and end with /v1, e.g. http://127.0.0.1:4010/v1`,
     );
   }
+  // An IP literal needs no DNS, so a public one over plain http is refused before anything starts.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const problem = isIP(host) ? serviceUrlProblem(url.href, [host]) : null;
+  if (problem) throw new ConfigurationError(problem);
   return url.href;
 }
 

@@ -12,6 +12,7 @@ import {
   invalidResponse,
   type ServiceError,
 } from './errors.ts';
+import { cleartextGuard } from './service-address.ts';
 
 export interface TransportOptions {
   readonly baseUrl: string;
@@ -48,11 +49,14 @@ export class Transport {
   private readonly agent: Agent;
   private readonly origin: string;
   private readonly basePath: string;
+  /** Refuses plain http to a public host before the key is sent (service-address.ts). */
+  private readonly guard: () => Promise<void>;
 
   constructor(private readonly options: TransportOptions) {
     const url = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.origin = url.origin;
     this.basePath = url.pathname;
+    this.guard = cleartextGuard(url.href);
     this.agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
   }
 
@@ -127,6 +131,7 @@ export class Transport {
     const signal = call.signal ? AbortSignal.any([call.signal, timer.signal]) : timer.signal;
     let sent = false;
     try {
+      await this.guard();
       const response = await this.send(call, signal, idleMs, () => {
         sent = true;
       });
