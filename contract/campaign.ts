@@ -89,4 +89,3 @@ export interface CampaignInput {
   /** Set by continue-as-new only. */
   readonly carried?: CarriedState;
 }
-

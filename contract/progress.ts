@@ -7,7 +7,13 @@
 import { z } from 'zod';
 import { ModelLabel } from '../api/catalogue/models.ts';
 
-export const CampaignOutcome = z.enum(['running', 'completed', 'budget_reached', 'balance_exhausted', 'canceled']);
+export const CampaignOutcome = z.enum([
+  'running',
+  'completed',
+  'budget_reached',
+  'balance_exhausted',
+  'canceled',
+]);
 export type CampaignOutcome = z.infer<typeof CampaignOutcome>;
 
 const count = z.number().int().nonnegative();
