@@ -1,0 +1,245 @@
+/**
+ * Records the replay corpus (test/replay-corpus/, replayed by test/engine/replay-corpus.test.ts):
+ * one small real campaign of every shape the workflow meets, run on the current workflow code
+ * against a real Temporal dev server and the emulator, each run's history exported with the CLI.
+ * A change to workflows/ that decides differently on any of them fails CI instead of stalling the
+ * campaigns in flight when the new workers take them over (ARCHITECTURE.md, decision 10).
+ *
+ *   npx tsx scripts/record-replay-corpus.ts [outDir] [shape ...]
+ *
+ * Records every shape into test/replay-corpus/ by default, replacing files of the same name.
+ * Each check below reads the exported history, so a shape that did not show what it is for
+ * (no heir named, no 429 met) fails the recording rather than entering the corpus quietly.
+ */
+import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { startDevServer } from '../worker/dev-server.ts';
+import { exportCampaign, type RunSummary } from './replay-corpus/export.ts';
+import { pairs, productLaunch, stills } from './replay-corpus/specs.ts';
+import {
+  type Campaign,
+  connectTemporal,
+  runToEnd,
+  startCampaign,
+  type Temporal,
+  untilCreated,
+} from './replay-corpus/stack.ts';
+
+// Workers log every state change at INFO; a recording only wants to hear about problems.
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+/** Images feeding videos (`from:`): the example campaign users start with. */
+async function chain(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'chain', await productLaunch(), {
+    latencyMs: { I1: 300, V4: 800 },
+    timeScale: 1,
+    seed: 1,
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/** Window-bound (4 in flight, 1.5 s each, 100 creates/s allowed): finishes name heirs. */
+async function heirs(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'heirs', stills(20, 4), {
+    latencyMs: { I4: 1_500 },
+    jitter: false,
+    timeScale: 1,
+    limits: { createsPerMinute: 6_000 },
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/** The server suggests continue-as-new at 150 events (its own server), so the campaign rolls over. */
+async function continueAsNew(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'continue-as-new', pairs(25, { concurrency: 4 }), {
+    latencyMs: 300,
+    timeScale: 1,
+    seed: 2,
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/**
+ * The heirs campaign canceled mid-run, halfway through a prediction, so the finishes in flight are
+ * waiting with heirs named: the cancel ends them upstream rather than at their natural end.
+ */
+async function cancel(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'cancel', stills(24, 4), {
+    latencyMs: { I4: 1_500 },
+    jitter: false,
+    timeScale: 1,
+    limits: { createsPerMinute: 6_000 },
+  });
+  await runToEnd(c, async () => {
+    await untilCreated(c, 10);
+    await sleep(700);
+    await c.handle.cancel();
+  });
+  return c;
+}
+
+/** A $6.30 plan under a $3 budget, started anyway (run --allow-over-budget skips the same preflight). */
+async function budgetStop(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'budget-stop', pairs(10, { concurrency: 6, budgetUsd: 3 }), {
+    latencyMs: { I4: 200, V6: 500 },
+    timeScale: 1,
+    seed: 3,
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/**
+ * A third of predictions fail. Stills never regenerate, so a failed still fails its job and its
+ * clip is skipped; clips regenerate once, and a clip failing twice fails. (Which ones fail
+ * depends on request order too, not only the seed, so the spread is wide on purpose.)
+ */
+async function failuresRegenerations(t: Temporal): Promise<Campaign> {
+  const spec = pairs(12, { concurrency: 8, stillRetries: 0, clipRetries: 1 });
+  const c = await startCampaign(t, 'failures-regenerations', spec, {
+    latencyMs: { I4: 200, V6: 400 },
+    timeScale: 1,
+    seed: 5,
+    faults: { failRate: 0.35 },
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/**
+ * Everything stopped mid-run (the worker killed outright) and started again with an emulator that
+ * lost its memory: the finishes the new worker resumes (after their heartbeats time out, 10 s)
+ * meet 404s and their jobs regenerate. How the campaign of the bug report
+ * nondeterminism-resume-after-404.json was made. No query is sent: a query would make a worker
+ * replay the history early, which is not what happened there.
+ */
+async function detachResume(t: Temporal): Promise<Campaign> {
+  const spec = pairs(8, { concurrency: 6, stillRetries: 2, clipRetries: 2 });
+  const c = await startCampaign(t, 'detach-resume', spec, {
+    latencyMs: { I4: 500, V6: 3_000 },
+    timeScale: 1,
+    seed: 6,
+  });
+  const first = c.spawnWorker();
+  await untilCreated(c, 10);
+  first.kill('SIGKILL');
+  await once(first, 'exit');
+  await c.restartEmulator();
+  await runToEnd(c);
+  return c;
+}
+
+/**
+ * The service's create rate cut from 100/s to 1.5/s mid-run: 429s, then the limits read again,
+ * which the workflow does at most every 5 s, so the campaign must last longer than that.
+ */
+async function rateLimited(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'rate-limited', pairs(12, { concurrency: 10 }), {
+    latencyMs: 200,
+    timeScale: 1,
+    seed: 7,
+    limits: { createsPerMinute: 6_000 },
+  });
+  await runToEnd(c, async () => {
+    await untilCreated(c, 2);
+    c.emulator.setLimits({ createsPerMinute: 90 });
+  });
+  return c;
+}
+
+type Check = (runs: RunSummary[]) => string | null;
+const total = (runs: RunSummary[], count: (r: RunSummary) => number) =>
+  runs.reduce((n, r) => n + count(r), 0);
+const outcome = (runs: RunSummary[]) => runs.at(-1)?.outcome;
+
+interface Shape {
+  name: string;
+  record: (t: Temporal) => Promise<Campaign>;
+  /** Its own dev server's dynamic config, for shapes that need one. */
+  dynamicConfig?: Record<string, number>;
+  /** What the history must show; null when it does. */
+  check: Check;
+}
+
+const SHAPES: Shape[] = [
+  { name: 'chain', record: chain, check: (r) => (outcome(r) === 'completed' ? null : 'not completed') },
+  { name: 'heirs', record: heirs, check: (r) => (total(r, (s) => s.heirs) > 0 ? null : 'no heir named') },
+  {
+    name: 'continue-as-new',
+    record: continueAsNew,
+    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
+    check: (r) => (r.length >= 3 ? null : `${r.length} runs, wanted 3 or more`),
+  },
+  {
+    name: 'cancel',
+    record: cancel,
+    check: (r) =>
+      outcome(r) !== 'canceled' ? `outcome ${outcome(r)}` : total(r, (s) => s.heirs) > 0 ? null : 'no heir',
+  },
+  {
+    name: 'budget-stop',
+    record: budgetStop,
+    check: (r) => (outcome(r) === 'budget_reached' ? null : 'no stop'),
+  },
+  {
+    name: 'failures-regenerations',
+    record: failuresRegenerations,
+    check: (r) =>
+      total(r, (s) => s.regenerations) > 0 && total(r, (s) => s.skipped) > 0
+        ? null
+        : 'no regeneration or no skipped child',
+  },
+  {
+    name: 'detach-resume',
+    record: detachResume,
+    check: (r) => (total(r, (s) => s.regenerations) > 0 ? null : 'no regeneration after the 404s'),
+  },
+  {
+    name: 'rate-limited',
+    record: rateLimited,
+    check: (r) =>
+      total(r, (s) => s.retries429) > 0 && total(r, (s) => s.limitReads) > r.length
+        ? null
+        : 'no 429 or no re-read',
+  },
+];
+
+async function main(): Promise<void> {
+  const [outArg, ...only] = process.argv.slice(2);
+  const outDir = outArg ?? fileURLToPath(new URL('../test/replay-corpus/', import.meta.url));
+  const shapes = only.length > 0 ? SHAPES.filter((s) => only.includes(s.name)) : SHAPES;
+  const problems: string[] = [];
+  for (const shape of shapes) {
+    const server = await startDevServer(shape.dynamicConfig ? { dynamicConfig: shape.dynamicConfig } : {});
+    const temporal = await connectTemporal(server.address);
+    let campaign: Campaign | undefined;
+    try {
+      const started = Date.now();
+      campaign = await shape.record(temporal);
+      const runs = await exportCampaign(campaign, outDir);
+      const problem = shape.check(runs);
+      if (problem) problems.push(`${shape.name}: ${problem}`);
+      console.log(
+        `${shape.name} (${((Date.now() - started) / 1000).toFixed(1)} s)${problem ? ` FAILED: ${problem}` : ''}`,
+      );
+      for (const run of runs) console.log(`  ${JSON.stringify(run)}`);
+    } finally {
+      await campaign?.closeEmulator();
+      await temporal.close();
+      await server.stop();
+      if (campaign) await rm(campaign.dir, { recursive: true, force: true });
+    }
+  }
+  if (problems.length > 0)
+    throw new Error(`shapes that did not show what they are for:\n${problems.join('\n')}`);
+  console.log(`corpus written to ${join(outDir)}`);
+}
+
+await main();
