@@ -1,13 +1,48 @@
 /**
- * The failure policy's kind of a service error (contract/failure-policy.ts): the client already
- * classified the error (retryable, rate limited, its code); this names it in the policy's terms.
+ * Names a failure in the failure policy's terms (contract/failure-policy.ts): a service error
+ * (already classified by the client: retryable, rate limited, status, code) or a local I/O error
+ * (its errno code). What follows from the kind is the policy's, not this module's.
  */
+import { hostname } from 'node:os';
 import type { ServiceError } from '../api/client/index.ts';
+import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
 
 export function failureKindOf(error: ServiceError): FailureKind {
   if (error.rateLimited) return 'rate_limited';
   if (error.retryable) return 'transient';
+  // A key that worked until now (the preflight read the account with it) was deleted or rotated.
+  if (error.status === 401 || error.status === 403) return 'authentication_failed';
   if (error.code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
   return 'rejected';
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/** The kind of a local I/O error writing outputs or records; null when retrying may help. */
+export function localFailureKind(error: unknown): FailureKind | null {
+  const code = errnoOf(error);
+  if (code === null) return null;
+  if (DISK_FULL.has(code)) return 'disk_full';
+  if (UNWRITABLE.has(code)) return 'output_unwritable';
+  return null;
+}
+
+/** A plan this worker cannot read, said with which worker and which path, and what to do. */
+export class PlanUnreadable extends Error {
+  override readonly name = 'PlanUnreadable';
+  constructor(ref: PlanRef, cause: unknown) {
+    const why = errnoOf(cause) ?? (cause instanceof Error ? cause.message : String(cause));
+    super(
+      `worker ${hostname()} (pid ${process.pid}) cannot read the plan ${ref.file} (${why}): every worker ` +
+        'needs the output folder at the same path (docs/deployment.md)',
+      { cause },
+    );
+  }
+}
+
+function errnoOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : null;
 }

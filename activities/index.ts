@@ -10,6 +10,7 @@ import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create/index.ts';
+import { PlanUnreadable } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import { SharedWork } from './finish/shared-work.ts';
 import { Manifests } from './manifest.ts';
@@ -24,15 +25,28 @@ export interface ActivityDeps {
 /** Used when the service does not publish its limits: modest, so a real account is not flooded. */
 export const FALLBACK_LIMITS: ServiceLimits = { createsPerSecond: 5, maxInFlight: 16 };
 
+/** Every failure of the activity leaves it classified (service-failure.ts): nothing retries unseen. */
+function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) => Promise<R> {
+  return (request) =>
+    activity(request).catch((error: unknown) => {
+      throw retryableFailure(error);
+    });
+}
+
 export function createActivities({ client }: ActivityDeps) {
   const plans = new PlanCache();
   const manifests = new Manifests();
   const resolver = new InputResolver(client);
   const finishing = new SharedWork<JobResult>();
+  /** A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry. */
+  const planOf = (ref: PlanRef) =>
+    plans.get(ref).catch((error: unknown) => {
+      throw retryableFailure(new PlanUnreadable(ref, error));
+    });
 
   return {
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
-      const { plan } = await plans.get(ref);
+      const { plan } = await planOf(ref);
       const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
       return plan.jobs.slice(from, from + count).map((job, offset) => {
         // The budget guard commits a price before every create: a job without one must not run.
@@ -63,15 +77,15 @@ export function createActivities({ client }: ActivityDeps) {
       }
     },
 
-    async createPredictions(request: CreateRequest): Promise<CreateOutcome[]> {
-      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
+    createPredictions: classified(async (request: CreateRequest): Promise<CreateOutcome[]> => {
+      const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
       return createPredictions({ client, resolver }, plan, manifest, request);
-    },
+    }),
 
-    async finishPrediction(request: FinishRequest): Promise<FinishResult> {
-      const [plan, manifest] = await Promise.all([plans.get(request.plan), manifests.of(request.outputDir)]);
+    finishPrediction: classified(async (request: FinishRequest): Promise<FinishResult> => {
+      const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
       return finishPrediction({ client, resolver, finishing }, plan, manifest, request);
-    },
+    }),
 
     /** Cancels upstream every prediction this campaign created that has not finished. */
     async cancelOutstanding(context: { outputDir: string }): Promise<number> {

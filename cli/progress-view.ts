@@ -5,6 +5,7 @@
 import cliProgress from 'cli-progress';
 import { formatDollars, formatUsd } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
+import { outcomeLine } from './outcomes.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
 
@@ -107,18 +108,7 @@ export function summaryTable(p: CampaignProgress): string {
 }
 
 function outcomeText(p: CampaignProgress): string {
-  switch (p.outcome) {
-    case 'completed':
-      return 'Completed';
-    case 'budget_reached':
-      return 'Stopped at the budget (in-flight work finished, nothing more submitted)';
-    case 'balance_exhausted':
-      return 'Stopped: the account ran out of credits';
-    case 'canceled':
-      return 'Canceled (everything already downloaded is kept)';
-    case 'running':
-      return 'Running';
-  }
+  return outcomeLine(p.outcome, p.stopMessage);
 }
 
 /** Exit 0 only when every planned job has its file. */

@@ -4,6 +4,7 @@
  */
 import type { Micros } from '../api/money.ts';
 import type { PlanRef } from './campaign.ts';
+import type { FailureKind } from './failure-policy.ts';
 
 export interface CreateItem {
   readonly i: number;
@@ -23,7 +24,14 @@ export type CreateOutcome =
   /** The parent has no output: it failed, was skipped or canceled. */
   | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }
   /** The service refused the request for good (invalid input, no credits…). */
-  | { readonly kind: 'rejected'; readonly i: number; readonly code: string; readonly message: string }
+  | {
+      readonly kind: 'rejected';
+      readonly i: number;
+      readonly code: string;
+      readonly message: string;
+      /** The failure policy's kind (contract/failure-policy.ts); absent in older histories. */
+      readonly failure?: FailureKind;
+    }
   /** Rate limited inside a batch: try again after the delay. */
   | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number };
 

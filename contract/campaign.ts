@@ -70,6 +70,8 @@ export interface CarriedState {
   readonly counts: readonly StepCounts[];
   readonly spent: Micros;
   readonly stopReason: CampaignOutcome | null;
+  /** Absent in runs carried over by versions that stopped only for budget, balance or cancel. */
+  readonly stopMessage?: string | null;
   readonly recentFailures: readonly Failure[];
   readonly startedAt: number;
   readonly runs: number;

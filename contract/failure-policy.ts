@@ -25,7 +25,15 @@ export type FailureKind =
   /** The finish activity gave up: treated like a failed prediction. */
   | 'finish_gave_up'
   /** The job's parent has no output (failed, skipped or canceled). */
-  | 'parent_missing';
+  | 'parent_missing'
+  /** ENOSPC, EDQUOT writing an output or a record. */
+  | 'disk_full'
+  /** EROFS, EACCES, EPERM writing into the output folder. */
+  | 'output_unwritable'
+  /** A worker cannot read the stored plan (another machine, a missing volume, a changed file). */
+  | 'plan_unreadable'
+  /** 401/403 on a key that worked: it was deleted or rotated. */
+  | 'authentication_failed';
 
 export type FailureEffect =
   /** Throw a retryable activity failure: Temporal tries the same attempt again (Retry-After honoured). */
@@ -38,29 +46,47 @@ export type FailureEffect =
   | { readonly kind: 'fail_job' }
   /** The job ends skipped: nothing was created, nothing paid. */
   | { readonly kind: 'skip_job' }
-  /** The job fails and no new job starts: the campaign ends with `outcome` once in-flight work lands. */
-  | { readonly kind: 'stop_campaign'; readonly outcome: Exclude<CampaignOutcome, 'running' | 'completed'> };
+  /**
+   * No new job starts: the campaign ends with `outcome` once in-flight work lands. The job that met
+   * it fails (`fail`), or stays to be done by the next run once the user fixed the cause (`keep`).
+   */
+  | {
+      readonly kind: 'stop_campaign';
+      readonly outcome: Exclude<CampaignOutcome, 'running' | 'completed'>;
+      readonly job: 'fail' | 'keep';
+    };
 
 export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   rate_limited: { kind: 'requeue' },
   transient: { kind: 'retry_attempt' },
-  insufficient_credits: { kind: 'stop_campaign', outcome: 'balance_exhausted' },
+  insufficient_credits: { kind: 'stop_campaign', outcome: 'balance_exhausted', job: 'fail' },
   rejected: { kind: 'fail_job' },
   create_gave_up: { kind: 'fail_job' },
   prediction_failed: { kind: 'regenerate' },
   finish_gave_up: { kind: 'regenerate' },
   parent_missing: { kind: 'skip_job' },
+  disk_full: { kind: 'stop_campaign', outcome: 'disk_full', job: 'keep' },
+  output_unwritable: { kind: 'stop_campaign', outcome: 'output_unwritable', job: 'keep' },
+  plan_unreadable: { kind: 'stop_campaign', outcome: 'plan_unreadable', job: 'keep' },
+  authentication_failed: { kind: 'stop_campaign', outcome: 'authentication_failed', job: 'keep' },
 };
+
+const KINDS = new Set<string>(Object.keys(FAILURE_POLICY));
+
+export function isFailureKind(value: unknown): value is FailureKind {
+  return typeof value === 'string' && KINDS.has(value);
+}
 
 export function effectOf(kind: FailureKind): FailureEffect {
   return FAILURE_POLICY[kind];
 }
 
 /**
- * The kind of a create refused for good, from the error code that the create activity reports
- * (and that histories of running campaigns already hold, so the mapping may grow but never change).
+ * The kind of a create refused for good: the one the create activity reports, else (histories of
+ * campaigns started before it reported kinds) from the error code, a mapping that never changes.
  */
-export function kindOfRejection(code: string): FailureKind {
+export function kindOfRejection(code: string, kind?: FailureKind): FailureKind {
+  if (kind) return kind;
   if (code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
   if (code === CREATE_GAVE_UP) return 'create_gave_up';
   return 'rejected';

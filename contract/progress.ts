@@ -13,6 +13,11 @@ export const CampaignOutcome = z.enum([
   'budget_reached',
   'balance_exhausted',
   'canceled',
+  // A condition of the whole campaign that retrying cannot fix: the user can (docs/engine.md).
+  'disk_full',
+  'output_unwritable',
+  'plan_unreadable',
+  'authentication_failed',
 ]);
 export type CampaignOutcome = z.infer<typeof CampaignOutcome>;
 
@@ -56,6 +61,8 @@ export const CampaignProgress = z.object({
   committed: micros,
   budget: micros.nullable(),
   recentFailures: z.array(Failure),
+  /** Why the campaign stopped early, in the words of the failure that stopped it (absent: older runs). */
+  stopMessage: z.string().nullable().optional(),
   /** When the campaign's first run started (its start event), ms since the epoch. */
   startedAt: z.number(),
   /** Estimated milliseconds to the end, from the completion rate so far; null until known. */

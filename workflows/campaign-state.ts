@@ -20,7 +20,8 @@ import type {
   StepInfo,
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
-import { Budget } from './state/budget.ts';
+import { Budget, type StopReason } from './state/budget.ts';
+import { progressOf } from './state/progress.ts';
 import { select } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
 import { Tally } from './state/tally.ts';
@@ -45,7 +46,7 @@ export class CampaignState {
     const carried = init.carried;
     this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = new Slots(steps);
-    this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null);
+    this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null, carried?.stopMessage);
     this.tally = new Tally(steps, carried);
     for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
       this.hold(pending);
@@ -160,8 +161,26 @@ export class CampaignState {
   }
 
   /** The service refused to create job `i` for good. */
-  onRejected(i: number, code: string, message: string): void {
-    this.fail(this.release(i).job, kindOfRejection(code), message);
+  onRejected(i: number, code: string, message: string, failure?: FailureKind): void {
+    const pending = this.release(i);
+    const kind = kindOfRejection(code, failure);
+    const effect = effectOf(kind);
+    if (effect.kind === 'stop_campaign' && effect.job === 'keep') {
+      this.window.putBack(pending);
+      this.budget.stop(effect.outcome, message);
+      return;
+    }
+    this.fail(pending.job, kind, message);
+  }
+
+  /**
+   * Job `i` met a condition of the whole campaign (a full disk, a deleted key…): it stays to be
+   * done by the next run, and no new job starts. Its prediction, if any, is claimed upstream and
+   * adopted by that run rather than paid again.
+   */
+  stopWith(outcome: StopReason, message: string, keep: readonly number[] = []): void {
+    for (const i of keep) this.window.putBack(this.release(i));
+    this.budget.stop(outcome, message);
   }
 
   /** Rate limited before creation: back to the front of the queue, nothing committed. */
@@ -219,6 +238,7 @@ export class CampaignState {
       counts: this.tally.counts,
       spent: this.budget.spent,
       stopReason: this.budget.stopReason,
+      stopMessage: this.budget.stopMessage,
       recentFailures: this.tally.recentFailures,
       startedAt: this.startedAt,
       runs: this.runs,
@@ -228,33 +248,15 @@ export class CampaignState {
   }
 
   progress(campaign: string, now: number): CampaignProgress {
-    const { running, heirs } = this.slots.countByStep();
-    const waitingByStep = heirs;
-    for (const { job } of this.window.waiting) waitingByStep[job.step]!++;
-    const finished = this.tally.finished();
-    const remaining = this.jobCount - finished;
-    const elapsed = now - this.startedAt;
-    const outcome: CampaignOutcome = this.isDone() ? (this.budget.stopReason ?? 'completed') : 'running';
-    return {
-      campaign,
-      outcome,
-      steps: this.steps.map((step, index) => ({
-        id: step.id,
-        model: step.model,
-        planned: step.jobCount,
-        running: running[index]!,
-        waiting: waitingByStep[index]!,
-        ...this.tally.counts[index]!,
-      })),
-      spent: this.budget.spent,
-      committed: this.budget.committed,
-      budget: this.budget.limit,
-      recentFailures: this.tally.recentFailures,
+    return progressOf(campaign, now, this.steps, this.jobCount, {
+      slots: this.slots,
+      window: this.window,
+      budget: this.budget,
+      tally: this.tally,
       startedAt: this.startedAt,
-      etaMs:
-        finished > 0 && remaining > 0 && elapsed > 0 ? Math.round((elapsed / finished) * remaining) : null,
       runs: this.runs,
-    };
+      done: this.isDone(),
+    });
   }
 
   /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
@@ -295,6 +297,6 @@ export class CampaignState {
   private fail(job: JobRef, kind: FailureKind, message: string): void {
     this.tally.fail(job, message);
     const effect = effectOf(kind);
-    if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome);
+    if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome, message);
   }
 }

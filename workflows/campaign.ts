@@ -21,21 +21,15 @@ import {
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CreateOutcome } from '../contract/activities.ts';
-import type { CampaignInput, CampaignProgress, InFlightJob, PendingJob } from '../contract/campaign.ts';
-import { CREATE_GAVE_UP } from '../contract/failure-policy.ts';
-import {
-  cancelOutstanding,
-  createPredictions,
-  finishPrediction,
-  loadJobs,
-  readServiceLimits,
-} from './activities.ts';
+import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import { cancelOutstanding, loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { CampaignClock } from './clock.ts';
-import { type Command, decide, MAX_DRAIN_MS, mayNameHeir, rollOverAt, type Situation } from './decide.ts';
+import { type Command, decide, MAX_DRAIN_MS, rollOverAt, type Situation } from './decide.ts';
+import { stopOf } from './failure-of.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
+import { reactions } from './reactions.ts';
 import { RunState } from './run-state.ts';
 
 /**
@@ -66,107 +60,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  /** A report of the create activity (or of an heir's create inside a finish). */
-  function onCreate(outcome: CreateOutcome): void {
-    switch (outcome.kind) {
-      case 'created': {
-        clock.observe(outcome.at);
-        state.onCreated(outcome.i, outcome.predictionId, outcome.at);
-        const pending = state.pendingOf(outcome.i);
-        const heir = mayName() ? state.reserveHeir(outcome.i) : null;
-        void finish({ pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir });
-        break;
-      }
-      case 'cached':
-        state.onCached(outcome.i);
-        break;
-      case 'skipped':
-        state.onSkipped(outcome.i);
-        break;
-      case 'rejected':
-        state.onRejected(outcome.i, outcome.code, outcome.message);
-        break;
-      case 'retry':
-        if (!run.limitsStale) log.warn('rate limited: creates pause', { forMs: outcome.afterMs });
-        state.onRetry(outcome.i);
-        pacer.pauseUntil(clock.now() + outcome.afterMs, clock.now());
-        run.rateLimited();
-        break;
-    }
-  }
-
-  const mayName = () =>
-    mayNameHeir({
-      draining: run.draining,
-      limitsStale: run.limitsStale,
-      latencyMs: state.latencyMs,
-      maxInFlight: state.maxInFlight,
-      createsPerSecond: state.limits.createsPerSecond,
-    });
-
-  /** Waits for one prediction, its download and its heir's create (finishPrediction). */
-  async function finish(flight: InFlightJob, resumed = false): Promise<void> {
-    const { pending, predictionId, startedAt, heir } = flight;
-    const i = pending.job.i;
-    const request = {
-      ...context,
-      i,
-      regen: pending.regen,
-      predictionId,
-      startedAt,
-      resumed,
-      heir: heir && { i: heir.job.i, regen: heir.regen },
-    };
-    if (heir) run.chaining++;
-    try {
-      // A finish that creates an heir is not canceled with the campaign: its create lands and is
-      // claimed, and canceling its own prediction upstream ends it promptly.
-      const result = heir
-        ? await CancellationScope.nonCancellable(() => finishPrediction(request))
-        : await finishPrediction(request);
-      clock.observe(result.at);
-      if (run.cancelled) {
-        if (heir && result.heir?.kind === 'created') state.onCanceledHeir(heir);
-        return;
-      }
-      state.onFinished(i, result.outcome);
-      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs);
-      if (!heir) return;
-      state.promoteHeir(i);
-      // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
-      if (result.heir?.kind === 'created') pacer.take(1, clock.now());
-      if (result.heir) onCreate(result.heir);
-      else state.onRetry(heir.job.i);
-    } catch (error) {
-      if (run.cancelled || isCancellation(error)) return;
-      state.onFinished(i, { kind: 'failed', creditsUsed: null, message: messageOf(error) }, 'finish_gave_up');
-      if (!heir) return;
-      // Whether the heir was created is unknown: it is created again under the same idempotency key.
-      state.promoteHeir(i);
-      state.onRetry(heir.job.i);
-    } finally {
-      if (heir) run.chaining--;
-      run.changed = true;
-    }
-  }
-
-  /** Creates a batch of picked jobs (createPredictions) and takes each job's outcome. */
-  async function submit(batch: readonly PendingJob[]): Promise<void> {
-    run.creating++;
-    try {
-      const items = batch.map(({ job, regen }) => ({ i: job.i, regen }));
-      const outcomes = await createPredictions({ ...context, items });
-      if (run.cancelled) return;
-      for (const outcome of outcomes) onCreate(outcome);
-    } catch (error) {
-      if (run.cancelled || isCancellation(error)) return;
-      // Retries are exhausted only for errors the service marks final: report them per job.
-      for (const { job } of batch) state.onRejected(job.i, CREATE_GAVE_UP, messageOf(error));
-    } finally {
-      run.creating--;
-      run.changed = true;
-    }
-  }
+  const { finish, submit } = reactions({ state, clock, pacer, run, context });
 
   const situation = (): Situation => ({
     done: state.isDone(),
@@ -204,6 +98,17 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     upsertMemo({ progress: state.progress(input.campaign, clock.now()) });
   }
 
+  /**
+   * A read of the loop that failed for good: a condition of the whole campaign stops it with its
+   * outcome (the loop then lets work in flight land); anything else fails the workflow, as before.
+   */
+  function stopped(error: unknown): void {
+    const stop = stopOf(error);
+    if (!stop || isCancellation(error)) throw error;
+    state.stopWith(stop.effect.outcome, stop.message);
+    log.warn('campaign stopping', { outcome: stop.effect.outcome, reason: stop.message });
+  }
+
   for (const flight of input.carried?.inFlight ?? []) void finish(flight, true);
 
   let command: Command = decide(situation());
@@ -216,7 +121,13 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         case 'read-limits': {
           const before = state.limits;
-          state.limits = await readServiceLimits();
+          try {
+            state.limits = await readServiceLimits();
+          } catch (error) {
+            stopped(error);
+            run.limitsRead(clock.now()); // not again at once: the stop lets work in flight land
+            break;
+          }
           pacer.setRate(state.limits.createsPerSecond);
           run.limitsRead(clock.now());
           if (JSON.stringify(before) !== JSON.stringify(state.limits))
@@ -224,7 +135,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         }
         case 'load-jobs':
-          state.admit(await loadJobs(input.plan, state.cursor, command.count));
+          // try/await, not .catch(): an extra promise hop would move the loop in the microtask order.
+          try {
+            state.admit(await loadJobs(input.plan, state.cursor, command.count));
+          } catch (error) {
+            stopped(error);
+          }
           break;
         case 'submit': {
           const batch = state.pick(command.max);
@@ -286,11 +202,4 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const progress = state.progress(input.campaign, Date.now());
   log.info('campaign ended', { campaign: input.campaign, outcome: progress.outcome, spent: progress.spent });
   return progress;
-}
-
-function messageOf(error: unknown): string {
-  let current: unknown = error;
-  // Activity failures wrap the activity's own error: report the innermost message.
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(error);
 }

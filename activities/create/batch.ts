@@ -90,7 +90,7 @@ function answerOf(i: number, error: ServiceError): CreateOutcome | { unsettled: 
     case 'retry_attempt':
       return { unsettled: error };
     default:
-      return { kind: 'rejected', i, code: error.code, message: error.message };
+      return { kind: 'rejected', i, code: error.code, message: error.message, failure: failureKindOf(error) };
   }
 }
 

@@ -15,6 +15,8 @@ export class Budget {
     readonly limit: Micros | null,
     public spent: Micros,
     public stopReason: CampaignOutcome | null,
+    /** The words of the failure that stopped the campaign, for the user. */
+    public stopMessage: string | null = null,
   ) {}
 
   /** Would a job of this price, next to `alsoCommitted` more, still fit? */
@@ -35,8 +37,10 @@ export class Budget {
   }
 
   /** The first reason to stop wins: later ones do not overwrite it. */
-  stop(reason: StopReason): void {
-    this.stopReason ??= reason;
+  stop(reason: StopReason, message: string | null = null): void {
+    if (this.stopReason !== null) return;
+    this.stopReason = reason;
+    this.stopMessage = message;
   }
 
   /** A cancel overrides any earlier reason: the user's word is the outcome. */
