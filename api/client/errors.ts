@@ -80,8 +80,9 @@ export interface CallContext {
   readonly redact: (text: string) => string;
 }
 
+/** 408 (the server timed the request out), 429 and 5xx pass; every other 4xx is final. */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+  return status === 408 || status === 429 || status >= 500;
 }
 
 /** An HTTP reply with a status ≥ 400, whatever its body (JSON error body, HTML, nothing). */
@@ -103,8 +104,9 @@ export function errorFromResponse(
     ...(detail?.allowed ? { allowed: detail.allowed } : {}),
     retryable: isRetryableStatus(status),
     retryAfterMs: isRetryableStatus(status) ? retryAfterFromHeaders(headers) : null,
-    // A 5xx may have been raised after the work was done; any 4xx (429 included) means it was not.
-    maybeCreated: call.createsSomething && status >= 500,
+    // A 5xx may have been raised after the work was done, and a 408 may time out a request the
+    // server went on to act on; any other 4xx (429 included) means it was not.
+    maybeCreated: call.createsSomething && (status >= 500 || status === 408),
     endpoint: call.endpoint,
   });
 }

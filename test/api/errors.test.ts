@@ -88,6 +88,13 @@ describe('ServiceError classification', () => {
     });
   });
 
+  it('408 is a passing fault, and a create it timed out may have been made', async () => {
+    const body = { error: { type: 'api_error', code: 'REQUEST_TIMEOUT', message: 'took too long' } };
+    service = await startFakeService(json(408, body));
+    const error = asServiceError(await caught(() => create(service!.client())));
+    expect(error).toMatchObject({ status: 408, retryable: true, maybeCreated: true });
+  });
+
   it('retry-after-ms wins over Retry-After', async () => {
     const body = { error: { type: 'rate_limit_error', code: 'RATE_LIMITED', message: 'slow down' } };
     service = await startFakeService(json(429, body, { 'retry-after': '3', 'retry-after-ms': '250' }));
