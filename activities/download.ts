@@ -8,6 +8,7 @@
  * address actually connected to, after DNS), at most 5 redirects, at most MEDIAFLOW_MAX_DOWNLOAD_BYTES.
  * A refusal is a DownloadRefused (permanent); links in errors never carry their query string.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { createWriteStream } from 'node:fs';
@@ -29,6 +30,7 @@ import {
   sizeRefusal,
 } from '../api/client/link-policy.ts';
 import { addressesOf, configuredServiceUrl } from '../api/client/service-address.ts';
+import { localFailureKind } from './failure-kind.ts';
 
 export { DownloadRefused, type RefusalReason, redactLink } from '../api/client/link-policy.ts';
 
@@ -92,7 +94,9 @@ export async function downloadFile(
     return { sha256: hash.digest('hex'), bytes };
   } catch (error) {
     await rm(temporary, { force: true });
-    if (error instanceof ServiceError) throw error;
+    // A full or read-only disk is the output folder's condition, not the link's: its errno tells
+    // the failure policy to stop the campaign (activities/failure-kind.ts).
+    if (error instanceof ServiceError || localFailureKind(error) !== null) throw error;
     // Transport errors may quote what they were fetching: only the redacted link may remain.
     const why = [url, link].reduce((text, raw) => text.split(raw).join(redactLink(raw)), String(error));
     throw new ServiceError({

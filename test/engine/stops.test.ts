@@ -1,0 +1,87 @@
+/**
+ * Conditions of the whole campaign end it with a named outcome the user can act on, never an
+ * endless retry; after the fix, running the same spec again finishes it, each job paid once.
+ * The full disk is a real one: a tmpfs of a few pages mounted over the output folder (the suite
+ * runs as root, as CI does).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createServiceClient } from '../../api/client/index.ts';
+import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { harness } from './harness.ts';
+
+const IMAGES = (count: number) => `
+version: 1
+campaign: stops
+concurrency: 4
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: ${count}
+    input: { prompt: "Acme sneaker on marble", aspect_ratio: "1:1" }
+`;
+
+function mountTmpfs(dir: string, size: string, remount = false): void {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `${remount ? 'remount,' : ''}size=${size}`, 'tmpfs', dir]);
+}
+
+describe('campaign stops', () => {
+  it('a full output disk stops it with disk_full; once space is freed the same spec finishes, each job paid once', async () => {
+    const h = await harness();
+    const out = join(h.dir, 'out');
+    await mkdir(out);
+    // 16 pages: the plan, the claims, the manifest and about a dozen stills fit, 24 do not.
+    mountTmpfs(out, '64k');
+    onTestFinished(() => {
+      execFileSync('umount', ['-l', out]);
+    });
+    const plan = await h.plan(IMAGES(24));
+
+    const stopped = await h.run(plan);
+    expect(stopped.outcome).toBe('disk_full');
+    expect(stopped.stopMessage).toMatch(/ENOSPC/);
+    const saved = (await readdir(join(out, 'still'))).filter((f) => f.endsWith('.png')).length;
+    expect(saved).toBeLessThan(24);
+
+    mountTmpfs(out, '4m', true);
+    const finished = await h.run(plan);
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(24);
+    // Each job's prediction was created once, the ones made before the disk filled included.
+    expect(h.emulator.ledger().predictionsCreated).toBe(24);
+  });
+
+  it('a key deleted mid-run stops it with authentication_failed; with a new key the same spec finishes, each job paid once', async () => {
+    const h = await harness({ latencyMs: 300, jitter: false });
+    const plan = await h.plan(IMAGES(16));
+    const created = await h.service.apiKeys.create('replacement');
+    const replacement = created.key!;
+    const admin = createServiceClient({ baseUrl: h.emulator.baseUrl, apiKey: replacement });
+    onTestFinished(() => admin.close());
+
+    const stopped = await h.run(plan, async () => {
+      // Some files first, so the key is known to have worked.
+      while ((await h.manifest(plan)).length < 2) await new Promise((r) => setTimeout(r, 50));
+      for await (const key of admin.apiKeys.list()) {
+        if (key.id !== created.id) await admin.apiKeys.delete(key.id);
+      }
+    });
+    expect(stopped.outcome).toBe('authentication_failed');
+    expect(stopped.stopMessage).toBeTruthy();
+
+    const worker = await createMediaflowWorker({
+      connection: h.connection,
+      namespace: 'default',
+      client: admin,
+      taskQueue: h.taskQueue,
+    });
+    const handle = await h.start(plan);
+    const finished = await worker.runUntil(handle.result());
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(16);
+    expect(h.emulator.ledger().predictionsCreated).toBe(16);
+  });
+});
