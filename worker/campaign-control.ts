@@ -39,7 +39,12 @@ export interface Started {
   readonly attached: boolean;
 }
 
-export class PlanMismatchError extends Error {}
+/** A run of the campaign with another plan is under way; the caller says how to stop it. */
+export class PlanMismatchError extends Error {
+  constructor(readonly campaign: string) {
+    super(`campaign "${campaign}" is already running a different version of the spec`);
+  }
+}
 
 /**
  * What makes two plans the same campaign run: its jobs (their keys cover models, inputs and
@@ -78,10 +83,7 @@ export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle
   const handle = campaignHandle(client, plan.campaign);
   const running = (await handle.describe()).memo?.planIdentity;
   if (running !== planIdentity(plan)) {
-    throw new PlanMismatchError(
-      `campaign "${plan.campaign}" is already running a different version of the spec. ` +
-        `Wait for it to finish, or stop it with: mediaflow cancel ${plan.campaign}`,
-    );
+    throw new PlanMismatchError(plan.campaign);
   }
   return handle;
 }

@@ -8,15 +8,16 @@ import { type Command, Option } from 'commander';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import { formatProblem, planCampaign } from '../../plan/index.ts';
 import { attach, campaignHandle, startOrAttach } from '../../worker/campaign-control.ts';
 import { TASK_QUEUE } from '../../worker/create-worker.ts';
 import { progressQuery } from '../../workflows/messages.ts';
 import type { CampaignProgress } from '../../workflows/types.ts';
 import { openEnvironment } from '../environment.ts';
+import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
   taskQueue: string;
@@ -54,12 +55,8 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<number> {
-  const planned = await planCampaign(spec);
-  if (!planned.ok) {
-    for (const problem of planned.problems) console.error(formatProblem(problem));
-    return 1;
-  }
-  const { plan } = planned;
+  const plan = await loadPlanOrReport(spec);
+  if (!plan) return 1;
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -101,7 +98,8 @@ async function run(spec: string, options: RunOptions): Promise<number> {
         console.error(
           `\nDetached; ${plan.campaign} is not canceled.` +
             (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
-            `\nReattach: mediaflow run ${spec}   Progress: mediaflow status ${plan.campaign}   Stop: mediaflow cancel ${plan.campaign}`,
+            `\nReattach: ${command('run', spec)}   Progress: ${command('status', plan.campaign)}` +
+            `   Stop: ${command('cancel', plan.campaign)}`,
         );
         return 130;
       }
