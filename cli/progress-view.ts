@@ -71,7 +71,8 @@ export class ProgressDisplay {
   }
 }
 
-export function summaryTable(p: CampaignProgress): string {
+/** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */
+export function summaryTable(p: CampaignProgress, endedAt: number | null = null): string {
   const header = [
     'step',
     'model',
@@ -101,9 +102,15 @@ export function summaryTable(p: CampaignProgress): string {
   return [
     ...lines,
     '',
-    `${outcomeText(p)} in ${duration(Date.now() - p.startedAt)}; ${moneyLine(p)}`,
+    outcomeLine(p, endedAt),
     ...(failures.length > 0 ? ['recent failures:', ...failures] : []),
   ].join('\n');
+}
+
+/** "Completed in 12s; spent $0.09 + $0.00 in flight, budget $1.00". */
+export function outcomeLine(p: CampaignProgress, endedAt: number | null = null): string {
+  const took = duration((endedAt ?? Date.now()) - p.startedAt);
+  return `${outcomeText(p)} ${p.outcome === 'running' ? 'for' : 'in'} ${took}; ${moneyLine(p)}`;
 }
 
 function outcomeText(p: CampaignProgress): string {

@@ -92,12 +92,34 @@ export function campaignHandle(client: Client, campaign: string): WorkflowHandle
   return client.workflow.getHandle<typeof campaignWorkflow>(workflowIdOf(campaign));
 }
 
+export interface CampaignView {
+  readonly progress: CampaignProgress;
+  /**
+   * When its last run closed (epoch ms), null while it runs. With `progress.startedAt` (the first
+   * run's start, carried across continue-as-new) it gives how long the campaign took, which no
+   * later reading of the clock would.
+   */
+  readonly closedAt: number | null;
+}
+
 /**
  * Progress of a running campaign (a query, answered by a worker), or the final progress of a
- * finished one (its result, which needs no worker).
+ * finished one (its result, which needs no worker). Throws WorkflowNotFoundError when unknown.
  */
-export async function campaignProgress(client: Client, campaign: string): Promise<CampaignProgress> {
-  const handle = campaignHandle(client, campaign);
-  const { status } = await handle.describe();
-  return status.name === 'RUNNING' ? handle.query(progressQuery) : handle.result();
+export async function campaignProgress(client: Client, campaign: string): Promise<CampaignView> {
+  return campaignView(campaignHandle(client, campaign));
+}
+
+export async function campaignView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
+  // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
+  const { status, closeTime } = await handle.describe();
+  if (status.name === 'RUNNING') return { progress: await handle.query(progressQuery), closedAt: null };
+  return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null };
+}
+
+/** Waits for the campaign to end (a worker has to carry it there) and returns its final view. */
+export async function finalView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
+  const progress = await handle.result();
+  const { closeTime } = await handle.describe();
+  return { progress, closedAt: closeTime?.getTime() ?? null };
 }

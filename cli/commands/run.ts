@@ -8,10 +8,15 @@ import { type Command, Option } from 'commander';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import { attach, campaignHandle, startOrAttach } from '../../worker/campaign-control.ts';
+import {
+  attach,
+  type CampaignView,
+  campaignHandle,
+  finalView,
+  startOrAttach,
+} from '../../worker/campaign-control.ts';
 import { TASK_QUEUE } from '../../worker/create-worker.ts';
 import { progressQuery } from '../../workflows/messages.ts';
-import type { CampaignProgress } from '../../workflows/types.ts';
 import { openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -106,9 +111,9 @@ async function run(spec: string, options: RunOptions): Promise<number> {
       if (next === 'done') break;
     }
     display.stop();
-    const final = await result;
+    const final = await finalView(handle);
     printSummary(final, plan.outputDir, options.json === true);
-    return allSucceeded(final) ? 0 : 1;
+    return allSucceeded(final.progress) ? 0 : 1;
   } finally {
     await worker?.stop();
     await service.close();
@@ -125,12 +130,12 @@ async function isRunning(handle: ReturnType<typeof campaignHandle>): Promise<boo
   }
 }
 
-function printSummary(progress: CampaignProgress, outputDir: string, json: boolean): void {
+function printSummary({ progress, closedAt }: CampaignView, outputDir: string, json: boolean): void {
   if (json) {
     console.log(JSON.stringify({ ...progress, output_dir: outputDir }, moneyAsDecimal, 2));
     return;
   }
-  console.log(summaryTable(progress));
+  console.log(summaryTable(progress, closedAt));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
 }
 
