@@ -4,7 +4,12 @@
  * Temporal itself refuses a second concurrent run of one campaign (decision 2).
  */
 import { createHash } from 'node:crypto';
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  type Client,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
@@ -103,17 +108,66 @@ export interface CampaignView {
 }
 
 /**
+ * A running campaign's progress is in its workflow's state, which only a worker can read: with no
+ * worker polling its task queue (a `run` detached on the embedded default) the query fails.
+ */
+const POLLER_GONE_MS = 120_000;
+
+export class NoWorkerError extends Error {
+  constructor(workflowId: string, taskQueue: string, reason: string) {
+    const campaign = workflowId.replace(/^mediaflow-/, ''); // workflowIdOf's prefix
+    super(
+      `${campaign} is running, but no worker on task queue ${taskQueue} answered for its progress (${reason})`,
+    );
+  }
+}
+
+/**
+ * Whether any worker has polled the task queue for workflow tasks lately. An idle worker's long
+ * poll is renewed about every minute, so a poller last seen over two minutes ago is gone (a
+ * server clock minutes off ours would only make this say "gone" too early or too late).
+ */
+async function workflowPollers(client: Client, taskQueue: string): Promise<boolean> {
+  const { pollers } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW (the enum lives in @temporalio/proto, not a dependency)
+  });
+  const recent = Date.now() - POLLER_GONE_MS;
+  return (pollers ?? []).some((poller) => Number(poller.lastAccessTime?.seconds ?? 0) * 1000 > recent);
+}
+
+/** The server's own words (e.g. "no poller seen for task queue recently") behind a client error. */
+function grpcDetails(error: ServiceError): string | undefined {
+  const { cause } = error;
+  return cause && 'details' in cause && typeof cause.details === 'string' ? cause.details : undefined;
+}
+
+/**
  * Progress of a running campaign (a query, answered by a worker), or the final progress of a
  * finished one (its result, which needs no worker). Throws WorkflowNotFoundError when unknown.
  */
 export async function campaignProgress(client: Client, campaign: string): Promise<CampaignView> {
-  return campaignView(campaignHandle(client, campaign));
+  return campaignView(client, campaignHandle(client, campaign));
 }
 
-export async function campaignView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
+export async function campaignView(
+  client: Client,
+  handle: WorkflowHandle<typeof campaignWorkflow>,
+): Promise<CampaignView> {
   // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
-  const { status, closeTime } = await handle.describe();
-  if (status.name === 'RUNNING') return { progress: await handle.query(progressQuery), closedAt: null };
+  const { status, closeTime, taskQueue } = await handle.describe();
+  if (status.name === 'RUNNING') {
+    // The server holds a query for a poller for half a minute; with none seen, say so at once.
+    if (!(await workflowPollers(client, taskQueue))) {
+      throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
+    }
+    const progress = await handle.query(progressQuery).catch((error: unknown) => {
+      if (!(error instanceof ServiceError)) throw error;
+      throw new NoWorkerError(handle.workflowId, taskQueue, grpcDetails(error) ?? error.message);
+    });
+    return { progress, closedAt: null };
+  }
   return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null };
 }
 

@@ -25,8 +25,9 @@ export function register(program: Command): void {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
         throw error;
       } finally {
-        // The embedded stack stays up only while another process (a run) uses it.
-        await env.close();
+        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
+        // whose predictions live only in that emulator's memory; one started here goes.
+        await env.close({ keepStack: env.embedded?.attached === true });
       }
     });
 }
@@ -50,16 +51,20 @@ async function cancel(env: Environment, campaign: string): Promise<void> {
       await worker?.stop();
     }
   }
-  await alreadyEnded(handle, campaign);
+  await alreadyEnded(env, handle, campaign);
 }
 
-async function alreadyEnded(handle: ReturnType<typeof campaignHandle>, campaign: string): Promise<void> {
+async function alreadyEnded(
+  env: Environment,
+  handle: ReturnType<typeof campaignHandle>,
+  campaign: string,
+): Promise<void> {
   const { status } = await handle.describe();
   if (status.name !== 'COMPLETED') {
     // Terminated, failed or timed out: there is no result to read, only how it ended.
     console.log(`${campaign} had already ended (${status.name.toLowerCase()}): nothing left to cancel.`);
     return;
   }
-  const { progress, closedAt } = await campaignView(handle);
+  const { progress, closedAt } = await campaignView(env.client, handle);
   console.log(`${campaign} had already finished, nothing left to cancel: ${outcomeLine(progress, closedAt)}`);
 }

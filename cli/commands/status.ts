@@ -1,7 +1,7 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress } from '../../worker/campaign-control.ts';
+import { campaignProgress, NoWorkerError } from '../../worker/campaign-control.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
@@ -22,10 +22,19 @@ export function register(program: Command): void {
         else console.log(`${statusLine(progress)}\n\n${summaryTable(progress, closedAt)}`);
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
+        if (error instanceof NoWorkerError) {
+          throw new UserError(
+            error.message,
+            env.embedded
+              ? `${command('run', '<spec>')} resumes it with a worker`
+              : `start one: ${command('worker')}`,
+          );
+        }
         throw error;
       } finally {
-        // The embedded stack stays up only while another process (a run) uses it.
-        await env.close();
+        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
+        // whose predictions live only in that emulator's memory; one started here goes.
+        await env.close({ keepStack: env.embedded?.attached === true });
       }
     });
 }

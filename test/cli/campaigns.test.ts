@@ -3,9 +3,9 @@
  * this process: unknown and finished campaigns, and how long a campaign took.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
-import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { cleanEnv, lines, mediaflow, SPEC, tempDir, writeSpec } from './helpers.ts';
 
 async function setup() {
@@ -55,4 +55,27 @@ describe('mediaflow status and cancel', () => {
       `${campaign} had already finished, nothing left to cancel: ${completedLine(first.stdout)}`,
     ]);
   }, 120_000);
+
+  it('status of a running campaign no worker serves says so in one line, at once', async () => {
+    const { campaign, run } = await setup();
+    // --no-worker on a task queue of its own: the campaign starts and nothing ever runs it.
+    const queue = uniqueTaskQueue('idle');
+    const started = run('run', 'spec.yaml', '--no-worker', '--task-queue', queue);
+    const client = await temporalClient();
+    const handle = client.workflow.getHandle(`mediaflow-${campaign}`);
+    onTestFinished(async () => {
+      await handle.terminate('test over').catch(() => {});
+    });
+    await vi.waitFor(() => handle.describe(), { timeout: 30_000, interval: 500 });
+    const began = Date.now();
+    const status = await run('status', campaign);
+    expect(Date.now() - began).toBeLessThan(20_000); // the server alone would hold the query 30 s
+    expect(status.code).toBe(1);
+    expect(lines(status.stderr)).toEqual([
+      `mediaflow: ${campaign} is running, but no worker on task queue ${queue} answered for its progress` +
+        ' (no worker polling it); start one: npm run mediaflow -- worker',
+    ]);
+    await handle.terminate('test over');
+    expect((await started).code).toBe(1);
+  }, 90_000);
 });
