@@ -1,15 +1,31 @@
 /**
  * The `mediaflow` command. Each subcommand lives in its own file under commands/ and registers
- * itself on the program; this file only assembles them.
+ * itself on the program; this file only assembles them and reports what fails (cli/errors.ts).
  */
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { z } from 'zod';
 import { COMMANDS } from './commands/index.ts';
-import { ConfigurationError } from './environment.ts';
+import { reportError } from './errors.ts';
+
+const PackageJson = z.object({ version: z.string() });
+const { version } = PackageJson.parse(
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')),
+);
 
 const program = new Command('mediaflow')
   .description('Run batch AI media campaigns durably on Temporal, within budget and rate limits.')
-  .showHelpAfterError()
+  .version(version, '-V, --version', 'print the version')
+  // Commander's own errors (unknown option, missing argument) in the same one-line form as ours.
+  .configureOutput({
+    outputError: (text, write) => {
+      const message = text
+        .replace(/^error: /, '')
+        .trim()
+        .replace(/\s*\n\s*/g, ' ');
+      write(`mediaflow: ${message} (add --help for usage)\n`);
+    },
+  })
   .enablePositionalOptions();
 
 for (const register of COMMANDS) register(program);
@@ -17,11 +33,6 @@ for (const register of COMMANDS) register(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // Problems a user can act on are said in one line; anything else is a bug worth its stack.
-  if (error instanceof ConfigurationError || error instanceof PlanMismatchError) {
-    console.error(`mediaflow: ${error.message}`);
-  } else {
-    console.error(error);
-  }
+  reportError(error);
   process.exitCode = 1;
 }

@@ -36,10 +36,9 @@ export const OUTCOMES: Readonly<Record<CampaignOutcome, OutcomeText>> = {
   },
 };
 
-/** One line: what happened, the failure's own words, and the fix. */
-export function outcomeLine(outcome: CampaignOutcome, stopMessage?: string | null): string {
-  const { says, fix } = OUTCOMES[outcome];
-  return [says, stopMessage && fix ? `(${stopMessage})` : '', fix ? `— ${fix}` : '']
-    .filter(Boolean)
-    .join(' ');
+/** For a stop the user can fix, one line: the failure's own words and what to do; else null. */
+export function stopAdvice(outcome: CampaignOutcome, stopMessage?: string | null): string | null {
+  const { fix } = OUTCOMES[outcome];
+  if (!fix) return null;
+  return `${stopMessage ? `${stopMessage}. ` : ''}To go on: ${fix}`;
 }

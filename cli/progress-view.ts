@@ -5,7 +5,7 @@
 import cliProgress from 'cli-progress';
 import { formatDollars, formatUsd } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
-import { outcomeLine } from './outcomes.ts';
+import { OUTCOMES, stopAdvice } from './outcomes.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
 
@@ -72,7 +72,8 @@ export class ProgressDisplay {
   }
 }
 
-export function summaryTable(p: CampaignProgress): string {
+/** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */
+export function summaryTable(p: CampaignProgress, endedAt: number | null = null): string {
   const header = [
     'step',
     'model',
@@ -102,13 +103,20 @@ export function summaryTable(p: CampaignProgress): string {
   return [
     ...lines,
     '',
-    `${outcomeText(p)} in ${duration(Date.now() - p.startedAt)}; ${moneyLine(p)}`,
+    outcomeLine(p, endedAt),
+    ...[stopAdvice(p.outcome, p.stopMessage)].filter((line) => line !== null),
     ...(failures.length > 0 ? ['recent failures:', ...failures] : []),
   ].join('\n');
 }
 
+/** "Completed in 12s; spent $0.09 + $0.00 in flight, budget $1.00". */
+export function outcomeLine(p: CampaignProgress, endedAt: number | null = null): string {
+  const took = duration((endedAt ?? Date.now()) - p.startedAt);
+  return `${outcomeText(p)} ${p.outcome === 'running' ? 'for' : 'in'} ${took}; ${moneyLine(p)}`;
+}
+
 function outcomeText(p: CampaignProgress): string {
-  return outcomeLine(p.outcome, p.stopMessage);
+  return OUTCOMES[p.outcome].says;
 }
 
 /** Exit 0 only when every planned job has its file. */

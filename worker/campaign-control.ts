@@ -4,7 +4,12 @@
  * Temporal itself refuses a second concurrent run of one campaign (decision 2).
  */
 import { createHash } from 'node:crypto';
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  type Client,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { CampaignInput, CampaignProgress, PlanRef } from '../contract/campaign.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
@@ -39,7 +44,12 @@ export interface Started {
   readonly attached: boolean;
 }
 
-export class PlanMismatchError extends Error {}
+/** A run of the campaign with another plan is under way; the caller says how to stop it. */
+export class PlanMismatchError extends Error {
+  constructor(readonly campaign: string) {
+    super(`campaign "${campaign}" is already running a different version of the spec`);
+  }
+}
 
 /**
  * What makes two plans the same campaign run: its jobs (their keys cover models, inputs and
@@ -78,10 +88,7 @@ export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle
   const handle = campaignHandle(client, plan.campaign);
   const running = (await handle.describe()).memo?.planIdentity;
   if (running !== planIdentity(plan)) {
-    throw new PlanMismatchError(
-      `campaign "${plan.campaign}" is already running a different version of the spec. ` +
-        `Wait for it to finish, or stop it with: mediaflow cancel ${plan.campaign}`,
-    );
+    throw new PlanMismatchError(plan.campaign);
   }
   return handle;
 }
@@ -90,12 +97,83 @@ export function campaignHandle(client: Client, campaign: string): WorkflowHandle
   return client.workflow.getHandle<typeof campaignWorkflow>(workflowIdOf(campaign));
 }
 
+export interface CampaignView {
+  readonly progress: CampaignProgress;
+  /**
+   * When its last run closed (epoch ms), null while it runs. With `progress.startedAt` (the first
+   * run's start, carried across continue-as-new) it gives how long the campaign took, which no
+   * later reading of the clock would.
+   */
+  readonly closedAt: number | null;
+}
+
+/**
+ * A running campaign's progress is in its workflow's state, which only a worker can read: with no
+ * worker polling its task queue (a `run` detached on the embedded default) the query fails.
+ */
+const POLLER_GONE_MS = 120_000;
+
+export class NoWorkerError extends Error {
+  constructor(workflowId: string, taskQueue: string, reason: string) {
+    const campaign = workflowId.replace(/^mediaflow-/, ''); // workflowIdOf's prefix
+    super(
+      `${campaign} is running, but no worker on task queue ${taskQueue} answered for its progress (${reason})`,
+    );
+  }
+}
+
+/**
+ * Whether any worker has polled the task queue for workflow tasks lately. An idle worker's long
+ * poll is renewed about every minute, so a poller last seen over two minutes ago is gone (a
+ * server clock minutes off ours would only make this say "gone" too early or too late).
+ */
+async function workflowPollers(client: Client, taskQueue: string): Promise<boolean> {
+  const { pollers } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW (the enum lives in @temporalio/proto, not a dependency)
+  });
+  const recent = Date.now() - POLLER_GONE_MS;
+  return (pollers ?? []).some((poller) => Number(poller.lastAccessTime?.seconds ?? 0) * 1000 > recent);
+}
+
+/** The server's own words (e.g. "no poller seen for task queue recently") behind a client error. */
+function grpcDetails(error: ServiceError): string | undefined {
+  const { cause } = error;
+  return cause && 'details' in cause && typeof cause.details === 'string' ? cause.details : undefined;
+}
+
 /**
  * Progress of a running campaign (a query, answered by a worker), or the final progress of a
- * finished one (its result, which needs no worker).
+ * finished one (its result, which needs no worker). Throws WorkflowNotFoundError when unknown.
  */
-export async function campaignProgress(client: Client, campaign: string): Promise<CampaignProgress> {
-  const handle = campaignHandle(client, campaign);
-  const { status } = await handle.describe();
-  return status.name === 'RUNNING' ? handle.query(progressQuery) : handle.result();
+export async function campaignProgress(client: Client, campaign: string): Promise<CampaignView> {
+  return campaignView(client, campaignHandle(client, campaign));
+}
+
+export async function campaignView(
+  client: Client,
+  handle: WorkflowHandle<typeof campaignWorkflow>,
+): Promise<CampaignView> {
+  // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
+  const { status, closeTime, taskQueue } = await handle.describe();
+  if (status.name === 'RUNNING') {
+    // The server holds a query for a poller for half a minute; with none seen, say so at once.
+    if (!(await workflowPollers(client, taskQueue))) {
+      throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
+    }
+    const progress = await handle.query(progressQuery).catch((error: unknown) => {
+      if (!(error instanceof ServiceError)) throw error;
+      throw new NoWorkerError(handle.workflowId, taskQueue, grpcDetails(error) ?? error.message);
+    });
+    return { progress, closedAt: null };
+  }
+  return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null };
+}
+
+/** Waits for the campaign to end (a worker has to carry it there) and returns its final view. */
+export async function finalView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
+  const progress = await handle.result();
+  const { closeTime } = await handle.describe();
+  return { progress, closedAt: closeTime?.getTime() ?? null };
 }

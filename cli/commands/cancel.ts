@@ -1,13 +1,15 @@
 /**
  * `mediaflow cancel <campaign>`: stops a campaign. Its in-flight predictions are canceled upstream
- * and everything already downloaded stays, with its manifest lines.
+ * and everything already downloaded stays, with its manifest lines. A campaign that has already
+ * finished has nothing left to cancel: that is said with its outcome, and is not an error.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignHandle } from '../../worker/campaign-control.ts';
-import { openEnvironment } from '../environment.ts';
+import { campaignHandle, campaignView, finalView } from '../../worker/campaign-control.ts';
+import { type Environment, openEnvironment } from '../environment.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
-import { summaryTable } from '../progress-view.ts';
+import { outcomeLine, summaryTable } from '../progress-view.ts';
+import { unknownCampaign } from './status.ts';
 
 export function register(program: Command): void {
   program
@@ -17,21 +19,52 @@ export function register(program: Command): void {
     )
     .action(async (campaign: string) => {
       const env = await openEnvironment({ service: false });
-      let worker: LocalWorker | null = null;
       try {
-        const handle = campaignHandle(env.client, campaign);
-        await handle.cancel();
-        // With the embedded stack no other worker may be up to carry out the cancellation.
-        if (env.embedded) worker = await startLocalWorker(env, (await handle.describe()).taskQueue);
-        console.log(summaryTable(await handle.result()));
+        await cancel(env, campaign);
       } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-        console.error(`No running campaign named "${campaign}".`);
-        process.exitCode = 1;
+        if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
+        throw error;
       } finally {
-        await worker?.stop();
-        // The embedded stack stays up only while another process (a run) uses it.
-        await env.close();
+        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
+        // whose predictions live only in that emulator's memory; one started here goes.
+        await env.close({ keepStack: env.embedded?.attached === true });
       }
     });
+}
+
+async function cancel(env: Environment, campaign: string): Promise<void> {
+  const handle = campaignHandle(env.client, campaign);
+  const { status, taskQueue } = await handle.describe();
+  if (status.name === 'RUNNING') {
+    let worker: LocalWorker | null = null;
+    try {
+      await handle.cancel();
+      // With the embedded stack no other worker may be up to carry out the cancellation.
+      if (env.embedded) worker = await startLocalWorker(env, taskQueue);
+      const { progress, closedAt } = await finalView(handle);
+      console.log(summaryTable(progress, closedAt));
+      return;
+    } catch (error) {
+      // It closed between describe() and cancel(): then it finished on its own, said below.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    } finally {
+      await worker?.stop();
+    }
+  }
+  await alreadyEnded(env, handle, campaign);
+}
+
+async function alreadyEnded(
+  env: Environment,
+  handle: ReturnType<typeof campaignHandle>,
+  campaign: string,
+): Promise<void> {
+  const { status } = await handle.describe();
+  if (status.name !== 'COMPLETED') {
+    // Terminated, failed or timed out: there is no result to read, only how it ended.
+    console.log(`${campaign} had already ended (${status.name.toLowerCase()}): nothing left to cancel.`);
+    return;
+  }
+  const { progress, closedAt } = await campaignView(env.client, handle);
+  console.log(`${campaign} had already finished, nothing left to cancel: ${outcomeLine(progress, closedAt)}`);
 }

@@ -11,6 +11,7 @@ import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
+import { connectPricingService } from '../pricing-service.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -166,31 +167,6 @@ export function estimateJson(report: EstimateReport) {
   };
 }
 
-/** The configured service, or (no MEDIAFLOW_API_URL) the embedded emulator, started in-process. */
-async function connect(): Promise<{
-  client: EstimatingClient & Pick<ServiceClient, 'close'>;
-  stop(): Promise<void>;
-}> {
-  const { createServiceClient, serviceClientFromEnv } = await import('../../api/client/index.ts');
-  if (process.env.MEDIAFLOW_API_URL) {
-    const client = serviceClientFromEnv();
-    return { client, stop: () => client.close() };
-  }
-  const { startEmulator } = await import('../../emulator/index.ts');
-  const emulator = await startEmulator({ port: 0, timeScale: 0 });
-  process.stderr.write(
-    `MEDIAFLOW_API_URL is not set: estimating against the local emulator (${emulator.baseUrl})\n`,
-  );
-  const client = createServiceClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
-  return {
-    client,
-    stop: async () => {
-      await client.close();
-      await emulator.close();
-    },
-  };
-}
-
 function wholeNumber(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
@@ -210,7 +186,7 @@ export function register(program: Command): void {
     .action(async (spec: string, options: { json?: boolean; concurrency: number }) => {
       const plan = await loadPlanOrReport(spec);
       if (!plan) return;
-      const { client, stop } = await connect();
+      const { client, stop } = await connectPricingService();
       try {
         const report = await estimatePlan(plan, client, options.concurrency);
         process.stdout.write(

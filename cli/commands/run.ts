@@ -10,13 +10,21 @@ import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
-import { attach, campaignHandle, startOrAttach } from '../../worker/campaign-control.ts';
+import {
+  attach,
+  type CampaignView,
+  campaignHandle,
+  finalView,
+  startOrAttach,
+} from '../../worker/campaign-control.ts';
 import { TASK_QUEUE } from '../../worker/create-worker.ts';
 import { progressQuery } from '../../workflows/messages.ts';
 import { openEnvironment } from '../environment.ts';
+import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
   taskQueue: string;
@@ -54,12 +62,8 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<number> {
-  const planned = await planCampaign(spec);
-  if (!planned.ok) {
-    for (const problem of planned.problems) console.error(formatProblem(problem));
-    return 1;
-  }
-  const { plan } = planned;
+  const plan = await loadPlanOrReport(spec);
+  if (!plan) return 1;
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -101,16 +105,17 @@ async function run(spec: string, options: RunOptions): Promise<number> {
         console.error(
           `\nDetached; ${plan.campaign} is not canceled.` +
             (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
-            `\nReattach: mediaflow run ${spec}   Progress: mediaflow status ${plan.campaign}   Stop: mediaflow cancel ${plan.campaign}`,
+            `\nReattach: ${command('run', spec)}   Progress: ${command('status', plan.campaign)}` +
+            `   Stop: ${command('cancel', plan.campaign)}`,
         );
         return 130;
       }
       if (next === 'done') break;
     }
     display.stop();
-    const final = await result;
+    const final = await finalView(handle);
     printSummary(final, plan.outputDir, options.json === true);
-    return allSucceeded(final) ? 0 : 1;
+    return allSucceeded(final.progress) ? 0 : 1;
   } finally {
     await worker?.stop();
     await service.close();
@@ -127,12 +132,12 @@ async function isRunning(handle: ReturnType<typeof campaignHandle>): Promise<boo
   }
 }
 
-function printSummary(progress: CampaignProgress, outputDir: string, json: boolean): void {
+function printSummary({ progress, closedAt }: CampaignView, outputDir: string, json: boolean): void {
   if (json) {
     console.log(JSON.stringify({ ...progress, output_dir: outputDir }, moneyAsDecimal, 2));
     return;
   }
-  console.log(summaryTable(progress));
+  console.log(summaryTable(progress, closedAt));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
 }
 

@@ -1,8 +1,10 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress } from '../../worker/campaign-control.ts';
-import { openEnvironment } from '../environment.ts';
+import { campaignProgress, NoWorkerError } from '../../worker/campaign-control.ts';
+import { type Environment, openEnvironment } from '../environment.ts';
+import { UserError } from '../errors.ts';
+import { command } from '../invocation.ts';
 import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
 
 export function register(program: Command): void {
@@ -15,18 +17,32 @@ export function register(program: Command): void {
     .action(async (campaign: string, options: { json?: boolean }) => {
       const env = await openEnvironment({ service: false });
       try {
-        const progress = await campaignProgress(env.client, campaign);
+        const { progress, closedAt } = await campaignProgress(env.client, campaign);
         if (options.json) console.log(JSON.stringify(progress, moneyAsDecimal, 2));
-        else console.log(`${statusLine(progress)}\n\n${summaryTable(progress)}`);
+        else console.log(`${statusLine(progress)}\n\n${summaryTable(progress, closedAt)}`);
       } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-        console.error(
-          `No campaign named "${campaign}" on ${env.temporalAddress} (namespace ${env.namespace}).`,
-        );
-        process.exitCode = 1;
+        if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
+        if (error instanceof NoWorkerError) {
+          throw new UserError(
+            error.message,
+            env.embedded
+              ? `${command('run', '<spec>')} resumes it with a worker`
+              : `start one: ${command('worker')}`,
+          );
+        }
+        throw error;
       } finally {
-        // The embedded stack stays up only while another process (a run) uses it.
-        await env.close();
+        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
+        // whose predictions live only in that emulator's memory; one started here goes.
+        await env.close({ keepStack: env.embedded?.attached === true });
       }
     });
+}
+
+/** Shared with `cancel`: the campaign name is the spec's `campaign:` field. */
+export function unknownCampaign(env: Environment, campaign: string): UserError {
+  return new UserError(
+    `no campaign named "${campaign}" on ${env.temporalAddress} (namespace ${env.namespace})`,
+    `the name is a spec's campaign: field, and ${command('run', '<spec>')} starts it`,
+  );
 }

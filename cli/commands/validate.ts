@@ -1,22 +1,23 @@
 /**
  * `mediaflow validate <spec>`: checks a campaign spec without spending anything. Prints
- * "ok: N jobs, $X" or every problem as `file:line:col: message` on stderr (exit 1).
- * `loadPlanOrReport` is shared by `plan` and `estimate`, so all three report problems alike.
+ * "ok: N jobs, $X" or every problem as `file:line:col: message` on stderr (exit 1). A plan whose
+ * catalogue price is over budget.max_usd is a problem too: `run` would refuse it.
+ * `loadPlanOrReport` is shared by `plan`, `estimate` and `run`, so all report problems alike.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatDollars, formatUsd } from '../../api/money.ts';
-import { formatProblem, type Plan, planCampaign } from '../../plan/index.ts';
+import { formatProblem, type Plan } from '../../plan/index.ts';
+import { command } from '../invocation.ts';
+import { planSpecFile } from '../spec-file.ts';
 
 /** The plan, or null after printing its problems on stderr and setting exit code 1. */
 export async function loadPlanOrReport(spec: string): Promise<Plan | null> {
-  const result = await planCampaign(spec);
+  const result = await planSpecFile(spec);
   if (result.ok) return result.plan;
   // Paths relative to where the user stands read better and stay clickable in terminals.
   for (const problem of result.problems) {
-    process.stderr.write(
-      `${formatProblem({ ...problem, file: path.relative(process.cwd(), problem.file) })}\n`,
-    );
+    process.stderr.write(`${formatProblem({ ...problem, file: relative(problem.file) })}\n`);
   }
   process.stderr.write(
     `${result.problems.length} ${result.problems.length === 1 ? 'problem' : 'problems'}\n`,
@@ -31,28 +32,60 @@ export function describeTotal(plan: Plan): string {
   return `${formatDollars(plan.totalUsd)}${unpriced}`;
 }
 
+/**
+ * "plan costs $X, over budget.max_usd $Y", or null. Only the catalogue's prices count: jobs only
+ * the service can price add to the total, so a plan over budget without them is over with them.
+ */
+export function overBudget(plan: Plan): string | null {
+  if (plan.budget === null || plan.totalUsd <= plan.budget) return null;
+  return `plan costs ${formatDollars(plan.totalUsd)}, over budget.max_usd ${formatDollars(plan.budget)}`;
+}
+
+function relative(file: string): string {
+  return path.relative(process.cwd(), file);
+}
+
 export function register(program: Command): void {
   program
     .command('validate')
     .description('Check a campaign spec: every problem as file:line:col, or "ok: N jobs, $X"')
     .argument('<spec>', 'campaign spec (YAML)')
-    .option('--json', 'print { ok, jobs, total_usd, unpriced_jobs } or { ok, problems } as JSON')
+    .option(
+      '--json',
+      'print { ok, jobs, total_usd, unpriced_jobs } or { ok, problems } as JSON (over budget: both)',
+    )
     .action(async (spec: string, options: { json?: boolean }) => {
       if (options.json) {
-        const result = await planCampaign(spec);
-        const body = result.ok
-          ? {
-              ok: true,
-              jobs: result.plan.jobs.length,
-              total_usd: formatUsd(result.plan.totalUsd),
-              unpriced_jobs: result.plan.unpricedJobs,
-            }
-          : { ok: false, problems: result.problems };
+        const result = await planSpecFile(spec);
+        if (!result.ok) {
+          process.stdout.write(`${JSON.stringify({ ok: false, problems: result.problems }, null, 2)}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        const { plan } = result;
+        const over = overBudget(plan);
+        const body = {
+          ok: over === null,
+          jobs: plan.jobs.length,
+          total_usd: formatUsd(plan.totalUsd),
+          unpriced_jobs: plan.unpricedJobs,
+          ...(over === null ? {} : { problems: [{ file: plan.specFile, message: over }] }),
+        };
         process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-        if (!result.ok) process.exitCode = 1;
+        if (over !== null) process.exitCode = 1;
         return;
       }
       const plan = await loadPlanOrReport(spec);
-      if (plan) process.stdout.write(`ok: ${plan.jobs.length} jobs, ${describeTotal(plan)}\n`);
+      if (!plan) return;
+      const over = overBudget(plan);
+      if (over === null) {
+        process.stdout.write(`ok: ${plan.jobs.length} jobs, ${describeTotal(plan)}\n`);
+        return;
+      }
+      process.stderr.write(
+        `${relative(plan.specFile)}: ${over}; raise it, or ${command('run', spec, '--allow-over-budget')}` +
+          ' runs until the budget is spent\n',
+      );
+      process.exitCode = 1;
     });
 }

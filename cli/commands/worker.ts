@@ -4,13 +4,15 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
-import { connectWorker } from '../../worker/connection.ts';
+import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {
   createMediaflowWorker,
   DEFAULT_MAX_ACTIVITIES,
   serviceConnectionsFor,
   TASK_QUEUE,
 } from '../../worker/create-worker.ts';
+import { UserError } from '../errors.ts';
+import { command } from '../invocation.ts';
 
 export function register(program: Command): void {
   program
@@ -29,10 +31,30 @@ export function register(program: Command): void {
         'MEDIAFLOW_API_URL / MEDIAFLOW_API_KEY from the environment.',
     )
     .action(async (options: { taskQueue: string; maxActivities: number }) => {
+      // On the embedded default the stack is `run`'s: its worker rides along with it.
+      if (!temporalConfigured()) {
+        throw new UserError(
+          'a worker needs a Temporal to poll: set TEMPORAL_ADDRESS (or a Temporal profile), MEDIAFLOW_API_URL ' +
+            'and MEDIAFLOW_API_KEY',
+          `without them, ${command('run', '<spec>')} carries its own worker on the embedded default`,
+        );
+      }
+      if (!process.env.MEDIAFLOW_API_URL || !process.env.MEDIAFLOW_API_KEY) {
+        throw new UserError(
+          'a worker needs the service it creates predictions on: set MEDIAFLOW_API_URL (ending in /v1) ' +
+            'and MEDIAFLOW_API_KEY',
+          `for a local one, ${command('emulator')} prints both`,
+        );
+      }
       const service = serviceClientFromEnv(process.env, {
         connections: serviceConnectionsFor(options.maxActivities),
       });
-      const { connection, namespace, address } = await connectWorker();
+      const { connection, namespace, address } = await connectWorker().catch((error: unknown) => {
+        throw new UserError(
+          `could not reach Temporal at ${loadTemporalTarget().address}: ${String(error)}`,
+          'check TEMPORAL_ADDRESS or your Temporal profile',
+        );
+      });
       const worker = await createMediaflowWorker({
         connection,
         namespace,

@@ -1,0 +1,39 @@
+/**
+ * How the CLI reports a failure: one line on stderr and exit 1, never a stack trace unless asked
+ * for with DEBUG=mediaflow. Errors the user can act on (UserError and the configuration errors of
+ * other modules) say what to do; anything else is named as unexpected, since it is a bug.
+ */
+import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { ConfigurationError } from './environment.ts';
+import { command } from './invocation.ts';
+
+export class UserError extends Error {
+  /** What to do about it, said after the problem on the same line. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** DEBUG follows the `debug` package's convention: a comma or space separated list of names. */
+export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const names = (env.DEBUG ?? '').split(/[\s,]+/);
+  return names.some((name) => name === '*' || name === 'mediaflow' || name.startsWith('mediaflow:'));
+}
+
+export function errorLine(error: unknown): string {
+  if (error instanceof UserError) return error.hint ? `${error.message}; ${error.hint}` : error.message;
+  if (error instanceof PlanMismatchError) {
+    return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
+  }
+  if (error instanceof ConfigurationError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `unexpected error: ${message.split('\n')[0]} (DEBUG=mediaflow shows the stack trace)`;
+}
+
+export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env): void {
+  process.stderr.write(`mediaflow: ${errorLine(error)}\n`);
+  if (debugEnabled(env)) process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+}

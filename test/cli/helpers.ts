@@ -1,0 +1,70 @@
+/**
+ * `mediaflow` as a user types it: a child process of bin/mediaflow.js, in a folder of the test's
+ * own, with an environment the test controls. The inherited npm and DEBUG variables are dropped
+ * (vitest runs under npx, which sets npm_*), since they change how hints and errors read.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
+const exec = promisify(execFile);
+
+export interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const DROPPED = /^(npm_|DEBUG$|TEMPORAL_|MEDIAFLOW_)/;
+
+/** process.env without npm's, DEBUG, Temporal's and mediaflow's variables, plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const kept = Object.entries(process.env).filter(([name]) => !DROPPED.test(name));
+  return { ...Object.fromEntries(kept), ...extra };
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'mediaflow-cli-'));
+}
+
+export async function writeSpec(dir: string, text: string, name = 'spec.yaml'): Promise<string> {
+  await writeFile(join(dir, name), text);
+  return name;
+}
+
+/** Runs `script` (bin/mediaflow.js by default, or a link to it) with node; never rejects. */
+export function mediaflow(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; script?: string },
+): Promise<Outcome> {
+  return exec(process.execPath, [options.script ?? BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    timeout: 60_000,
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: Outcome) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+/** The lines a process wrote, without the final newline. */
+export function lines(text: string): string[] {
+  return text.trimEnd().split('\n');
+}
+
+/** Three I4 stills ($0.03 each): $0.09 in all. CAMPAIGN is replaced by the test's own name. */
+export const SPEC = `
+version: 1
+campaign: CAMPAIGN
+budget: { max_usd: 1 }
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    matrix: { color: [red, green, blue] }
+    input: { prompt: "A {{color}} mug on oak" }
+`;
