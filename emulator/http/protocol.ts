@@ -68,8 +68,9 @@ export function installProtocol(app: FastifyInstance, ledger: LedgerRecorder): v
 
   const patterns = new Map<string, string>();
   app.addHook('onResponse', async (request, reply) => {
-    if (!request.url.startsWith('/v1/')) return;
+    // The matched pattern decides, so `/v%31/...` is counted as the /v1 route it reached.
     const url = request.routeOptions.url;
+    if (!(url === undefined ? request.url.startsWith('/v1/') : url.startsWith('/v1/'))) return;
     let route = url === undefined ? 'unmatched' : patterns.get(`${request.method} ${url}`);
     if (route === undefined) {
       route = `${request.method} ${url!.replace(/:(\w+)/g, '{$1}')}`;

@@ -1,6 +1,6 @@
 /**
- * Utilities: health and the OpenAPI document (no key needed, so monitors and tools can read them), cost estimate (the same price a
- * create would charge) and search. Search over predictions matches the prompt (substring,
+ * Utilities: health (no key needed, so monitors can probe it), the OpenAPI document, cost estimate
+ * (the same price a create would charge) and search. Search over predictions matches the prompt (substring,
  * case-insensitive), optionally one model and a creation time, and returns full records with
  * `input_parameters`, so a client can find a prediction it may have created without hearing back.
  */
@@ -27,13 +27,13 @@ const SearchQuery = z.object({
 const TITLE_LENGTH = 80;
 
 export function utilityRoutes(app: FastifyInstance, context: EmulatorContext): void {
-  app.get('/v1/health', { config: { limit: 'public' } }, async () => ({
+  app.get('/v1/health', { config: { access: 'public' } }, async () => ({
     status: 'ok',
     time: new Date().toISOString(),
   }));
 
   let openApi: Record<string, unknown> | undefined;
-  app.get('/v1/openapi.json', { config: { limit: 'public' } }, async () => {
+  app.get('/v1/openapi.json', async () => {
     openApi ??= openApiDocument(new URL(context.urls.baseUrl).origin);
     return openApi;
   });

@@ -68,8 +68,9 @@ describe('catalogue, search, ledger and OpenAPI', () => {
     expect(await (await post('/_emulator/faults', { failRate: 0 })).json()).toMatchObject({ failRate: 0 });
   });
 
-  it('serves an OpenAPI 3.1 document with every endpoint of part 4.1, without a key', async () => {
-    const doc = (await call('GET', '/openapi.json', undefined, { key: null })).body;
+  it('serves an OpenAPI 3.1 document with every endpoint of part 4.1, to a key holder', async () => {
+    expect((await call('GET', '/openapi.json', undefined, { key: null })).status).toBe(401);
+    const doc = (await call('GET', '/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops as object).map((m) => `${m} ${path}`),
