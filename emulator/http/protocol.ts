@@ -31,7 +31,10 @@ export function installProtocol(app: FastifyInstance, ledger: LedgerRecorder): v
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      done(new ApiError('INVALID_JSON', `the body is not valid JSON: ${(error as Error).message}`));
+      // Say where, never what: V8's message quotes the body, which may hold a secret or markup.
+      const at = /position (\d+)/.exec((error as Error).message)?.[1];
+      const where = at === undefined ? '' : ` (at character ${at})`;
+      done(new ApiError('INVALID_JSON', `the body is not valid JSON${where}`));
     }
   });
 
