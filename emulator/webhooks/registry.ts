@@ -1,6 +1,7 @@
 /**
  * Webhook endpoints. The emulator only delivers to loopback addresses, so a test or a local run
- * can never make it post to the outside world; other hosts are refused when registered.
+ * can never make it post to the outside world; other hosts are refused when registered (and
+ * redirects are never followed: see delivery.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { type CreateWebhookBody, WEBHOOK_EVENTS, type Webhook } from '../../api/wire/index.ts';
@@ -20,6 +21,7 @@ export interface WebhookRecord {
 
 export class WebhookRegistry {
   private readonly hooks: WebhookRecord[] = [];
+  private lastSeq = 0;
 
   create(body: CreateWebhookBody): WebhookRecord {
     if (!LOOPBACK_HOSTS.has(new URL(body.url).hostname)) {
@@ -31,7 +33,8 @@ export class WebhookRegistry {
         },
       );
     }
-    const seq = this.hooks.length + 1;
+    // Never reused after a delete: an id names one endpoint for the emulator's whole life.
+    const seq = ++this.lastSeq;
     const record: WebhookRecord = {
       id: `wh_${seq}`,
       seq,
@@ -42,6 +45,18 @@ export class WebhookRegistry {
     };
     this.hooks.push(record);
     return record;
+  }
+
+  /** Stops deliveries to it, retries included (the dispatcher asks `has` before each attempt). */
+  delete(id: string): boolean {
+    const index = this.hooks.findIndex((hook) => hook.id === id);
+    if (index === -1) return false;
+    this.hooks.splice(index, 1);
+    return true;
+  }
+
+  has(id: string): boolean {
+    return this.hooks.some((hook) => hook.id === id);
   }
 
   list(): readonly WebhookRecord[] {
