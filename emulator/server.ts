@@ -1,11 +1,12 @@
 /**
  * Assembles the fastify server: protocol (JSON in, part 7 errors out, ledger), the guard (faults,
- * auth, rate limits) and one route group per endpoint group. No request logging unless asked:
+ * auth, rate limits), one route group per endpoint group and a 405 for every other method. No request logging unless asked:
  * the emulator must never be the bottleneck of a benchmark.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { EmulatorContext } from './context.ts';
 import { installGuard } from './http/guard.ts';
+import { recordRoutes } from './http/methods.ts';
 import { installProtocol } from './http/protocol.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -47,6 +48,8 @@ export function buildServer(context: EmulatorContext): FastifyInstance {
   });
   installProtocol(app, context.ledger);
   installGuard(app, context);
+  const addMethodNotAllowed = recordRoutes(app);
   for (const register of ROUTE_GROUPS) register(app, context);
+  addMethodNotAllowed();
   return app;
 }

@@ -42,10 +42,15 @@ export const ERROR_CODES = {
   INVALID_API_KEY: 401,
   INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   MODEL_NOT_FOUND: 404,
   PREDICTION_NOT_FOUND: 404,
   NOT_CANCELABLE: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** Deleting the key that makes the request: it would lock its caller out. */
+  API_KEY_IN_USE: 409,
+  /** Deleting the account's only key: nobody could use the API until a restart. */
+  LAST_API_KEY: 409,
   RATE_LIMITED: 429,
   TOO_MANY_IN_FLIGHT: 429,
   INTERNAL_ERROR: 500,

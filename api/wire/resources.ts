@@ -20,6 +20,17 @@ export function Page<T extends z.ZodType>(item: T) {
 }
 export const PAGE_LIMIT_DEFAULT = 25;
 export const PAGE_LIMIT_MAX = 100;
+/**
+ * The emulator's cursors: `c` and the sequence number of the last item seen. Clients must treat a
+ * cursor as opaque; the form is published (in the OpenAPI document) so that a tool can tell a
+ * well-formed cursor from garbage without having listed anything first.
+ */
+export const CURSOR_PATTERN = /^c(\d{1,15})$/;
+/** The query of every list endpoint (part 2.3). */
+export const PageQuery = z.object({
+  limit: z.int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+  cursor: z.string().regex(CURSOR_PATTERN).optional(),
+});
 
 // Batch predictions
 export const BatchItemRequest = z.object({
@@ -61,8 +72,8 @@ export type ModelInfo = z.infer<typeof ModelInfo>;
 export const UploadFileBody = z.object({
   filename: z.string().min(1).max(255),
   content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/),
-  /** The file's bytes, base64: every request body is JSON (part 2.1, rule 1). */
-  data: z.string().min(1),
+  /** The file's bytes, base64 (contentEncoding in the OpenAPI document): bodies are JSON (2.1 rule 1). */
+  data: z.base64().min(1),
 });
 export type UploadFileBody = z.infer<typeof UploadFileBody>;
 export const FileObject = z.looseObject({
@@ -151,6 +162,14 @@ export type EstimateBody = z.infer<typeof EstimateBody>;
 export const Estimate = z.looseObject({ model: z.string(), credits: Decimal });
 export type Estimate = z.infer<typeof Estimate>;
 export const SEARCH_TYPES = ['models', 'predictions'] as const;
+/** `GET /v1/search` query, besides `limit` and `cursor`. */
+export const SearchQuery = z.object({
+  q: z.string().max(1000).default(''),
+  type: z.enum(SEARCH_TYPES).default('predictions'),
+  /** `owner/model`. */
+  model: z.string().optional(),
+  created_after: z.iso.datetime({ offset: true }).optional(),
+});
 export const SearchResult = z.looseObject({
   type: z.enum(SEARCH_TYPES),
   id: z.string(),

@@ -4,7 +4,11 @@
  * simply no longer resolves: the next request with it gets 401.
  */
 import type { ApiKey } from '../../api/wire/index.ts';
+import { ApiError } from '../http/errors.ts';
 import { generateApiKey } from '../options.ts';
+
+/** Longest prefix a listing shows; never more than half the secret, so a short key stays hidden. */
+const PREFIX_LENGTH = 8;
 
 export interface KeyRecord {
   readonly id: string;
@@ -40,9 +44,23 @@ export class KeyStore {
     return this.add(name, generateApiKey());
   }
 
-  delete(id: string): boolean {
+  /**
+   * Refuses the caller's own key and the last key: either would lock everyone holding it out,
+   * and the emulator's keys come back only with a restart.
+   */
+  delete(id: string, callerId: string): boolean {
     const record = this.byId.get(id);
     if (!record) return false;
+    if (id === callerId) {
+      throw new ApiError('API_KEY_IN_USE', 'a key cannot delete itself; delete it with another key', {
+        param: 'id',
+      });
+    }
+    if (this.byId.size === 1) {
+      throw new ApiError('LAST_API_KEY', 'the last API key cannot be deleted; create another first', {
+        param: 'id',
+      });
+    }
     this.byId.delete(id);
     this.bySecret.delete(record.secret);
     return true;
@@ -72,7 +90,7 @@ export function apiKeyToWire(record: KeyRecord, revealSecret: boolean): ApiKey {
   return {
     id: record.id,
     name: record.name,
-    prefix: record.secret.slice(0, 8),
+    prefix: record.secret.slice(0, Math.min(PREFIX_LENGTH, Math.floor(record.secret.length / 2))),
     created_at: record.createdAt,
     ...(revealSecret ? { key: record.secret } : {}),
   };

@@ -1,9 +1,9 @@
 /**
  * Cursor pagination of every list (service-spec.md part 2.3): `limit` 1..100 (default 25) and an
- * opaque cursor naming the last item seen, so items created while a client pages never shift
+ * opaque cursor naming the last item seen (`c<seq>`, CURSOR_PATTERN), so items created while a client pages never shift
  * or repeat the pages it has not read yet.
  */
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../api/wire/index.ts';
+import { CURSOR_PATTERN, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../api/wire/index.ts';
 import { ApiError } from './errors.ts';
 
 export interface PageQuery {
@@ -33,22 +33,19 @@ export function parsePageQuery(query: Record<string, unknown>): PageQuery {
 }
 
 function decodeCursor(cursor: unknown): number {
-  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^after:(\d{1,15})$/.exec(text);
+  const match = typeof cursor === 'string' ? CURSOR_PATTERN.exec(cursor) : null;
   if (!match) {
     throw new ApiError(
       'INVALID_CURSOR',
       'cursor is not one this service returned; take next_cursor from a page',
-      {
-        param: 'cursor',
-      },
+      { param: 'cursor' },
     );
   }
   return Number(match[1]);
 }
 
 function encodeCursor(seq: number): string {
-  return Buffer.from(`after:${seq}`).toString('base64url');
+  return `c${seq}`;
 }
 
 /** One page of `items`, which must be sorted by ascending `seqOf`. */

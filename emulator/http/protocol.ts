@@ -31,7 +31,10 @@ export function installProtocol(app: FastifyInstance, ledger: LedgerRecorder): v
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      done(new ApiError('INVALID_JSON', `the body is not valid JSON: ${(error as Error).message}`));
+      // Say where, never what: V8's message quotes the body, which may hold a secret or markup.
+      const at = /position (\d+)/.exec((error as Error).message)?.[1];
+      const where = at === undefined ? '' : ` (at character ${at})`;
+      done(new ApiError('INVALID_JSON', `the body is not valid JSON${where}`));
     }
   });
 
@@ -68,8 +71,9 @@ export function installProtocol(app: FastifyInstance, ledger: LedgerRecorder): v
 
   const patterns = new Map<string, string>();
   app.addHook('onResponse', async (request, reply) => {
-    if (!request.url.startsWith('/v1/')) return;
+    // The matched pattern decides, so `/v%31/...` is counted as the /v1 route it reached.
     const url = request.routeOptions.url;
+    if (!(url === undefined ? request.url.startsWith('/v1/') : url.startsWith('/v1/'))) return;
     let route = url === undefined ? 'unmatched' : patterns.get(`${request.method} ${url}`);
     if (route === undefined) {
       route = `${request.method} ${url!.replace(/:(\w+)/g, '{$1}')}`;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { CreateApiKeyBody } from '../../api/wire/index.ts';
 import { apiKeyToWire } from '../auth/keys.ts';
 import type { EmulatorContext } from '../context.ts';
+import { keyOf } from '../http/guard.ts';
 import { paginate, parsePageQuery } from '../http/pagination.ts';
 import { parseWith } from '../http/validate.ts';
 import { notFound } from './lookup.ts';
@@ -23,7 +24,7 @@ export function apiKeyRoutes(app: FastifyInstance, context: EmulatorContext): vo
     apiKeyToWire(keys.create(parseWith(CreateApiKeyBody, request.body).name), true),
   );
   app.delete<IdParams>('/v1/api-keys/:id', async (request) => {
-    if (!keys.delete(request.params.id)) throw notFound('API key', request.params.id);
+    if (!keys.delete(request.params.id, keyOf(request).id)) throw notFound('API key', request.params.id);
     return { id: request.params.id, deleted: true };
   });
   app.post<IdParams>('/v1/api-keys/:id/rotate', async (request) => {

@@ -16,7 +16,12 @@ import { modelById, notFound } from './lookup.ts';
 
 export const MAX_BATCH_ITEMS = 100;
 
-const BatchEnvelope = z.object({ requests: z.array(z.unknown()).min(1).max(MAX_BATCH_ITEMS) });
+export const BatchEnvelope = z.object({
+  requests: z
+    .array(z.unknown().meta({ description: 'A BatchItemRequest (components.schemas), checked alone' }))
+    .min(1)
+    .max(MAX_BATCH_ITEMS),
+});
 
 type ItemOutcome = { prediction: StoredPrediction } | { error: ApiError };
 

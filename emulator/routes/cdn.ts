@@ -15,7 +15,9 @@ import { renderPng } from '../media/png.ts';
 const IMAGE_LONG_SIDE = 512;
 
 export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void {
-  app.get<{ Params: { file: string } }>('/cdn/outputs/:file', async (request, reply) => {
+  // Deliberately open (the guard denies by default): links are handed to tools that hold no key.
+  const open = { config: { access: 'public' as const } };
+  app.get<{ Params: { file: string } }>('/cdn/outputs/:file', open, async (request, reply) => {
     const match = /^(\d{1,15})\.(png|mp4)$/.exec(request.params.file);
     const prediction = match ? context.predictions.get(Number(match[1])) : undefined;
     // Only a succeeded prediction has outputs.
@@ -35,7 +37,7 @@ export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void 
     return sendDownload(reply, context.faults, video, 'video/mp4');
   });
 
-  app.get<{ Params: { id: string; name: string } }>('/cdn/files/:id/:name', async (request, reply) => {
+  app.get<{ Params: { id: string; name: string } }>('/cdn/files/:id/:name', open, async (request, reply) => {
     const file = context.files.get(request.params.id);
     if (!file) throw new ApiError('NOT_FOUND', `no file ${request.params.id}`);
     return sendDownload(reply, context.faults, file.data, file.contentType);

@@ -1,40 +1,32 @@
 /**
- * Utilities: health and the OpenAPI document (no key needed, so monitors and tools can read them), cost estimate (the same price a
- * create would charge) and search. Search over predictions matches the prompt (substring,
+ * Utilities: health (no key needed, so monitors can probe it), the OpenAPI document, cost estimate
+ * (the same price a create would charge) and search. Search over predictions matches the prompt (substring,
  * case-insensitive), optionally one model and a creation time, and returns full records with
  * `input_parameters`, so a client can find a prediction it may have created without hearing back.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { formatUsd } from '../../api/money.ts';
-import { EstimateBody, SEARCH_TYPES, type SearchResult } from '../../api/wire/index.ts';
+import { EstimateBody, SearchQuery, type SearchResult } from '../../api/wire/index.ts';
 import { priceOf } from '../billing/prices.ts';
 import type { EmulatorContext } from '../context.ts';
 import { paginate, parsePageQuery } from '../http/pagination.ts';
 import { checkInputOrThrow, parseWith } from '../http/validate.ts';
-import { openApiDocument } from '../openapi.ts';
+import { openApiDocument } from '../openapi/document.ts';
 import { predictionToWire } from '../predictions/prediction.ts';
 import { modelById } from './lookup.ts';
 import { modelInfos } from './models.ts';
 
-const SearchQuery = z.object({
-  q: z.string().max(1000).default(''),
-  type: z.enum(SEARCH_TYPES).default('predictions'),
-  model: z.string().optional(),
-  created_after: z.iso.datetime({ offset: true }).optional(),
-});
-
 const TITLE_LENGTH = 80;
 
 export function utilityRoutes(app: FastifyInstance, context: EmulatorContext): void {
-  app.get('/v1/health', { config: { limit: 'public' } }, async () => ({
+  app.get('/v1/health', { config: { access: 'public' } }, async () => ({
     status: 'ok',
     time: new Date().toISOString(),
   }));
 
   let openApi: Record<string, unknown> | undefined;
-  app.get('/v1/openapi.json', { config: { limit: 'public' } }, async () => {
-    openApi ??= openApiDocument(new URL(context.urls.baseUrl).origin);
+  app.get('/v1/openapi.json', async () => {
+    openApi ??= openApiDocument(new URL(context.urls.baseUrl).origin, context.paths);
     return openApi;
   });
 

@@ -1,14 +1,14 @@
-/** Webhooks: register an endpoint (its signing secret is shown once) and list them. */
+/** Webhooks: register an endpoint (its signing secret is shown once), list and delete them. */
 import type { FastifyInstance } from 'fastify';
-import { CreateWebhookBody } from '../../api/wire/index.ts';
 import type { EmulatorContext } from '../context.ts';
 import { paginate, parsePageQuery } from '../http/pagination.ts';
 import { parseWith } from '../http/validate.ts';
-import { webhookToWire } from '../webhooks/registry.ts';
+import { LoopbackWebhookBody, webhookToWire } from '../webhooks/registry.ts';
+import { notFound } from './lookup.ts';
 
 export function webhookRoutes(app: FastifyInstance, context: EmulatorContext): void {
   app.post('/v1/webhooks', async (request) =>
-    webhookToWire(context.webhooks.create(parseWith(CreateWebhookBody, request.body)), true),
+    webhookToWire(context.webhooks.create(parseWith(LoopbackWebhookBody, request.body)), true),
   );
   app.get('/v1/webhooks', async (request) =>
     paginate(
@@ -18,4 +18,8 @@ export function webhookRoutes(app: FastifyInstance, context: EmulatorContext): v
       (w) => webhookToWire(w, false),
     ),
   );
+  app.delete<{ Params: { id: string } }>('/v1/webhooks/:id', async (request) => {
+    if (!context.webhooks.delete(request.params.id)) throw notFound('webhook', request.params.id);
+    return { id: request.params.id, deleted: true };
+  });
 }

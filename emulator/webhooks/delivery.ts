@@ -1,7 +1,7 @@
 /**
  * Delivers `prediction.succeeded|failed|canceled` to every subscribed endpoint, signed with the
  * Standard Webhooks scheme (webhook-id / webhook-timestamp / webhook-signature). A non-2xx reply
- * or a network error is retried with exponential backoff (1, 2, 4, 8, 16 s × time scale), six
+ * (a 3xx included: redirects are not followed) or a network error is retried with exponential backoff (1, 2, 4, 8, 16 s × time scale), six
  * attempts in all; the message id stays the same across retries so receivers can deduplicate.
  */
 import { Webhook as Signer } from 'standardwebhooks';
@@ -48,7 +48,7 @@ export class WebhookDispatcher {
     payload: string,
     attempt: number,
   ): Promise<void> {
-    if (this.aborter.signal.aborted) return;
+    if (this.aborter.signal.aborted || !this.registry.has(hook.id)) return;
     const now = new Date();
     let delivered = false;
     try {
@@ -61,6 +61,9 @@ export class WebhookDispatcher {
           'webhook-signature': new Signer(hook.secret).sign(messageId, now, payload),
         },
         body: payload,
+        // A redirect is a failed attempt, never followed: the registered loopback URL could
+        // otherwise send the signed payload to any host.
+        redirect: 'manual',
         signal: AbortSignal.any([this.aborter.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       });
       await response.body?.cancel();

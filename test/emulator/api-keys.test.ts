@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { KeyStore } from '../../emulator/auth/keys.ts';
+import { ApiError } from '../../emulator/http/errors.ts';
 import { useEmulator } from './helpers.ts';
 
 describe('API keys', () => {
@@ -37,5 +39,53 @@ describe('API keys', () => {
     expect((await call('GET', '/account', undefined, { key: created.body.key })).status).toBe(401);
     expect((await call('GET', '/account', undefined, { key: rotated.body.key })).status).toBe(200);
     expect((await call('GET', '/account')).status).toBe(200);
+  });
+
+  it('refuses to let a key delete itself, which would lock its holder out until a restart', async () => {
+    const own = (await call('GET', '/api-keys')).body.data[0];
+    const refused = await call('DELETE', `/api-keys/${own.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'API_KEY_IN_USE', type: 'conflict_error', param: 'id' });
+    expect((await call('GET', '/account')).status).toBe(200);
+    // Another key may delete it: its holder chose to.
+    const other = await call('POST', '/api-keys', { name: 'admin' });
+    const spare = await call('POST', '/api-keys', { name: 'spare' });
+    const deleted = await call('DELETE', `/api-keys/${spare.body.id}`, undefined, { key: other.body.key });
+    expect(deleted.status).toBe(200);
+  });
+});
+
+describe('the last API key', () => {
+  it('cannot be deleted, whoever asks', () => {
+    const store = new KeyStore('mfk_only_key_of_the_account');
+    const only = store.list()[0]!;
+    const refusal = (() => {
+      try {
+        store.delete(only.id, 'key_elsewhere');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ code: 'LAST_API_KEY', status: 409 });
+    expect(store.authenticate('mfk_only_key_of_the_account')).toBe(only);
+  });
+});
+
+describe('key prefixes', () => {
+  const { call } = useEmulator({ apiKey: 'devkey' });
+
+  it('never show a short key whole', async () => {
+    const [listed] = (await call('GET', '/api-keys')).body.data;
+    expect(listed.prefix).toBe('dev');
+    expect(listed.prefix).not.toBe('devkey');
+  });
+
+  it('show at most 8 characters of a long one', async () => {
+    const created = await call('POST', '/api-keys', { name: 'long' });
+    const listed = (await call('GET', '/api-keys')).body.data.find(
+      (k: { id: string }) => k.id === created.body.id,
+    );
+    expect(listed.prefix).toBe(created.body.key.slice(0, 8));
   });
 });

@@ -119,6 +119,16 @@ describe('bad requests', () => {
     },
   );
 
+  it('says where a body is not JSON without quoting it: it may hold a secret or markup', async () => {
+    const body = '{"input": {"prompt": mfk_secret_of_someone <script>}}';
+    const reply = await call('POST', I1, body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe('INVALID_JSON');
+    expect(reply.body.error.message).toMatch(/^the body is not valid JSON/);
+    for (const part of ['mfk_secret', '<script>', 'prompt'])
+      expect(reply.body.error.message).not.toContain(part);
+  });
+
   it('names the field and the allowed values', async () => {
     const reply = await call('POST', V1, { input: { prompt: 'x', aspect_ratio: '2:1' }, image_count: 1 });
     expect(reply.body.error).toMatchObject({

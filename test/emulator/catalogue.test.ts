@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../../emulator/openapi.ts';
-import { createBody, I1, useEmulator } from './helpers.ts';
+import { ENDPOINTS } from '../../emulator/openapi/endpoints.ts';
+import { createBody, I1, type Json, useEmulator } from './helpers.ts';
 
 describe('catalogue, search, ledger and OpenAPI', () => {
   const { call, emulator } = useEmulator();
@@ -68,19 +68,54 @@ describe('catalogue, search, ledger and OpenAPI', () => {
     expect(await (await post('/_emulator/faults', { failRate: 0 })).json()).toMatchObject({ failRate: 0 });
   });
 
-  it('serves an OpenAPI 3.1 document with every endpoint of part 4.1, without a key', async () => {
-    const doc = (await call('GET', '/openapi.json', undefined, { key: null })).body;
+  it('serves an OpenAPI 3.1 document with every endpoint of part 4.1, to a key holder', async () => {
+    expect((await call('GET', '/openapi.json', undefined, { key: null })).status).toBe(401);
+    const doc = (await call('GET', '/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops as object).map((m) => `${m} ${path}`),
     );
-    expect(operations).toHaveLength(25);
-    expect(ENDPOINTS).toHaveLength(25);
-    expect(
-      doc.paths['/v1/{owner}/{model}/predictions'].post.requestBody.content['application/json'].schema
-        .required,
-    ).toEqual(['input', 'image_count']);
+    // Part 4.1's 25, create as one operation per model (11 for 1), and DELETE /v1/webhooks/{id}.
+    expect(ENDPOINTS).toHaveLength(26);
+    expect(operations).toHaveLength(36);
+    const create = doc.paths['/v1/mf-v3/v3-base/predictions'].post;
+    const body = create.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['input', 'image_count']);
+    expect(body.properties.input).toEqual({ $ref: '#/components/schemas/V3Input' });
     expect(doc.components.schemas.V3Input.required).toEqual(['prompt', 'seconds', 'aspect_ratio']);
+  });
+
+  it('documents what the emulator does: integer limits, base64 files, stream events, every status', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    const limit = doc.paths['/v1/files'].get.parameters.find((p: Json) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+    const upload = doc.paths['/v1/files'].post.requestBody.content['application/json'].schema;
+    expect(upload.properties.data.contentEncoding).toBe('base64');
+    const stream = doc.paths['/v1/predictions/{id}/stream'].get.responses['200'].content['text/event-stream'];
+    expect(stream.schema.oneOf.map((e: Json) => e.properties.event.const)).toEqual(['status', 'done']);
+    expect(stream.schema.oneOf[0].properties.data.contentSchema).toEqual({
+      $ref: '#/components/schemas/StreamStatusEvent',
+    });
+    const responses = doc.paths['/v1/mf-i1/i1-base/predictions'].post.responses;
+    expect(Object.keys(responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '402',
+      '404',
+      '409',
+      '413',
+      '415',
+      '429',
+      '503',
+    ]);
+    expect(Object.keys(doc.paths['/v1/api-keys/{id}'].delete.responses)).toContain('409');
+    expect(doc.paths['/v1/webhooks/{id}'].delete).toBeDefined();
+    const estimate = doc.paths['/v1/estimate'].post.requestBody.content['application/json'].schema;
+    expect(estimate.oneOf[0].properties).toMatchObject({
+      model: { const: 'mf-v1/v1-base' },
+      input: { $ref: '#/components/schemas/V1Input' },
+    });
   });
 
   it('answers health without a key', async () => {

@@ -17,6 +17,7 @@ interface Service {
   environment?: Record<string, string>;
   healthcheck?: unknown;
   depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
 }
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
@@ -34,6 +35,12 @@ function interpolate(value: string, vars: Record<string, string>): string {
 }
 
 describe('docker-compose.yml', () => {
+  it('publishes ports on the host loopback only: the emulator, Temporal and its UI take no key', () => {
+    const published = services.flatMap(([, service]) => service.ports ?? []);
+    expect(published.length).toBeGreaterThan(0);
+    for (const port of published) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+  });
+
   it('gives every service an image or a build', () => {
     for (const [name, service] of services) expect(service.image ?? service.build, name).toBeTruthy();
   });
