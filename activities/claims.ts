@@ -1,52 +1,65 @@
 /**
- * The claims log: `<output>/.mediaflow/claims.jsonl`, one line per prediction this campaign
- * created, written right after the service answered. It serves two rescues:
- *  - reconciling a "maybe created" request: a prediction found on the service that another job
- *    already claimed is not ours;
- *  - cancel: every claimed prediction that is not in the manifest may still be running upstream.
+ * The claims logs: `<output>/.mediaflow/claims/<campaign>.jsonl`, one line per prediction a
+ * campaign created, written right after the service answered. One file per campaign, because two
+ * campaigns may share an output folder and `cancel` must stop only its own. They serve two rescues:
+ *  - reconciling a "maybe created" request: a prediction found on the service that another create
+ *    (of any campaign in the folder) already claimed is not ours;
+ *  - cancel: every prediction its campaign claimed that is not in the manifest may still be running.
  */
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { appendLines, isMissing, type LineWriter, nodeWriter, readLines } from './jsonl.ts';
 import { stateDirOf } from './plan-store.ts';
 
-export interface Claim {
-  readonly prediction_id: string;
-  readonly key: string;
-  readonly regen: number;
+export const Claim = z.object({
+  campaign: z.string(),
+  prediction_id: z.string(),
+  key: z.string(),
+  regen: z.number().int().nonnegative(),
+  /** The Idempotency-Key the create sent (create/keys.ts): the claim's owner, as reconciliation compares it. */
+  idempotency_key: z.string(),
+});
+export type Claim = z.infer<typeof Claim>;
+
+function claimsDir(outputDir: string): string {
+  return join(stateDirOf(outputDir), 'claims');
 }
 
-function claimsFile(outputDir: string): string {
-  return join(stateDirOf(outputDir), 'claims.jsonl');
+/** Campaign names are safe file names (plan/schema.ts, SAFE_NAME). */
+function claimsFile(outputDir: string, campaign: string): string {
+  return join(claimsDir(outputDir), `${campaign}.jsonl`);
 }
 
-export async function appendClaims(outputDir: string, claims: readonly Claim[]): Promise<void> {
+/** A claim as a create makes it; the campaign is the file's. */
+export type NewClaim = Omit<Claim, 'campaign'>;
+
+export async function appendClaims(
+  outputDir: string,
+  campaign: string,
+  claims: readonly NewClaim[],
+  writer: LineWriter = nodeWriter,
+): Promise<void> {
   if (claims.length === 0) return;
-  await mkdir(stateDirOf(outputDir), { recursive: true });
-  const fd = openSync(claimsFile(outputDir), 'a+');
-  try {
-    // A torn last line (power loss mid-write) must not swallow the first claim written after it.
-    const size = fstatSync(fd).size;
-    const lastByte = Buffer.alloc(1);
-    const torn = size > 0 && readSync(fd, lastByte, 0, 1, size - 1) === 1 && lastByte[0] !== 0x0a;
-    writeSync(fd, `${torn ? '\n' : ''}${claims.map((claim) => `${JSON.stringify(claim)}\n`).join('')}`);
-  } finally {
-    closeSync(fd);
-  }
+  await mkdir(claimsDir(outputDir), { recursive: true });
+  const lines = claims.map((claim) => JSON.stringify(Claim.parse({ campaign, ...claim })));
+  appendLines(claimsFile(outputDir, campaign), lines, writer);
 }
 
-export async function readClaims(outputDir: string): Promise<Claim[]> {
-  let text: string;
+/** The claims of one campaign. */
+export function readClaims(outputDir: string, campaign: string): Promise<Claim[]> {
+  return readLines(claimsFile(outputDir, campaign), Claim);
+}
+
+/** The claims of every campaign writing to this folder. */
+export async function readAllClaims(outputDir: string): Promise<Claim[]> {
+  let names: string[];
   try {
-    text = await readFile(claimsFile(outputDir), 'utf8');
-  } catch {
-    return [];
+    names = await readdir(claimsDir(outputDir));
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
   }
-  return text.split('\n').flatMap((line) => {
-    try {
-      return line ? [JSON.parse(line) as Claim] : [];
-    } catch {
-      return [];
-    }
-  });
+  const files = names.filter((name) => name.endsWith('.jsonl'));
+  return (await Promise.all(files.map((name) => readLines(join(claimsDir(outputDir), name), Claim)))).flat();
 }

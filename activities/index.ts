@@ -1,7 +1,8 @@
 /**
- * Every side effect behind the campaign workflow, built by a factory that receives its
- * dependencies (the samples-typescript pattern): tests hand in a client pointed at the emulator,
- * the worker one built from its environment. Nothing here is given a secret by the workflow.
+ * Every side effect behind the campaign workflow, built by a factory that receives every
+ * dependency (the samples-typescript pattern): the service client, the plan cache, the manifests
+ * and the download (the CDN side). The worker builds the real ones (worker/create-worker.ts);
+ * tests replace any of them. Nothing here is given a secret by the workflow.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
@@ -12,14 +13,21 @@ import { readClaims } from './claims.ts';
 import { createPredictions } from './create/index.ts';
 import { PlanUnreadable } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
+import type { Download } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
-import { Manifests } from './manifest.ts';
-import { PlanCache } from './plan-store.ts';
+import type { Manifests } from './manifest.ts';
+import type { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
+  /** Plans read back from disk (verified against their digest). */
+  readonly plans: PlanCache;
+  /** The manifest of each output folder. */
+  readonly manifests: Manifests;
+  /** Fetches an output link into a file (activities/download.ts). */
+  readonly download: Download;
 }
 
 /** Used when the service does not publish its limits: modest, so a real account is not flooded. */
@@ -33,9 +41,7 @@ function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) =>
     });
 }
 
-export function createActivities({ client }: ActivityDeps) {
-  const plans = new PlanCache();
-  const manifests = new Manifests();
+export function createActivities({ client, plans, manifests, download }: ActivityDeps) {
   const resolver = new InputResolver(client);
   const finishing = new SharedWork<JobResult>();
   /** A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry. */
@@ -84,15 +90,20 @@ export function createActivities({ client }: ActivityDeps) {
 
     finishPrediction: classified(async (request: FinishRequest): Promise<FinishResult> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction({ client, resolver, finishing }, plan, manifest, request);
+      return finishPrediction({ client, resolver, finishing, download }, plan, manifest, request);
     }),
 
-    /** Cancels upstream every prediction this campaign created that has not finished. */
-    async cancelOutstanding(context: { outputDir: string }): Promise<number> {
+    /**
+     * Cancels upstream every prediction this campaign created that has not finished; never
+     * another campaign's, even one writing to the same folder (claims are per campaign).
+     */
+    async cancelOutstanding(context: { campaign: string; outputDir: string }): Promise<number> {
       const manifest = await manifests.of(context.outputDir);
       await manifest.refresh();
       const finished = new Set([...manifest.all()].map((entry) => entry.prediction_id));
-      const outstanding = (await readClaims(context.outputDir)).filter((c) => !finished.has(c.prediction_id));
+      const outstanding = (await readClaims(context.outputDir, context.campaign)).filter(
+        (c) => !finished.has(c.prediction_id),
+      );
       const limit = pLimit(8);
       const results = await Promise.all(
         outstanding.map((claim) =>

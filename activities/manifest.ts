@@ -2,16 +2,31 @@
  * The manifest: `manifest.jsonl` in the output folder, one line per finished job. It is the
  * record users keep, and it is how a re-run knows what exists already (decision 2).
  *
- * Crash safety: each entry is appended with one write() of a whole line. A process killed
- * mid-append (SIGKILL lands between syscalls) leaves either the full line or none; a torn tail
- * from a power cut is cut off on the next open, so the file never keeps a broken line.
- * Several workers may append to one manifest (shared folder); each keeps an index that it
- * refreshes from the bytes others appended when a lookup misses.
+ * Exactly one line per job and prediction, however many workers finish it: before appending, a
+ * writer creates `.mediaflow/records/<key>` (O_EXCL, holding the same line), and only the process
+ * that created it appends. A check-then-append raced between processes; a create-once file does not.
+ * If that writer dies between the two steps, the record still answers lookups (get()).
+ *
+ * Lines are written and read by jsonl.ts: checked writes, torn tails skipped (never cut: another
+ * worker may be appending). Each worker keeps an index that it refreshes from the bytes others
+ * appended when a lookup misses.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { open, readFile, stat, truncate } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import {
+  appendLines,
+  completeLines,
+  isMissing,
+  type LineWriter,
+  nodeWriter,
+  parseJson,
+  parseLines,
+  ShortWrite,
+} from './jsonl.ts';
+import { stateDirOf } from './plan-store.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -24,8 +39,8 @@ export const ManifestEntry = z.object({
   credits_used: z.string().nullable(),
   /** Relative to the output folder. */
   file: z.string(),
-  sha256: z.string(),
-  bytes: z.number().int(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
   output_url: z.string(),
   regenerations: z.number().int(),
   created_at: z.string(),
@@ -43,35 +58,63 @@ export class Manifest {
   /** Reads run one after another: two at once would both advance the offset over the same bytes. */
   private reading: Promise<void> = Promise.resolve();
 
-  private constructor(readonly file: string) {}
+  private constructor(
+    readonly outputDir: string,
+    private readonly writer: LineWriter,
+  ) {}
 
-  static async open(outputDir: string): Promise<Manifest> {
-    const manifest = new Manifest(join(outputDir, MANIFEST_FILE));
-    await manifest.repairTail();
+  get file(): string {
+    return join(this.outputDir, MANIFEST_FILE);
+  }
+
+  static async open(outputDir: string, writer: LineWriter = nodeWriter): Promise<Manifest> {
+    const manifest = new Manifest(outputDir, writer);
     await manifest.refresh();
     return manifest;
   }
 
+  /** The job's latest entry: from the manifest, else from its record (a writer died before appending). */
   async get(key: string): Promise<ManifestEntry | undefined> {
     const known = this.entries.get(key);
     if (known) return known;
     await this.refresh();
-    return this.entries.get(key);
+    return this.entries.get(key) ?? (await this.fromRecord(key));
   }
 
   all(): IterableIterator<ManifestEntry> {
     return this.entries.values();
   }
 
-  append(entry: ManifestEntry): void {
-    const line = Buffer.from(`${JSON.stringify(ManifestEntry.parse(entry))}\n`);
-    const fd = openSync(this.file, 'a');
+  /**
+   * Records a finished job once: `replaces` is the prediction whose lost file this one replaces
+   * (null for the job's first output). False when another writer recorded it first.
+   */
+  record(entry: ManifestEntry, replaces: string | null): boolean {
+    const line = JSON.stringify(ManifestEntry.parse(entry));
+    const records = join(stateDirOf(this.outputDir), 'records');
+    mkdirSync(records, { recursive: true });
+    const marker = join(records, recordName(entry.key, replaces));
+    let fd: number;
     try {
-      writeSync(fd, line);
-    } finally {
-      closeSync(fd);
+      fd = openSync(marker, 'wx');
+    } catch (error) {
+      if (error instanceof Error && 'code' in error && error.code === 'EEXIST') return false;
+      throw error;
     }
+    try {
+      const data = Buffer.from(`${line}\n`);
+      const written = this.writer.write(fd, data);
+      if (written !== data.length) throw new ShortWrite(marker, written, data.length);
+    } catch (error) {
+      // A partial record must not block the next attempt, which writes it whole.
+      closeSync(fd);
+      rmSync(marker, { force: true });
+      throw error;
+    }
+    closeSync(fd);
+    appendLines(this.file, [line], this.writer);
     this.entries.set(entry.key, entry);
+    return true;
   }
 
   /** Reads lines appended since the last read (by this process or another worker). */
@@ -86,55 +129,57 @@ export class Manifest {
     let size: number;
     try {
       size = (await stat(this.file)).size;
-    } catch {
-      return;
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
     }
     if (size <= this.offset) return;
     const handle = await open(this.file, 'r');
     try {
       const buffer = Buffer.alloc(size - this.offset);
-      await handle.read(buffer, 0, buffer.length, this.offset);
-      const text = buffer.toString('utf8');
-      const complete = text.lastIndexOf('\n') + 1;
-      for (const line of text.slice(0, complete).split('\n')) {
-        if (!line) continue;
-        const parsed = ManifestEntry.safeParse(safeJson(line));
-        if (parsed.success) this.entries.set(parsed.data.key, parsed.data);
-      }
-      this.offset += Buffer.byteLength(text.slice(0, complete));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+      // A torn tail is left unread: it is either being appended right now or broken for good.
+      const { lines, bytes } = completeLines(buffer.subarray(0, bytesRead));
+      for (const entry of parseLines(lines, ManifestEntry)) this.entries.set(entry.key, entry);
+      this.offset += bytes;
     } finally {
       await handle.close();
     }
   }
 
-  private async repairTail(): Promise<void> {
-    let text: Buffer;
+  private async fromRecord(key: string): Promise<ManifestEntry | undefined> {
+    let text: string;
     try {
-      text = await readFile(this.file);
-    } catch {
-      return;
+      text = await readFile(join(stateDirOf(this.outputDir), 'records', recordName(key, null)), 'utf8');
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
     }
-    const end = text.lastIndexOf(0x0a) + 1;
-    if (end < text.length) await truncate(this.file, end);
+    const parsed = ManifestEntry.safeParse(parseJson(text));
+    return parsed.success && parsed.data.key === key ? parsed.data : undefined;
   }
 }
 
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+/**
+ * The create-once record of a job's output: the job key for its first output; with the replaced
+ * prediction's id (hashed: ids are the service's, not safe file names) for an output regenerated
+ * after the first was lost.
+ */
+function recordName(key: string, replaces: string | null): string {
+  if (replaces === null) return key;
+  return `${key}.${createHash('sha256').update(replaces).digest('hex').slice(0, 16)}`;
 }
 
 /** One Manifest per output folder per worker process. */
 export class Manifests {
   private readonly open = new Map<string, Promise<Manifest>>();
 
+  constructor(private readonly writer: LineWriter = nodeWriter) {}
+
   of(outputDir: string): Promise<Manifest> {
     let manifest = this.open.get(outputDir);
     if (!manifest) {
-      manifest = Manifest.open(outputDir);
+      manifest = Manifest.open(outputDir, this.writer);
       manifest.catch(() => this.open.delete(outputDir));
       this.open.set(outputDir, manifest);
     }

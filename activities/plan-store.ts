@@ -8,9 +8,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Micros } from '../api/money.ts';
 import type { PlanRef } from '../contract/campaign.ts';
-import type { Plan } from '../plan/types.ts';
+import { Plan } from '../plan/types.ts';
+import { parseJson } from './jsonl.ts';
 
 export function stateDirOf(outputDir: string): string {
   return join(outputDir, '.mediaflow');
@@ -31,7 +33,7 @@ export async function storePlan(
     ),
   };
   const text = JSON.stringify(priced);
-  const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  const digest = digestOf(text);
   const dir = join(stateDirOf(plan.outputDir), 'plans');
   const file = join(dir, `${digest}.json`);
   await mkdir(dir, { recursive: true });
@@ -39,6 +41,34 @@ export async function storePlan(
   await writeFile(temporary, text);
   await rename(temporary, file);
   return { file, digest, jobCount: plan.jobs.length };
+}
+
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * A stored plan as a worker may trust it: the bytes must hash to the digest the workflow was
+ * started with (a plan edited or swapped on the shared folder would run other jobs under this
+ * campaign's budget), and the content must match the schema. Either failure is final: retrying
+ * reads the same file.
+ */
+export function parseStoredPlan(text: string, ref: PlanRef): Plan {
+  if (digestOf(text) !== ref.digest) {
+    throw ApplicationFailure.nonRetryable(
+      `the plan ${ref.file} does not match its digest ${ref.digest}: it was changed after the campaign started`,
+      'PLAN_TAMPERED',
+    );
+  }
+  const parsed = Plan.safeParse(parseJson(text));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw ApplicationFailure.nonRetryable(
+      `the plan ${ref.file} is not a valid plan (${issue?.path.join('.') || 'top level'}: ${issue?.message})`,
+      'PLAN_INVALID',
+    );
+  }
+  return parsed.data;
 }
 
 export interface LoadedPlan {
@@ -57,7 +87,7 @@ export class PlanCache {
     let loaded = this.plans.get(ref.digest);
     if (!loaded) {
       loaded = readFile(ref.file, 'utf8').then((text) => {
-        const plan = JSON.parse(text) as Plan;
+        const plan = parseStoredPlan(text, ref);
         const index = new Map(plan.jobs.map((job, i) => [job.key, i]));
         return { plan, indexOf: (key: string) => index.get(key) ?? -1 };
       });

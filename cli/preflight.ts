@@ -4,6 +4,7 @@
  * price, the account balance, and a verdict against the budget and the balance.
  */
 import { Manifest } from '../activities/manifest.ts';
+import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
@@ -24,7 +25,9 @@ export interface PreflightReport {
 export async function preflight(service: ServiceClient, plan: Plan): Promise<PreflightReport> {
   const manifest = await Manifest.open(plan.outputDir);
   const pending: PlannedJob[] = [];
-  for (const job of plan.jobs) if (!(await manifest.get(job.key))) pending.push(job);
+  // A recorded job counts only while its file is there: a lost one is priced as a new generation.
+  for (const job of plan.jobs)
+    if ((await recordedOutput(manifest, job.key)).state !== 'done') pending.push(job);
 
   const { byKey: prices } = await servicePrices(
     service,

@@ -136,6 +136,9 @@ export function expandJobs(
       usd: MODELS[step.model].price(input),
       vars: jobVars,
       variant,
+      // Workers hash each local file again before uploading it: an edit after planning must not
+      // go out under this job's key.
+      ...(Object.keys(hashes).length > 0 ? { files: hashes } : {}),
     };
     return { planned, self: { key, vars: jobVars, parts } };
   };

@@ -3,8 +3,8 @@
  * the engine (`workflows/`, `activities/`). Plain JSON-safe data, so it can be written to disk and
  * read back page by page by activities; workflows never carry a whole plan through history.
  */
-import type { ModelLabel } from '../api/catalogue/index.ts';
-import type { Micros } from '../api/money.ts';
+import { z } from 'zod';
+import { ModelLabel } from '../api/catalogue/models.ts';
 
 /**
  * Written in an image field of a chained job's input; the engine substitutes the parent job's
@@ -19,49 +19,68 @@ export const FROM_OUTPUT = '{{from.output}}';
  */
 export const LOCAL_FILE_PREFIX = 'mediaflow-file://';
 
-export interface PlannedJob {
-  /** Content hash of model + resolved input + variant + parent key (+ local files' sha256). */
-  readonly key: string;
-  readonly step: string;
-  /** Unique in the campaign, safe as a file name stem (no separators, no dots at the start). */
-  readonly name: string;
-  readonly model: ModelLabel;
-  /** Validated against the model's schema; may hold FROM_OUTPUT and LOCAL_FILE_PREFIX values. */
-  readonly input: Readonly<Record<string, unknown>>;
-  /** Key of the parent job (`from:` step), or null. */
-  readonly parent: string | null;
-  /** Local price, or null when the catalogue does not know it (V5). */
-  readonly usd: Micros | null;
-  /** Matrix values and variant that produced this job, for messages and progress. */
-  readonly vars: Readonly<Record<string, string | number | boolean>>;
-  /** From 1 to the step's `repeat` (the `{{variant}}` of templates). */
-  readonly variant: number;
-}
+/**
+ * Schemas, not interfaces: workers read plans back from disk (a shared folder anyone can write to),
+ * so they parse them rather than trust a cast, and the types below are derived from the schemas so
+ * the two can never disagree.
+ */
+export const PlannedJob = z
+  .object({
+    /** Content hash of model + resolved input + variant + parent key (+ local files' sha256). */
+    key: z.string().regex(/^[0-9a-f]{32}$/),
+    step: z.string(),
+    /** Unique in the campaign, safe as a file name stem (no separators, no dots at the start). */
+    name: z.string().regex(/^[^./\\][^/\\]*$/),
+    model: ModelLabel,
+    /** Validated against the model's schema; may hold FROM_OUTPUT and LOCAL_FILE_PREFIX values. */
+    input: z.record(z.string(), z.unknown()).readonly(),
+    /** Key of the parent job (`from:` step), or null. */
+    parent: z.string().nullable(),
+    /** Local price (micro-dollars), or null when the catalogue does not know it (V5). */
+    usd: z.number().int().nonnegative().nullable(),
+    /** Matrix values and variant that produced this job, for messages and progress. */
+    vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).readonly(),
+    /** From 1 to the step's `repeat` (the `{{variant}}` of templates). */
+    variant: z.number().int().positive(),
+    /** sha256 of each local file named in `input`, by absolute path: checked again before upload. */
+    files: z
+      .record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))
+      .readonly()
+      .optional(),
+  })
+  .readonly();
+export type PlannedJob = z.infer<typeof PlannedJob>;
 
-export interface PlannedStep {
-  readonly id: string;
-  readonly model: ModelLabel;
-  readonly from: string | null;
-  /** Regenerations allowed for a failed prediction. */
-  readonly retries: number;
-  /** Predictions of this step in flight at once, or null for the campaign's limit only. */
-  readonly concurrency: number | null;
-  readonly jobCount: number;
-}
+export const PlannedStep = z
+  .object({
+    id: z.string(),
+    model: ModelLabel,
+    from: z.string().nullable(),
+    /** Regenerations allowed for a failed prediction. */
+    retries: z.number().int().nonnegative(),
+    /** Predictions of this step in flight at once, or null for the campaign's limit only. */
+    concurrency: z.number().int().positive().nullable(),
+    jobCount: z.number().int().nonnegative(),
+  })
+  .readonly();
+export type PlannedStep = z.infer<typeof PlannedStep>;
 
-export interface Plan {
-  readonly campaign: string;
-  /** Absolute path of the spec file. */
-  readonly specFile: string;
-  /** Absolute output folder. */
-  readonly outputDir: string;
-  readonly budget: Micros | null;
-  readonly concurrency: number;
-  readonly steps: readonly PlannedStep[];
-  /** Parents always come before their children. */
-  readonly jobs: readonly PlannedJob[];
-  /** Sum of the known local prices. */
-  readonly totalUsd: Micros;
-  /** Jobs whose price only the service knows (V5). */
-  readonly unpricedJobs: number;
-}
+export const Plan = z
+  .object({
+    campaign: z.string(),
+    /** Absolute path of the spec file. */
+    specFile: z.string(),
+    /** Absolute output folder. */
+    outputDir: z.string(),
+    budget: z.number().int().nonnegative().nullable(),
+    concurrency: z.number().int().positive(),
+    steps: z.array(PlannedStep).readonly(),
+    /** Parents always come before their children. */
+    jobs: z.array(PlannedJob).readonly(),
+    /** Sum of the known local prices. */
+    totalUsd: z.number().int().nonnegative(),
+    /** Jobs whose price only the service knows (V5). */
+    unpricedJobs: z.number().int().nonnegative(),
+  })
+  .readonly();
+export type Plan = z.infer<typeof Plan>;

@@ -4,7 +4,10 @@
  * adding workers adds capacity without multiplying the request rate.
  */
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { createActivities } from '../activities/index.ts';
+import { downloadFile } from '../activities/download.ts';
+import { type ActivityDeps, createActivities } from '../activities/index.ts';
+import { Manifests } from '../activities/manifest.ts';
+import { PlanCache } from '../activities/plan-store.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 
@@ -30,6 +33,19 @@ export function serviceConnectionsFor(maxActivities = DEFAULT_MAX_ACTIVITIES): n
   return maxActivities + 16;
 }
 
+/** The activities' dependencies as a worker runs them; tests override some. */
+export function activityDeps(
+  client: ServiceClient,
+  overrides: Partial<Omit<ActivityDeps, 'client'>> = {},
+): ActivityDeps {
+  return {
+    client,
+    plans: overrides.plans ?? new PlanCache(),
+    manifests: overrides.manifests ?? new Manifests(),
+    download: overrides.download ?? downloadFile,
+  };
+}
+
 export interface MediaflowWorkerOptions {
   readonly connection: NativeConnection;
   readonly namespace: string;
@@ -47,7 +63,7 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     namespace: options.namespace,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
-    activities: createActivities({ client: options.client }),
+    activities: createActivities(activityDeps(options.client)),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
   });
 }

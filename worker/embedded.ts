@@ -18,6 +18,7 @@ import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { startDevServer, temporalAnswers } from './dev-server.ts';
 import { freePort, groupAlive, portFree, processAlive, terminateGroup } from './process-group.ts';
 
@@ -43,11 +44,20 @@ export interface Embedded {
   stop(options?: { keepRunning?: boolean }): Promise<void>;
 }
 
-/** What `<stateDir>/embedded.json` holds (mode 0600: it carries the emulator's dev key). */
-interface StackRecord {
-  temporal: { pgid: number; address: string; uiUrl: string | undefined };
-  emulator: { pgid: number; baseUrl: string; apiKey: string };
-}
+/**
+ * What `<stateDir>/embedded.json` holds (mode 0600: it carries the emulator's dev key). Parsed,
+ * not cast: the pgids in it are signalled on stop, so a damaged or foreign record must read as
+ * no record at all (a fresh stack is started) rather than as processes to kill.
+ */
+const StackRecord = z.object({
+  temporal: z.object({
+    pgid: z.number().int().positive(),
+    address: z.string(),
+    uiUrl: z.string().optional(),
+  }),
+  emulator: z.object({ pgid: z.number().int().positive(), baseUrl: z.string(), apiKey: z.string() }),
+});
+type StackRecord = z.infer<typeof StackRecord>;
 
 const BIN = resolve(fileURLToPath(import.meta.url), '..', '..', 'bin', 'mediaflow.js');
 const TEMPORAL_PORT = 7233;
@@ -176,8 +186,15 @@ function recordPath(stateDir: string): string {
 }
 
 function readRecord(stateDir: string): StackRecord | undefined {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(recordPath(stateDir), 'utf8')) as StackRecord;
+    text = readFileSync(recordPath(stateDir), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = StackRecord.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

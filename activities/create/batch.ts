@@ -7,6 +7,7 @@ import { type BatchResult, type ServiceClient, ServiceError } from '../../api/cl
 import type { CreateItem, CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
+import type { NewClaim } from '../claims.ts';
 import { failureKindOf } from '../failure-kind.ts';
 
 export interface Ready {
@@ -14,6 +15,16 @@ export interface Ready {
   readonly job: PlannedJob;
   readonly input: Record<string, unknown>;
   readonly idempotencyKey: string;
+}
+
+/** The claim of a prediction made (or adopted) for `entry`. */
+export function claimOf(entry: Ready, predictionId: string): NewClaim {
+  return {
+    prediction_id: predictionId,
+    key: entry.job.key,
+    regen: entry.item.regen,
+    idempotency_key: entry.idempotencyKey,
+  };
 }
 
 export interface Sent {

@@ -1,6 +1,7 @@
 /**
  * Creates predictions for jobs the workflow picked. Never pays twice (decision 3):
- *  - every create carries an Idempotency-Key derived from the job key and its regeneration;
+ *  - every create carries an Idempotency-Key derived from the campaign, the job key and its
+ *    regeneration (keys.ts);
  *  - a retried attempt may follow a request that reached the service ("maybe created": a timeout,
  *    a reset, a 5xx, or a worker killed mid-call), so it first adopts what an earlier attempt
  *    made (reconcile.ts) and creates only the rest (batch.ts);
@@ -10,12 +11,13 @@
  */
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
-import { appendClaims, type Claim } from '../claims.ts';
+import { appendClaims, type NewClaim } from '../claims.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
+import { recordedOutput } from '../outputs.ts';
 import type { LoadedPlan } from '../plan-store.ts';
 import type { InputResolver } from '../resolve-input.ts';
-import { type Ready, sendCreates } from './batch.ts';
+import { claimOf, type Ready, sendCreates } from './batch.ts';
 import { createKey } from './keys.ts';
 import { adoptMaybeCreated } from './reconcile.ts';
 
@@ -63,20 +65,25 @@ export async function createAll(
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
   let toCreate = ready;
   if (reconcile) {
-    const adoption = await adoptMaybeCreated(deps.client, request.outputDir, ready, reconcile.since);
+    const adoption = await adoptMaybeCreated(deps.client, request, ready, reconcile.since);
     outcomes.push(...adoption.adopted);
     toCreate = adoption.rest;
   }
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const sent = await sendCreates(deps.client, toCreate);
-  await appendClaims(request.outputDir, claimsOf(sent.outcomes, toCreate));
+  await appendClaims(request.outputDir, request.campaign, claimsOf(sent.outcomes, toCreate));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;
 }
 
-/** Jobs already recorded are cached, jobs whose parent has no output are skipped; the rest are ready. */
+/**
+ * Jobs recorded with their file in place are cached, jobs whose parent has no output are skipped;
+ * the rest are ready. A recorded job whose file is gone (and that `run` could not fetch again) is
+ * a new generation: its key names the prediction it replaces, so the service does not hand back
+ * the one whose output is lost.
+ */
 async function prepare(
   deps: CreateDeps,
   { plan, indexOf }: LoadedPlan,
@@ -87,25 +94,36 @@ async function prepare(
   const ready: Ready[] = [];
   for (const item of request.items) {
     const job = plan.jobs[item.i]!;
-    if (await manifest.get(job.key)) {
+    const recorded = await recordedOutput(manifest, job.key);
+    if (recorded.state === 'done') {
       outcomes.push({ kind: 'cached', i: item.i });
       continue;
     }
     const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
     const resolved = await deps.resolver.resolve(job, parentName, manifest);
     if (!resolved.ok) {
-      outcomes.push({ kind: 'skipped', i: item.i, reason: resolved.reason });
+      outcomes.push(
+        resolved.kind === 'skipped'
+          ? { kind: 'skipped', i: item.i, reason: resolved.reason }
+          : { kind: 'rejected', i: item.i, code: resolved.code, message: resolved.reason },
+      );
       continue;
     }
-    ready.push({ item, job, input: resolved.input, idempotencyKey: createKey(job.key, item.regen) });
+    const replaces = recorded.state === 'lost' ? recorded.entry.prediction_id : null;
+    const idempotencyKey = createKey({
+      campaign: request.campaign,
+      jobKey: job.key,
+      regen: item.regen,
+      replaces,
+    });
+    ready.push({ item, job, input: resolved.input, idempotencyKey });
   }
   return { outcomes, ready };
 }
 
-function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): Claim[] {
+function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): NewClaim[] {
   return outcomes.flatMap((outcome) => {
-    if (outcome.kind !== 'created') return [];
-    const entry = entries.find((r) => r.item.i === outcome.i)!;
-    return [{ prediction_id: outcome.predictionId, key: entry.job.key, regen: entry.item.regen }];
+    const entry = outcome.kind === 'created' ? entries.find((r) => r.item.i === outcome.i) : undefined;
+    return outcome.kind === 'created' && entry ? [claimOf(entry, outcome.predictionId)] : [];
   });
 }

@@ -1,4 +1,23 @@
-/** One create of one job: the job key and its regeneration. Also the Idempotency-Key sent. */
-export function createKey(jobKey: string, regen: number): string {
-  return `${jobKey}-r${regen}`;
+/**
+ * The Idempotency-Key of one create: campaign, job key, regeneration, and the prediction it
+ * replaces when a recorded job's file was lost. Scoped to the campaign, because a service that
+ * remembers a key hands its prediction to anyone who sends the key again: another campaign with
+ * the same prompt would otherwise silently receive this one's prediction (and its file, billed to
+ * the first). Hashed, because the service caps keys at 255 characters (the emulator's rule,
+ * docs/service-assumptions.md) and campaign names and prediction ids add up.
+ */
+import { createHash } from 'node:crypto';
+
+export interface CreateKeyParts {
+  readonly campaign: string;
+  readonly jobKey: string;
+  readonly regen: number;
+  /** The prediction whose lost output this create replaces (a new generation), or null. */
+  readonly replaces: string | null;
+}
+
+/** 64 hex characters. */
+export function createKey({ campaign, jobKey, regen, replaces }: CreateKeyParts): string {
+  const text = `${campaign}:${jobKey}-r${regen}${replaces === null ? '' : `:replaces:${replaces}`}`;
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -7,10 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
 import type { SearchResult } from '../../api/wire/index.ts';
-import type { CreateOutcome } from '../../contract/activities.ts';
-import { appendClaims, type Claim, readClaims } from '../claims.ts';
-import type { Ready } from './batch.ts';
-import { createKey } from './keys.ts';
+import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
+import { appendClaims, type NewClaim, readAllClaims } from '../claims.ts';
+import { claimOf, type Ready } from './batch.ts';
 
 /** Characters of the prompt sent as the search query (services cap query length). */
 const SEARCH_PREFIX = 200;
@@ -24,18 +23,20 @@ export interface Adoption {
 
 export async function adoptMaybeCreated(
   client: ServiceClient,
-  outputDir: string,
+  { outputDir, campaign }: Pick<CreateRequest, 'outputDir' | 'campaign'>,
   ready: readonly Ready[],
   since: number,
 ): Promise<Adoption> {
   /**
-   * Prediction id → the create that claimed it (job key and regeneration): another job's
-   * prediction, or the failed one a regeneration replaces, is never adopted.
+   * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it
+   * (the same string, so ownership here and the key of a create can never disagree): another
+   * job's prediction, another campaign's in the same folder, or the failed one a regeneration
+   * replaces, is never adopted.
    */
   const claimed = new Map(
-    (await readClaims(outputDir)).map((claim) => [claim.prediction_id, createKey(claim.key, claim.regen)]),
+    (await readAllClaims(outputDir)).map((claim) => [claim.prediction_id, claim.idempotency_key]),
   );
-  const claims: Claim[] = [];
+  const claims: NewClaim[] = [];
   const adopted: CreateOutcome[] = [];
   const rest: Ready[] = [];
   const createdAfter = new Date(since - CLOCK_SKEW_MS).toISOString();
@@ -43,13 +44,13 @@ export async function adoptMaybeCreated(
     const match = await findUnclaimed(client, entry, claimed, createdAfter);
     if (match) {
       claimed.set(match, entry.idempotencyKey);
-      claims.push({ prediction_id: match, key: entry.job.key, regen: entry.item.regen });
+      claims.push(claimOf(entry, match));
       adopted.push({ kind: 'created', i: entry.item.i, predictionId: match, at: Date.now() });
     } else {
       rest.push(entry);
     }
   }
-  await appendClaims(outputDir, claims);
+  await appendClaims(outputDir, campaign, claims);
   return { adopted, rest };
 }
 

@@ -10,8 +10,9 @@ import { awaitPrediction } from '../await-prediction.ts';
 import { type CreateDeps, createAll } from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
+import { recordedOutput } from '../outputs.ts';
 import type { LoadedPlan } from '../plan-store.ts';
-import { saveOutput } from './save-output.ts';
+import { type Download, saveOutput } from './save-output.ts';
 import type { SharedWork } from './shared-work.ts';
 
 /** What the work of one prediction yields; the activity adds the time it returns. */
@@ -20,6 +21,7 @@ export type JobResult = Omit<FinishResult, 'at'>;
 export interface FinishDeps extends CreateDeps {
   /** Work under way in this worker, by prediction id. */
   readonly finishing: SharedWork<JobResult>;
+  readonly download: Download;
 }
 
 /**
@@ -53,11 +55,13 @@ async function finishJob(
 ): Promise<JobResult> {
   const job = loaded.plan.jobs[request.i]!;
   const heir = () => createHeir(deps, loaded, manifest, request, again);
-  const done = await manifest.get(job.key);
-  if (done) {
-    const outcome = { kind: 'succeeded', creditsUsed: null, file: done.file } as const;
+  const recorded = await recordedOutput(manifest, job.key);
+  if (recorded.state === 'done') {
+    const outcome = { kind: 'succeeded', creditsUsed: null, file: recorded.entry.file } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }
+  // A recorded job whose file was lost is being made again: its new record replaces the old one.
+  const lost = recorded.state === 'lost' ? recorded.entry.prediction_id : null;
 
   const prediction = await awaitPrediction(deps.client, request.predictionId);
   const waitedMs = Date.now() - request.startedAt;
@@ -75,7 +79,12 @@ async function finishJob(
   }
   let outcome: FinishOutcome;
   try {
-    const file = await saveOutput(manifest, job, prediction, request, { waitedMs, again });
+    const replaces = lost === prediction.id ? null : lost;
+    const file = await saveOutput(deps.download, manifest, job, prediction, request, {
+      waitedMs,
+      again,
+      replaces,
+    });
     outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;

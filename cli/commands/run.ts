@@ -5,6 +5,8 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
+import { auditOutputs } from '../../activities/audit.ts';
+import { downloadFile } from '../../activities/download.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
@@ -31,6 +33,7 @@ interface RunOptions {
   json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
+  verify?: boolean;
 }
 
 const POLL_MS = 1_000;
@@ -51,6 +54,10 @@ export function register(program: Command): void {
       ),
     )
     .option('--no-worker', 'rely on workers running elsewhere (`mediaflow worker`)')
+    .option(
+      '--verify',
+      're-hash every recorded file (sha256); a mismatch is fetched again or regenerated like a missing file',
+    )
     .addHelpText(
       'after',
       '\nWith no TEMPORAL_ADDRESS and no MEDIAFLOW_API_URL, runs on the embedded default: a local Temporal\n' +
@@ -72,6 +79,15 @@ async function run(spec: string, options: RunOptions): Promise<number> {
   try {
     const handle = campaignHandle(env.client, plan.campaign);
     if (!(await isRunning(handle))) {
+      // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
+      const audit = await auditOutputs(service, plan, {
+        verify: options.verify === true,
+        download: downloadFile,
+      });
+      if (audit.refetched.length > 0)
+        console.error(`fetched again from their predictions: ${audit.refetched.join(', ')}`);
+      if (audit.lost.length > 0)
+        console.error(`output lost, to be generated again: ${audit.lost.join(', ')}`);
       const report = await preflight(service, plan);
       console.error(
         `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +

@@ -3,13 +3,9 @@
  * where paying twice is possible — a request that may have reached the service, a service that
  * ignores idempotency keys, a batch refused as a whole — each create exactly one prediction per job.
  */
-import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
-import { createActivities } from '../../activities/index.ts';
-import { storePlan } from '../../activities/plan-store.ts';
-import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
-import type { Plan } from '../../plan/types.ts';
+import { create, kinds } from './activity-env.ts';
 import { harness } from './harness.ts';
 
 const TWINS = `
@@ -22,29 +18,6 @@ steps:
     repeat: 3
     input: { prompt: "The same picture, three variants" }
 `;
-
-async function create(
-  h: Awaited<ReturnType<typeof harness>>,
-  plan: Plan,
-  attempt: number,
-  indices: number[],
-  regen = 0,
-): Promise<CreateOutcome[]> {
-  const ref = await storePlan(plan);
-  const activities = createActivities({ client: h.service });
-  const environment = new MockActivityEnvironment({ attempt, scheduledTimestampMs: Date.now() - 1_000 });
-  return environment.run<[CreateRequest], CreateOutcome[], typeof activities.createPredictions>(
-    activities.createPredictions,
-    {
-      campaign: plan.campaign,
-      plan: ref,
-      outputDir: plan.outputDir,
-      items: indices.map((i) => ({ i, regen })),
-    },
-  );
-}
-
-const kinds = (outcomes: CreateOutcome[]) => outcomes.map((o) => o.kind);
 
 describe('the create activity', () => {
   it('sends several ready jobs as one batch request', async () => {
@@ -77,7 +50,7 @@ describe('the create activity', () => {
     const [outcome] = await create(h, plan, 2, [0]);
     expect(outcome).toMatchObject({ kind: 'created' });
     expect(h.emulator.ledger().predictionsCreated).toBe(1);
-    expect((await readClaims(plan.outputDir)).map((c) => c.key)).toEqual([plan.jobs[0]!.key]);
+    expect((await readClaims(plan.outputDir, plan.campaign)).map((c) => c.key)).toEqual([plan.jobs[0]!.key]);
   });
 
   it('never adopts a prediction another job already claimed, even with identical input', async () => {

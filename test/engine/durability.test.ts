@@ -164,7 +164,7 @@ describe('durability', () => {
     });
 
     expect(progress.outcome).toBe('canceled');
-    const claims = await readClaims(plan.outputDir);
+    const claims = await readClaims(plan.outputDir, plan.campaign);
     expect(claims.length).toBeGreaterThanOrEqual(10);
     // Read at once: a prediction created and not canceled would still be running for 1.5 s.
     const statuses = await Promise.all(

@@ -1,8 +1,9 @@
-import { appendFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { appendFileSync, writeSync } from 'node:fs';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ShortWrite } from '../../activities/jsonl.ts';
 import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
 
 function entry(key: string): ManifestEntry {
@@ -35,7 +36,7 @@ describe('manifest', () => {
     const lookups: Promise<ManifestEntry | undefined>[] = [];
     for (let i = 0; i < 200; i++) {
       other(`other-${i}`);
-      if (i % 3 === 0) manifest.append(entry(`own-${i}`));
+      if (i % 3 === 0) manifest.record(entry(`own-${i}`), null);
       // Misses force a read of the file, overlapping with the reads started before.
       lookups.push(manifest.get(`other-${i}`), manifest.get(`missing-${i}`));
     }
@@ -46,5 +47,72 @@ describe('manifest', () => {
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
     const reopened = await Manifest.open(dir);
     expect([...reopened.all()]).toHaveLength(lines.length);
+  });
+
+  it('never cuts a torn tail another process may still be appending to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const file = join(dir, MANIFEST_FILE);
+    const whole = `${JSON.stringify(entry('a'))}\n`;
+    const half = JSON.stringify(entry('b')).slice(0, 40);
+    appendFileSync(file, whole + half);
+    const manifest = await Manifest.open(dir);
+    // Opening reads the whole lines and leaves the rest where it is.
+    expect(await readFile(file, 'utf8')).toBe(whole + half);
+    expect([...manifest.all()].map((e) => e.key)).toEqual(['a']);
+    // The other writer finishes its line: it is read then.
+    appendFileSync(file, `${JSON.stringify(entry('b')).slice(40)}\n`);
+    expect(await manifest.get('b')).toBeDefined();
+  });
+
+  it('starts a fresh line after a torn one, so the next entry is not glued onto it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    appendFileSync(join(dir, MANIFEST_FILE), JSON.stringify(entry('torn')).slice(0, 30));
+    const manifest = await Manifest.open(dir);
+    expect(manifest.record(entry('next'), null)).toBe(true);
+    const reopened = await Manifest.open(dir);
+    expect([...reopened.all()].map((e) => e.key)).toEqual(['next']);
+  });
+
+  it('undoes a short write (a full disk) and reports it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const first = await Manifest.open(dir);
+    first.record(entry('a'), null);
+    const before = (await stat(join(dir, MANIFEST_FILE))).size;
+    let calls = 0;
+    // The record file is written whole; the manifest line only in part.
+    const shortOnSecond = {
+      write: (fd: number, data: Buffer) =>
+        ++calls === 2 ? writeSync(fd, data.subarray(0, 25)) : writeSync(fd, data),
+    };
+    const manifest = await Manifest.open(dir, shortOnSecond);
+    expect(() => manifest.record(entry('b'), null)).toThrow(ShortWrite);
+    expect((await stat(join(dir, MANIFEST_FILE))).size).toBe(before);
+    expect(manifest.record(entry('c'), null)).toBe(true);
+    const reopened = await Manifest.open(dir);
+    expect([...reopened.all()].map((e) => e.key)).toEqual(['a', 'c']);
+  });
+
+  it('lets exactly one of two writers (two processes) record the same job and prediction', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    // Two workers, each with its own index, both finishing job x.
+    const [one, two] = await Promise.all([Manifest.open(dir), Manifest.open(dir)]);
+    expect([one.record(entry('x'), null), two.record(entry('x'), null)]).toEqual([true, false]);
+    const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(1);
+  });
+
+  it('still knows a job whose writer died between its record and its manifest line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    let writeCount = 0;
+    const dying = await Manifest.open(dir, {
+      write: (fd, data) => {
+        // The record is written; the process "dies" before the manifest line.
+        if (data.toString().includes('"key":"y"') && writeCount++ === 1) throw new Error('killed');
+        return writeSync(fd, data);
+      },
+    });
+    expect(() => dying.record(entry('y'), null)).toThrow('killed');
+    const next = await Manifest.open(dir);
+    expect(await next.get('y')).toMatchObject({ key: 'y' });
   });
 });

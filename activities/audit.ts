@@ -1,0 +1,82 @@
+/**
+ * Before a re-run is priced: every recorded output of the plan is checked (its file there with the
+ * recorded size; with `verify`, its sha256 too). A file that is missing or wrong is fetched again
+ * from its prediction while the service still serves it, at no cost; otherwise it is set aside
+ * (`<file>.mismatch`, never deleted) so the job reads as lost, and the preflight prices it as a
+ * new generation (outputs.ts: a job is done only while its file is intact).
+ */
+import { rename } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import { retryRead, type ServiceClient } from '../api/client/index.ts';
+import type { Plan } from '../plan/types.ts';
+import type { Download } from './finish/save-output.ts';
+import { isMissing } from './jsonl.ts';
+import { Manifest, type ManifestEntry } from './manifest.ts';
+import { fileIntact, insideOutput } from './outputs.ts';
+
+export interface Audit {
+  /** Names of jobs whose file was fetched again from their prediction. */
+  readonly refetched: readonly string[];
+  /** Names of jobs whose output is lost: they run again, as new generations. */
+  readonly lost: readonly string[];
+}
+
+export interface AuditOptions {
+  readonly verify: boolean;
+  readonly download: Download;
+}
+
+export async function auditOutputs(client: ServiceClient, plan: Plan, options: AuditOptions): Promise<Audit> {
+  const manifest = await Manifest.open(plan.outputDir);
+  const refetched: string[] = [];
+  const lost: string[] = [];
+  // Hashing is disk-bound and fetching network-bound: a few at a time keeps both busy.
+  const limit = pLimit(8);
+  await Promise.all(
+    plan.jobs.map((job) =>
+      limit(async () => {
+        const entry = await manifest.get(job.key);
+        if (!entry || (await fileIntact(plan.outputDir, entry, options.verify))) return;
+        if (await refetch(client, plan.outputDir, entry, options.download)) refetched.push(job.name);
+        else {
+          await setAside(plan.outputDir, entry);
+          lost.push(job.name);
+        }
+      }),
+    ),
+  );
+  return { refetched: refetched.sort(), lost: lost.sort() };
+}
+
+/** True when the prediction's output came back with the recorded size and sha256. */
+async function refetch(
+  client: ServiceClient,
+  outputDir: string,
+  entry: ManifestEntry,
+  download: Download,
+): Promise<boolean> {
+  try {
+    const prediction = await retryRead(() => client.predictions.get(entry.prediction_id));
+    const url = prediction.status === 'succeeded' ? prediction.outputs[0] : undefined;
+    if (url === undefined) return false;
+    const got = await download(url, insideOutput(outputDir, entry.file), { cleanUp: true });
+    return got.sha256 === entry.sha256 && got.bytes === entry.bytes;
+  } catch {
+    return false; // forgotten by the service, link expired or refused: the job is made again
+  }
+}
+
+/** A wrong file is kept for the user, under another name, so the job no longer reads as done. */
+async function setAside(outputDir: string, entry: ManifestEntry): Promise<void> {
+  let path: string;
+  try {
+    path = insideOutput(outputDir, entry.file);
+  } catch {
+    return; // a line pointing outside the folder: nothing of ours to move
+  }
+  try {
+    await rename(path, `${path}.mismatch`);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+}

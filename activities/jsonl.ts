@@ -1,0 +1,105 @@
+/**
+ * Append-only JSON-lines files that several processes share (the manifest, the claims logs).
+ *
+ * Writing: a batch of lines goes out in one write() on an O_APPEND descriptor, so a process killed
+ * between syscalls leaves all of it or none. The count write() returns is checked: a short write
+ * (a full disk, a file size limit) is undone by truncating our bytes back off, and the caller gets
+ * an error instead of a half line that the next append would glue onto. If the file does not end
+ * with a newline (a power cut tore the last line), the write starts a fresh line first.
+ *
+ * Reading: only complete lines count, and each is parsed with its schema; a torn tail is skipped,
+ * never cut off, because another process may be appending to the file at that very moment.
+ */
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+
+/** The one call tests replace, to make a write come up short the way a full disk does. */
+export interface LineWriter {
+  write(fd: number, data: Buffer): number;
+}
+
+export const nodeWriter: LineWriter = { write: (fd, data) => writeSync(fd, data) };
+
+export class ShortWrite extends Error {
+  constructor(file: string, written: number, expected: number) {
+    super(`wrote ${written} of ${expected} bytes to ${file} (disk full?); the partial line was removed`);
+  }
+}
+
+/** Appends whole lines (no newline inside); throws ShortWrite when they did not all land. */
+export function appendLines(file: string, lines: readonly string[], writer: LineWriter = nodeWriter): void {
+  if (lines.length === 0) return;
+  const fd = openSync(file, 'a+');
+  try {
+    const size = fstatSync(fd).size;
+    const torn = size > 0 && byteAt(fd, size - 1) !== 0x0a;
+    const data = Buffer.from(`${torn ? '\n' : ''}${lines.map((line) => `${line}\n`).join('')}`);
+    let written = 0;
+    try {
+      written = writer.write(fd, data);
+    } finally {
+      if (written !== data.length) undoTail(fd, data.subarray(0, written));
+    }
+    if (written !== data.length) throw new ShortWrite(file, written, data.length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Removes a short write's bytes, but only while they are still the file's tail: if another process
+ * appended after them, truncating would cut its line, so ours stays as a broken line that readers
+ * skip (that process's writer saw no newline at the end and began a fresh line).
+ */
+function undoTail(fd: number, partial: Buffer): void {
+  if (partial.length === 0) return;
+  const end = fstatSync(fd).size;
+  const tail = Buffer.alloc(partial.length);
+  if (end < partial.length || readSync(fd, tail, 0, tail.length, end - tail.length) !== tail.length) return;
+  if (tail.equals(partial)) ftruncateSync(fd, end - partial.length);
+}
+
+function byteAt(fd: number, position: number): number | undefined {
+  const byte = Buffer.alloc(1);
+  return readSync(fd, byte, 0, 1, position) === 1 ? byte[0] : undefined;
+}
+
+/** The complete lines of `text` (a torn tail is left out) and how many bytes they span. */
+export function completeLines(text: Buffer): { lines: string[]; bytes: number } {
+  const bytes = text.lastIndexOf(0x0a) + 1;
+  return { lines: text.subarray(0, bytes).toString('utf8').split('\n').filter(Boolean), bytes };
+}
+
+/** Each line that parses as JSON and matches the schema; anything else (a torn line) is skipped. */
+export function parseLines<T extends z.ZodType>(lines: readonly string[], schema: T): z.infer<T>[] {
+  return lines.flatMap((line) => {
+    const parsed = schema.safeParse(parseJson(line));
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The records of a JSON-lines file; none when it does not exist yet. */
+export async function readLines<T extends z.ZodType>(file: string, schema: T): Promise<z.infer<T>[]> {
+  let text: Buffer;
+  try {
+    text = await readFile(file);
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+  return parseLines(completeLines(text).lines, schema);
+}
+
+/** A file or folder that does not exist (yet). */
+export function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

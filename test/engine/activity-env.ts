@@ -1,0 +1,79 @@
+/** Runs the engine's activities one at a time (MockActivityEnvironment), as a worker would. */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import type { ActivityDeps } from '../../activities/index.ts';
+import { createActivities } from '../../activities/index.ts';
+import { storePlan } from '../../activities/plan-store.ts';
+import type { CreateOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import type { Plan } from '../../plan/types.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
+import type { Harness } from './harness.ts';
+
+export type Activities = ReturnType<typeof createActivities>;
+
+export function activitiesFor(h: Harness, overrides: Partial<Omit<ActivityDeps, 'client'>> = {}): Activities {
+  return createActivities(activityDeps(h.service, overrides));
+}
+
+function environment(attempt: number): MockActivityEnvironment {
+  return new MockActivityEnvironment({ attempt, scheduledTimestampMs: Date.now() - 1_000 });
+}
+
+/** One attempt of the create activity for the jobs at `indices`. */
+export async function create(
+  h: Harness,
+  plan: Plan,
+  attempt: number,
+  indices: number[],
+  regen = 0,
+  activities: Activities = activitiesFor(h),
+): Promise<CreateOutcome[]> {
+  const ref = await storePlan(plan);
+  const items = indices.map((i) => ({ i, regen }));
+  return environment(attempt).run(activities.createPredictions, {
+    campaign: plan.campaign,
+    plan: ref,
+    outputDir: plan.outputDir,
+    items,
+  });
+}
+
+/** Creates job `i` and finishes it (waits, downloads, records). */
+export async function createAndFinish(
+  h: Harness,
+  plan: Plan,
+  i: number,
+  activities: Activities = activitiesFor(h),
+): Promise<{ created: CreateOutcome; finished: FinishResult | null }> {
+  const [created] = await create(h, plan, 1, [i], 0, activities);
+  if (created?.kind !== 'created') return { created: created!, finished: null };
+  const finished = await environment(1).run<[FinishRequest], FinishResult, Activities['finishPrediction']>(
+    activities.finishPrediction,
+    {
+      campaign: plan.campaign,
+      plan: await storePlan(plan),
+      outputDir: plan.outputDir,
+      i,
+      regen: 0,
+      predictionId: created.predictionId,
+      startedAt: created.at,
+      resumed: false,
+      heir: null,
+    },
+  );
+  return { created, finished };
+}
+
+export function cancelOutstanding(activities: Activities, plan: Plan): Promise<number> {
+  return environment(1).run(activities.cancelOutstanding, {
+    campaign: plan.campaign,
+    outputDir: plan.outputDir,
+  });
+}
+
+export const kinds = (outcomes: CreateOutcome[]) => outcomes.map((o) => o.kind);
+
+export function predictionIdOf(outcome: CreateOutcome | undefined): string {
+  if (outcome?.kind !== 'created')
+    throw new Error(`expected a created outcome, got ${JSON.stringify(outcome)}`);
+  return outcome.predictionId;
+}
