@@ -16,12 +16,24 @@ describe('failure policy', () => {
     ['prediction_failed', 'regenerate'],
     ['finish_gave_up', 'regenerate'],
     ['parent_missing', 'skip_job'],
+    ['disk_full', 'stop_campaign'],
+    ['output_unwritable', 'stop_campaign'],
+    ['plan_unreadable', 'stop_campaign'],
+    ['authentication_failed', 'stop_campaign'],
   ])('%s → %s', (kind, effect) => {
     expect(effectOf(kind).kind).toBe(effect);
   });
 
-  it('an empty balance stops the campaign as balance_exhausted', () => {
-    expect(effectOf('insufficient_credits')).toEqual({ kind: 'stop_campaign', outcome: 'balance_exhausted' });
+  it.each<[FailureKind, string, string]>([
+    // The job that met an empty balance fails, as it always has (histories hold such runs).
+    ['insufficient_credits', 'balance_exhausted', 'fail'],
+    // The user can fix these: the job stays for the next run, which pays nothing twice.
+    ['disk_full', 'disk_full', 'keep'],
+    ['output_unwritable', 'output_unwritable', 'keep'],
+    ['plan_unreadable', 'plan_unreadable', 'keep'],
+    ['authentication_failed', 'authentication_failed', 'keep'],
+  ])('%s stops the campaign as %s and the job is %s', (kind, outcome, job) => {
+    expect(effectOf(kind)).toEqual({ kind: 'stop_campaign', outcome, job });
   });
 
   it.each([
