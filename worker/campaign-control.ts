@@ -10,7 +10,8 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { CampaignInput, CampaignProgress, PlanRef } from '../contract/campaign.ts';
+import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
+import { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
@@ -31,6 +32,38 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
     outputDir: plan.outputDir,
     budget: plan.budget,
     concurrency: plan.concurrency,
+  };
+}
+
+/** The progress of a campaign that has not started any job. */
+function nothingRunYet(input: CampaignInput): CampaignProgress {
+  const zero = {
+    running: 0,
+    succeeded: 0,
+    cached: 0,
+    failed: 0,
+    skipped: 0,
+    canceled: 0,
+    created: 0,
+    regenerated: 0,
+  };
+  return {
+    campaign: input.campaign,
+    outcome: 'running',
+    steps: input.steps.map(({ id, model, jobCount }) => ({
+      id,
+      model,
+      planned: jobCount,
+      waiting: jobCount,
+      ...zero,
+    })),
+    spent: 0,
+    committed: 0,
+    budget: input.budget,
+    recentFailures: [],
+    startedAt: Date.now(),
+    etaMs: null,
+    runs: 1,
   };
 }
 
@@ -74,7 +107,8 @@ export async function startOrAttach(
       workflowId: workflowIdOf(input.campaign),
       taskQueue,
       args: [input],
-      memo: { planIdentity: planIdentity(plan) },
+      // Progress is there from the start: until the workflow publishes its own, nothing ran yet.
+      memo: { planIdentity: planIdentity(plan), progress: nothingRunYet(input) },
     });
     return { handle, attached: false };
   } catch (error) {
@@ -105,12 +139,11 @@ export interface CampaignView {
    * later reading of the clock would.
    */
   readonly closedAt: number | null;
+  /** Running with no worker polling its task queue: nothing moves until one starts. */
+  readonly paused: boolean;
 }
 
-/**
- * A running campaign's progress is in its workflow's state, which only a worker can read: with no
- * worker polling its task queue (a `run` detached on the embedded default) the query fails.
- */
+/** An idle worker's long poll is renewed about every minute: a poller not seen for two is gone. */
 const POLLER_GONE_MS = 120_000;
 
 export class NoWorkerError extends Error {
@@ -123,9 +156,8 @@ export class NoWorkerError extends Error {
 }
 
 /**
- * Whether any worker has polled the task queue for workflow tasks lately. An idle worker's long
- * poll is renewed about every minute, so a poller last seen over two minutes ago is gone (a
- * server clock minutes off ours would only make this say "gone" too early or too late).
+ * Whether any worker has polled the task queue for workflow tasks lately (a server clock minutes
+ * off ours would only make this say "gone" too early or too late).
  */
 async function workflowPollers(client: Client, taskQueue: string): Promise<boolean> {
   const { pollers } = await client.workflowService.describeTaskQueue({
@@ -144,36 +176,43 @@ function grpcDetails(error: ServiceError): string | undefined {
 }
 
 /**
- * Progress of a running campaign (a query, answered by a worker), or the final progress of a
- * finished one (its result, which needs no worker). Throws WorkflowNotFoundError when unknown.
+ * Progress of a running campaign, or the final progress of a finished one (its result). Neither
+ * needs a worker. Throws WorkflowNotFoundError when unknown.
  */
 export async function campaignProgress(client: Client, campaign: string): Promise<CampaignView> {
   return campaignView(client, campaignHandle(client, campaign));
 }
 
+/**
+ * A running campaign publishes its progress in its memo (workflows/campaign.ts), which the server
+ * answers from its own records: no query, so no worker is asked to apply history for a client
+ * (docs/engine.md, "Progress without queries"). Campaigns started before that have only the
+ * query, asked of a worker when one polls.
+ */
 export async function campaignView(
   client: Client,
   handle: WorkflowHandle<typeof campaignWorkflow>,
 ): Promise<CampaignView> {
   // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
-  const { status, closeTime, taskQueue } = await handle.describe();
-  if (status.name === 'RUNNING') {
-    // The server holds a query for a poller for half a minute; with none seen, say so at once.
-    if (!(await workflowPollers(client, taskQueue))) {
-      throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
-    }
-    const progress = await handle.query(progressQuery).catch((error: unknown) => {
-      if (!(error instanceof ServiceError)) throw error;
-      throw new NoWorkerError(handle.workflowId, taskQueue, grpcDetails(error) ?? error.message);
-    });
-    return { progress, closedAt: null };
+  const { status, closeTime, taskQueue, memo } = await handle.describe();
+  if (status.name !== 'RUNNING') {
+    return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null, paused: false };
   }
-  return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null };
+  const paused = !(await workflowPollers(client, taskQueue));
+  const published = CampaignProgress.safeParse(memo?.progress);
+  if (published.success) return { progress: published.data, closedAt: null, paused };
+  // The server holds a query for a poller for half a minute; with none seen, say so at once.
+  if (paused) throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
+  const progress = await handle.query(progressQuery).catch((error: unknown) => {
+    if (!(error instanceof ServiceError)) throw error;
+    throw new NoWorkerError(handle.workflowId, taskQueue, grpcDetails(error) ?? error.message);
+  });
+  return { progress, closedAt: null, paused };
 }
 
 /** Waits for the campaign to end (a worker has to carry it there) and returns its final view. */
 export async function finalView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
   const progress = await handle.result();
   const { closeTime } = await handle.describe();
-  return { progress, closedAt: closeTime?.getTime() ?? null };
+  return { progress, closedAt: closeTime?.getTime() ?? null, paused: false };
 }

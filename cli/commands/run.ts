@@ -16,11 +16,11 @@ import {
   attach,
   type CampaignView,
   campaignHandle,
+  campaignView,
   finalView,
   startOrAttach,
 } from '../../worker/campaign-control.ts';
 import { TASK_QUEUE } from '../../worker/create-worker.ts';
-import { progressQuery } from '../../workflows/messages.ts';
 import { openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -112,8 +112,9 @@ async function run(spec: string, options: RunOptions): Promise<number> {
     const result = handle.result();
     const finished = result.then(() => 'done' as const);
     for (;;) {
-      const progress = await handle.query(progressQuery).catch(() => null);
-      if (progress) display.update(progress);
+      // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
+      const view = await campaignView(env.client, handle).catch(() => null);
+      if (view) display.update(view.progress);
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
       if (next === 'detach') {
         display.stop();

@@ -17,9 +17,14 @@ export function register(program: Command): void {
     .action(async (campaign: string, options: { json?: boolean }) => {
       const env = await openEnvironment({ service: false });
       try {
-        const { progress, closedAt } = await campaignProgress(env.client, campaign);
-        if (options.json) console.log(JSON.stringify(progress, moneyAsDecimal, 2));
-        else console.log(`${statusLine(progress)}\n\n${summaryTable(progress, closedAt)}`);
+        const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
+        if (options.json) console.log(JSON.stringify({ ...progress, paused }, moneyAsDecimal, 2));
+        else {
+          const pause = paused
+            ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`
+            : '';
+          console.log(`${statusLine(progress)}${pause}\n\n${summaryTable(progress, closedAt)}`);
+        }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
         if (error instanceof NoWorkerError) {
