@@ -9,6 +9,7 @@ type Activities = ReturnType<typeof createActivities>;
 
 export const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '15 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
@@ -18,6 +19,8 @@ export const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivitie
  */
 export const { createPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  // A service down this long ends the batch's jobs as failed, with the reason, not a silent wait.
+  scheduleToCloseTimeout: '30 minutes',
   heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   // Short waits: a create refused by a 5xx is worth trying again soon; Retry-After overrides this.
@@ -27,6 +30,7 @@ export const { createPredictions } = proxyActivities<Activities>({
 /** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
 export const { finishPrediction } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
+  scheduleToCloseTimeout: '24 hours',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
