@@ -2,7 +2,7 @@
  * The campaign spec format, version 1. The TypeScript types are inferred from these schemas and
  * `specs/campaign.schema.json` is generated from them (`npm run schema`), so editors, the loader
  * and the docs cannot drift apart. Checks that need the whole spec (chains, templates, models'
- * inputs) come after this shape check, in validate-steps.ts and expand.ts.
+ * inputs) come after this shape check, in chains.ts, prepare.ts and expand.ts.
  */
 import { z } from 'zod';
 import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';

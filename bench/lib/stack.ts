@@ -4,6 +4,7 @@
  * in its own process, and `mediaflow worker` child processes, each bound to 127.0.0.1. The
  * processes are real, so they can be measured (/proc) and killed (SIGKILL) like in production.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
+import { watchdog } from '../../worker/watchdog.ts';
 import { ProcSampler } from './proc-stats.ts';
 
 export { type CampaignRun, historyStats, runCampaign } from './campaign.ts';
@@ -27,12 +29,8 @@ const EMULATOR_READY_MS = 30_000;
 /** How long a signalled process may take to exit before it gets SIGKILL. */
 const KILL_GRACE_MS = 15_000;
 
-/**
- * Keeps a child alive only while this process is: `cat` returns when our end of its stdin pipe
- * closes (however we die, SIGKILL included) and the child is killed. The child is exec'd, so its
- * pid is the node process itself, the one to measure and to kill.
- */
-const WATCHDOG = 'exec 3<&0; (cat <&3 >/dev/null; kill -KILL $$ 2>/dev/null) & exec "$0" "$@"';
+/** Bench processes die hard with the bench (worker/watchdog.ts): SIGKILL, nothing to wait for. */
+const WATCHDOG = watchdog('KILL');
 
 export interface StackOptions {
   /** For the emulator process (port and host are always its own choice on 127.0.0.1). */

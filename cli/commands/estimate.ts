@@ -11,6 +11,7 @@ import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
+import { wholeNumber } from '../options.ts';
 import { connectPricingService } from '../pricing-service.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
@@ -165,13 +166,6 @@ export function estimateJson(report: EstimateReport) {
       service_usd: usd(group.serviceUsd),
     })),
   };
-}
-
-function wholeNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return value;
 }
 
 export function register(program: Command): void {

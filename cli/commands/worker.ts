@@ -2,6 +2,7 @@
  * `mediaflow worker`: a long-running worker process. Run as many as you like, on as many machines
  * as share the output folder; they split the work of every campaign on the task queue.
  */
+
 import { type Command, InvalidArgumentError } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
@@ -13,6 +14,7 @@ import {
 } from '../../worker/create-worker.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { wholeNumber } from '../options.ts';
 
 export function register(program: Command): void {
   program
@@ -22,7 +24,7 @@ export function register(program: Command): void {
     .option(
       '--max-activities <n>',
       'activities at once (mostly waiting on predictions)',
-      parseCount,
+      wholeNumber,
       DEFAULT_MAX_ACTIVITIES,
     )
     .addHelpText(
@@ -70,11 +72,4 @@ export function register(program: Command): void {
         await service.close();
       }
     });
-}
-
-export function parseCount(value: string): number {
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 1)
-    throw new InvalidArgumentError(`expected a whole number above 0, got "${value}"`);
-  return count;
 }
