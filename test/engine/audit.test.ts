@@ -12,25 +12,14 @@ import type { Download } from '../../activities/finish/save-output.ts';
 import { preflight } from '../../cli/preflight.ts';
 import type { Plan } from '../../plan/types.ts';
 import { activitiesFor, createAndFinish } from './activity-env.ts';
-import { type Harness, harness } from './harness.ts';
-
-const STILLS = `
-version: 1
-campaign: audit
-output: { dir: out }
-steps:
-  - id: still
-    model: I4
-    repeat: 2
-    input: { prompt: "A lamp on an oak table" }
-`;
+import { type Harness, harness, twoStills } from './harness.ts';
 
 const gone: Download = async () => {
   throw new Error('the service no longer serves this output');
 };
 
 async function finished(h: Harness): Promise<{ plan: Plan; files: string[] }> {
-  const plan = await h.plan(STILLS);
+  const plan = await h.plan(twoStills('audit'));
   const activities = activitiesFor(h);
   for (const i of [0, 1]) await createAndFinish(h, plan, i, activities);
   const files = (await h.manifest(plan)).map((line) => join(plan.outputDir, String(line.file)));

@@ -154,3 +154,17 @@ steps:
     matrix: { mode: [standard, pro] }
     input: { prompt: "Slow orbit around the {{product}}", start_image: "{{from.output}}", mode: "{{mode}}" }
 `;
+
+/** Two stills of one prompt: the smallest campaign with files to lose, tamper with or fetch again. */
+export function twoStills(campaign: string): string {
+  return `
+version: 1
+campaign: ${campaign}
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: 2
+    input: { prompt: "A lamp on an oak table" }
+`;
+}

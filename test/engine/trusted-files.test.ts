@@ -10,25 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { insideOutput } from '../../activities/outputs.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { activitiesFor, create, createAndFinish, kinds, predictionIdOf } from './activity-env.ts';
-import { harness } from './harness.ts';
-
-const STILLS = `
-version: 1
-campaign: stills
-output: { dir: out }
-steps:
-  - id: still
-    model: I4
-    repeat: 2
-    input: { prompt: "A lamp on an oak table" }
-`;
+import { harness, twoStills } from './harness.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('files workers trust', () => {
   it('refuses a plan changed after the campaign started', async () => {
     const h = await harness();
-    const plan = await h.plan(STILLS);
+    const plan = await h.plan(twoStills('stills'));
     const ref = await storePlan(plan);
     const text = await readFile(ref.file, 'utf8');
     await writeFile(ref.file, text.replace('A lamp on an oak table', 'Something else entirely'));
@@ -37,7 +26,7 @@ describe('files workers trust', () => {
 
   it('refuses a plan whose content is not a plan, even with a matching digest', async () => {
     const h = await harness();
-    const plan = await h.plan(STILLS);
+    const plan = await h.plan(twoStills('stills'));
     const ref = await storePlan(plan);
     const bad = (await readFile(ref.file, 'utf8')).replace(/"name":"[^"]+"/, '"name":"../../../escaped"');
     await writeFile(ref.file, bad);
@@ -73,7 +62,7 @@ steps:
 
   it('counts a recorded job as done only while its file is there with the recorded size', async () => {
     const h = await harness();
-    const plan = await h.plan(STILLS);
+    const plan = await h.plan(twoStills('stills'));
     const activities = activitiesFor(h);
     const first = await createAndFinish(h, plan, 0, activities);
     expect(first.finished?.outcome.kind).toBe('succeeded');
@@ -92,7 +81,7 @@ steps:
 
   it('records a job made again after its file was lost, and counts it done from then on', async () => {
     const h = await harness();
-    const plan = await h.plan(STILLS);
+    const plan = await h.plan(twoStills('stills'));
     const activities = activitiesFor(h);
     await createAndFinish(h, plan, 0, activities);
     const [recorded] = await h.manifest(plan);
