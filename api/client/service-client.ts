@@ -12,8 +12,8 @@ import { parseUsd } from '../money.ts';
 import { parsePrediction } from '../wire/prediction.ts';
 import {
   Account,
+  AccountBalance,
   ApiKey,
-  Balance,
   Batch,
   Deleted,
   Estimate,
@@ -22,7 +22,7 @@ import {
   ModelInfo,
   RateLimits,
   SearchResult,
-  Usage,
+  UsageReport,
   Webhook,
 } from '../wire/resources.ts';
 import { ConfigurationError } from './configuration-error.ts';
@@ -174,23 +174,8 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     account: {
       get: (opts) => transport.json(get('/account', opts), Account),
       balance: (opts) =>
-        transport.parsed(get('/account/balance', opts), (value) => {
-          const balance = Balance.parse(value);
-          return { credits: parseUsd(balance.credits), currency: balance.currency };
-        }),
-      usage: (opts) =>
-        transport.parsed(get('/account/usage', opts), (value) => {
-          const usage = Usage.parse(value);
-          return {
-            predictions: usage.predictions,
-            credits: parseUsd(usage.credits),
-            byModel: usage.by_model.map((row) => ({
-              model: row.model,
-              predictions: row.predictions,
-              credits: parseUsd(row.credits),
-            })),
-          };
-        }),
+        transport.parsed(get('/account/balance', opts), (value) => AccountBalance.parse(value)),
+      usage: (opts) => transport.parsed(get('/account/usage', opts), (value) => UsageReport.parse(value)),
       rateLimits: (opts) => transport.json(get('/account/rate-limits', opts), RateLimits),
     },
     apiKeys: {

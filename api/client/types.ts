@@ -10,12 +10,14 @@ import type { Micros } from '../money.ts';
 import type { Prediction } from '../wire/prediction.ts';
 import type {
   Account,
+  AccountBalance,
   ApiKey,
   FileObject,
   Health,
   ModelInfo,
   RateLimits,
   SearchResult,
+  UsageReport,
   Webhook,
 } from '../wire/resources.ts';
 import type { ServiceError } from './errors.ts';
@@ -58,21 +60,6 @@ export interface BatchResult {
   readonly id: string;
   readonly status: string;
   readonly items: readonly BatchItemOutcome[];
-}
-
-export interface AccountBalance {
-  readonly credits: Micros;
-  readonly currency: string;
-}
-
-export interface UsageReport {
-  readonly predictions: number;
-  readonly credits: Micros;
-  readonly byModel: readonly {
-    readonly model: string;
-    readonly predictions: number;
-    readonly credits: Micros;
-  }[];
 }
 
 export interface SearchOptions extends ListOptions {

@@ -6,7 +6,7 @@
  * Both parse, extra fields are kept out of the way, and unknown statuses do not break parsing.
  */
 import { z } from 'zod';
-import { type Micros, tryParseUsd } from '../money.ts';
+import { tryParseUsd } from '../money.ts';
 
 /** Statuses the emulator uses; the client accepts any string (see normaliseStatus). */
 export const PREDICTION_STATUSES = ['processing', 'succeeded', 'failed', 'canceled'] as const;
@@ -47,22 +47,6 @@ export const JobRecord = z.looseObject({
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
-export interface Prediction {
-  /** Always a string: the integer `id` of the record form, or the `job_id` of the job form. */
-  readonly id: string;
-  readonly status: PredictionStatus;
-  /** The status string exactly as the service sent it. */
-  readonly rawStatus: string;
-  readonly outputs: readonly string[];
-  /** Exact amount charged, or null when the record does not say. */
-  readonly creditsUsed: Micros | null;
-  readonly model?: string;
-  readonly modelVersion?: string;
-  readonly createdAt?: string;
-  readonly updatedAt?: string;
-  readonly error?: { readonly code?: string; readonly message: string };
-}
-
 const SYNONYMS: Record<string, KnownStatus> = {
   starting: 'processing',
   queued: 'processing',
@@ -86,27 +70,66 @@ export function normaliseStatus(status: string): PredictionStatus {
 
 export const AnyPredictionForm = z.union([PredictionRecord, JobRecord]);
 
+/** What both record forms share once read: the status normalised, the charge exact. */
+function common(record: {
+  status: string;
+  credits_used?: string | number | null | undefined;
+  error?: z.infer<typeof PredictionError> | null | undefined;
+}) {
+  return {
+    status: normaliseStatus(record.status),
+    /** The status string exactly as the service sent it. */
+    rawStatus: record.status,
+    /** Exact amount charged, or null when the record does not say. */
+    creditsUsed: tryParseUsd(record.credits_used),
+    error: record.error ?? undefined,
+  };
+}
+
+/**
+ * A prediction as the rest of mediaflow sees it, whichever form it came in: the type both forms
+ * are read into (the emulator and tests build it too).
+ */
+const PredictionShape = z.object({
+  /** Always a string: the integer `id` of the record form, or the `job_id` of the job form. */
+  id: z.string(),
+  status: z.enum([...PREDICTION_STATUSES, 'unknown']),
+  rawStatus: z.string(),
+  outputs: z.array(z.string()),
+  creditsUsed: z.number().int().nullable(),
+  error: PredictionError.optional(),
+  // Only the record form says these.
+  model: z.string().optional(),
+  modelVersion: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type Prediction = z.output<typeof PredictionShape>;
+
+/**
+ * Either record form (part 2.2), read into one shape. The job form is tried first: a loose record
+ * schema would also accept it.
+ */
+export const Prediction = z
+  .union([
+    JobRecord.transform((job): Prediction => ({ id: job.job_id, outputs: job.output ?? [], ...common(job) })),
+    PredictionRecord.transform(
+      (full): Prediction => ({
+        id: String(full.id),
+        outputs: full.output_data?.urls ?? [],
+        ...common(full),
+        model: full.model,
+        modelVersion: full.model_version,
+        createdAt: full.created_at,
+        updatedAt: full.updated_at,
+      }),
+    ),
+  ])
+  .pipe(PredictionShape);
+
 /** Parses either record form into a Prediction. Throws a ZodError when it is neither. */
 export function parsePrediction(body: unknown): Prediction {
-  const job = JobRecord.safeParse(body);
-  const record = job.success ? job.data : PredictionRecord.parse(body);
-  const common = {
-    status: normaliseStatus(record.status),
-    rawStatus: record.status,
-    creditsUsed: tryParseUsd(record.credits_used),
-    ...(record.error ? { error: record.error } : {}),
-  };
-  if (job.success) return { id: job.data.job_id, outputs: job.data.output ?? [], ...common };
-  const full = record as PredictionRecord;
-  return {
-    id: String(full.id),
-    outputs: full.output_data?.urls ?? [],
-    ...common,
-    ...(full.model !== undefined ? { model: full.model } : {}),
-    ...(full.model_version !== undefined ? { modelVersion: full.model_version } : {}),
-    ...(full.created_at !== undefined ? { createdAt: full.created_at } : {}),
-    ...(full.updated_at !== undefined ? { updatedAt: full.updated_at } : {}),
-  };
+  return Prediction.parse(body);
 }
 
 /** Create-prediction request body (part 2.1). */

@@ -5,6 +5,7 @@
  * Amounts are decimal strings, as `credits_used` is.
  */
 import { z } from 'zod';
+import { parseUsd } from '../money.ts';
 import { AnyPredictionForm, PredictionRecord } from './prediction.ts';
 
 const Decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal amount in a string');
@@ -127,6 +128,24 @@ export const Usage = z.looseObject({
   by_model: z.array(UsageByModel),
 });
 export type Usage = z.infer<typeof Usage>;
+
+/** The balance as mediaflow uses it: credits exact, in micro-dollars. */
+export const AccountBalance = Balance.transform(({ credits, currency }) => ({
+  credits: parseUsd(credits),
+  currency,
+}));
+export type AccountBalance = z.output<typeof AccountBalance>;
+/** Usage as mediaflow uses it: credits exact, in micro-dollars. */
+export const UsageReport = Usage.transform((usage) => ({
+  predictions: usage.predictions,
+  credits: parseUsd(usage.credits),
+  byModel: usage.by_model.map((row) => ({
+    model: row.model,
+    predictions: row.predictions,
+    credits: parseUsd(row.credits),
+  })),
+}));
+export type UsageReport = z.output<typeof UsageReport>;
 export const RateLimits = z.looseObject({
   creates_per_minute: z.number().int().positive(),
   requests_per_minute: z.number().int().positive(),
