@@ -5,6 +5,7 @@
  *  - a retried attempt may follow a request that reached the service ("maybe created": a timeout,
  *    a reset, a 5xx, or a worker killed mid-call), so it first adopts what an earlier attempt
  *    made (reconcile.ts) and creates only the rest (batch.ts);
+ *  - a prediction this campaign claimed but never recorded is adopted (adopt-claimed.ts);
  *  - every prediction made is claimed (claims.ts) before the attempt returns or retries, so a
  *    cancel finds it and a later attempt never adopts it for another job;
  *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
@@ -17,6 +18,7 @@ import type { Manifest } from '../manifest.ts';
 import { recordedOutput } from '../outputs.ts';
 import type { LoadedPlan } from '../plan-store.ts';
 import type { InputResolver } from '../resolve-input.ts';
+import { adoptClaimed } from './adopt-claimed.ts';
 import { claimOf, type Ready, sendCreates } from './batch.ts';
 import { createKey } from './keys.ts';
 import { adoptMaybeCreated } from './reconcile.ts';
@@ -63,9 +65,11 @@ export async function createAll(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
-  let toCreate = ready;
+  const claimed = await adoptClaimed(deps.client, request, ready);
+  outcomes.push(...claimed.adopted);
+  let toCreate = claimed.rest;
   if (reconcile) {
-    const adoption = await adoptMaybeCreated(deps.client, request, ready, reconcile.since);
+    const adoption = await adoptMaybeCreated(deps.client, request, toCreate, reconcile.since);
     outcomes.push(...adoption.adopted);
     toCreate = adoption.rest;
   }

@@ -1,0 +1,48 @@
+/**
+ * Predictions this campaign created and claimed but never recorded (a campaign stopped by a full
+ * disk or a deleted key, a worker lost between create and download) are adopted by the next
+ * attempt or run instead of being created again: whatever key made them, and however long ago, so
+ * nothing depends on the service remembering an idempotency key. Only one that is still running or
+ * has succeeded is adopted; a failed, canceled or forgotten one is created anew.
+ */
+import { retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
+import type { CreateOutcome } from '../../contract/activities.ts';
+import { readClaims } from '../claims.ts';
+import type { Ready } from './batch.ts';
+
+export interface Adopted {
+  readonly adopted: CreateOutcome[];
+  readonly rest: Ready[];
+}
+
+export async function adoptClaimed(
+  client: ServiceClient,
+  request: { readonly outputDir: string; readonly campaign: string },
+  ready: readonly Ready[],
+): Promise<Adopted> {
+  if (ready.length === 0) return { adopted: [], rest: [] };
+  const claimed = new Map(
+    (await readClaims(request.outputDir, request.campaign)).map((claim) => [claim.idempotency_key, claim]),
+  );
+  const adopted: CreateOutcome[] = [];
+  const rest: Ready[] = [];
+  for (const entry of ready) {
+    const claim = claimed.get(entry.idempotencyKey);
+    const alive = claim ? await stillUseful(client, claim.prediction_id) : false;
+    if (claim && alive) {
+      adopted.push({ kind: 'created', i: entry.item.i, predictionId: claim.prediction_id, at: Date.now() });
+    } else rest.push(entry);
+  }
+  return { adopted, rest };
+}
+
+async function stillUseful(client: ServiceClient, predictionId: string): Promise<boolean> {
+  try {
+    const prediction = await retryRead(() => client.predictions.get(predictionId));
+    return prediction.status === 'processing' || prediction.status === 'succeeded';
+  } catch (error) {
+    // Forgotten by the service (404) or refused for good: make it again.
+    if (error instanceof ServiceError && !error.retryable) return false;
+    throw error;
+  }
+}
