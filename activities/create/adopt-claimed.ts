@@ -3,12 +3,14 @@
  * disk or a deleted key, a worker lost between create and download) are adopted by the next
  * attempt or run instead of being created again: whatever key made them, and however long ago, so
  * nothing depends on the service remembering an idempotency key. Only one that is still running or
- * has succeeded is adopted; a failed, canceled or forgotten one is created anew.
+ * has succeeded is adopted; a failed, canceled or forgotten one is made anew under a key that names
+ * it (keys.ts, replacementKey), since the service would hand it back under the old key.
  */
 import { retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { readClaims } from '../claims.ts';
 import type { Ready } from './batch.ts';
+import { replacementKey } from './keys.ts';
 
 export interface Adopted {
   readonly adopted: CreateOutcome[];
@@ -27,11 +29,15 @@ export async function adoptClaimed(
   const adopted: CreateOutcome[] = [];
   const rest: Ready[] = [];
   for (const entry of ready) {
-    const claim = claimed.get(entry.idempotencyKey);
-    const alive = claim ? await stillUseful(client, claim.prediction_id) : false;
-    if (claim && alive) {
-      adopted.push({ kind: 'created', i: entry.item.i, predictionId: claim.prediction_id, at: Date.now() });
-    } else rest.push(entry);
+    let idempotencyKey = entry.idempotencyKey;
+    for (let claim = claimed.get(idempotencyKey); claim; claim = claimed.get(idempotencyKey)) {
+      if (await stillUseful(client, claim.prediction_id)) break;
+      idempotencyKey = replacementKey(idempotencyKey, claim.prediction_id);
+    }
+    const live = claimed.get(idempotencyKey);
+    if (live)
+      adopted.push({ kind: 'created', i: entry.item.i, predictionId: live.prediction_id, at: Date.now() });
+    else rest.push({ ...entry, idempotencyKey });
   }
   return { adopted, rest };
 }

@@ -21,3 +21,12 @@ export function createKey({ campaign, jobKey, regen, replaces }: CreateKeyParts)
   const text = `${campaign}:${jobKey}-r${regen}${replaces === null ? '' : `:replaces:${replaces}`}`;
   return createHash('sha256').update(text).digest('hex');
 }
+
+/**
+ * The key of a create that replaces a prediction this campaign claimed under `previous` but that
+ * ended canceled or failed, or that the service forgot: a service that remembers `previous` would
+ * hand that dead prediction back, so the job could never be made again.
+ */
+export function replacementKey(previous: string, deadPredictionId: string): string {
+  return createHash('sha256').update(`${previous}:replaces:${deadPredictionId}`).digest('hex');
+}
