@@ -77,6 +77,8 @@ export interface CarriedState {
   readonly runs: number;
   readonly limits: ServiceLimits;
   readonly latencyMs: number | null;
+  /** Per step; absent in runs carried over by versions that measured one mean. */
+  readonly stepLatencyMs?: readonly (number | null)[];
   /** The campaign clock's reading (workflows/clock.ts). */
   readonly clock: number;
 }

@@ -126,8 +126,23 @@ export class CampaignState {
     this.tally.count(heir.job.step, 'canceled');
   }
 
-  observeWait(ms: number): void {
-    this.tally.observeWait(ms);
+  observeWait(ms: number, step: number): void {
+    this.tally.observeWait(ms, step);
+  }
+
+  /**
+   * About how long until the next activity report: the shortest mean latency among the steps
+   * with predictions in flight, spread over all of them (Infinity while a step's is unknown).
+   */
+  expectedReportGapMs(): number {
+    const { running } = this.slots.countByStep();
+    const active = this.slots.activeCount;
+    let shortest = Number.POSITIVE_INFINITY;
+    running.forEach((count, step) => {
+      if (count > 0)
+        shortest = Math.min(shortest, this.tally.stepLatencyMs[step] ?? Number.POSITIVE_INFINITY);
+    });
+    return active === 0 ? Number.POSITIVE_INFINITY : shortest / active;
   }
 
   activeCount(): number {
@@ -244,6 +259,7 @@ export class CampaignState {
       runs: this.runs,
       limits: this.limits,
       latencyMs: this.tally.latencyMs,
+      stepLatencyMs: this.tally.stepLatencyMs,
     };
   }
 

@@ -25,7 +25,7 @@ import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { cancelOutstanding, loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { CampaignClock } from './clock.ts';
-import { type Command, decide, MAX_DRAIN_MS, rollOverAt, type Situation } from './decide.ts';
+import { type Command, decide, MAX_DRAIN_MS, mayPublish, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
@@ -39,8 +39,6 @@ import { RunState } from './run-state.ts';
  * without queries"). Histories recorded before this have no such events, hence the patch.
  */
 const PROGRESS_IN_MEMO = 'progress-in-memo';
-/** Campaign-clock time between two memo updates: about one history event per second. */
-const PUBLISH_EVERY_MS = 1_000;
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
   const publishesProgress = patched(PROGRESS_IN_MEMO);
@@ -91,10 +89,18 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     return ms === undefined ? condition(wake) : condition(wake, ms);
   }
 
-  /** The memo's progress, at most once per PUBLISH_EVERY_MS unless `final`. */
-  function publish(final = false): void {
-    if (!publishesProgress || (!final && clock.now() - run.publishedAt < PUBLISH_EVERY_MS)) return;
+  /** The memo's progress when decide.ts's publishing rule says so (`final`: always). */
+  function publish(idleFor: number | null, final = false): void {
+    if (!publishesProgress) return;
+    const due = mayPublish({
+      sinceMs: clock.now() - run.publishedAt,
+      unpublished: run.reports - run.publishedReports,
+      idleFor,
+      reportGapMs: state.expectedReportGapMs(),
+    });
+    if (!final && !due) return;
     run.publishedAt = clock.now();
+    run.publishedReports = run.reports;
     upsertMemo({ progress: state.progress(input.campaign, clock.now()) });
   }
 
@@ -145,7 +151,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         case 'submit': {
           const batch = state.pick(command.max);
           if (batch.length === 0) {
-            publish();
+            publish(null);
             await nextChange();
             break;
           }
@@ -154,8 +160,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         }
         case 'wait': {
-          publish();
           const { ms } = command;
+          publish(ms);
           if (ms === null) await nextChange();
           else {
             const from = clock.now();
@@ -184,14 +190,14 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       }
     });
     state.cancelAll();
-    publish(true);
+    publish(null, true);
     log.info('campaign canceled', { campaign: input.campaign });
     // Completing (rather than rethrowing) keeps the final progress readable as the result, with
     // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
     return state.progress(input.campaign, Date.now());
   }
 
-  publish(true);
+  publish(null, true);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({

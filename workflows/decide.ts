@@ -113,3 +113,27 @@ export function mayNameHeir(s: {
     (s.maxInFlight * 1000) / s.latencyMs <= s.createsPerSecond * CHAIN_RATE_MARGIN
   );
 }
+
+/** Campaign-clock time between two memo updates while reports keep coming: about one a second. */
+export const PUBLISH_EVERY_MS = 1_000;
+
+/**
+ * Whether to publish progress in the memo now, before the executor waits. At most about once a
+ * second while reports keep coming (each update is a history event), but never left stale while
+ * the campaign waits a long time with news unpublished: a burst of creates followed by minutes of
+ * video generation would otherwise show the state from before the burst until the first video
+ * ends. "A long time" is the wait itself when it has a length, else the expected gap until the
+ * next report (CampaignState.expectedReportGapMs).
+ */
+export function mayPublish(s: {
+  readonly sinceMs: number;
+  /** Reports taken since the last publication (negative before the first one). */
+  readonly unpublished: number;
+  /** The coming wait's length, null when it lasts until a report. */
+  readonly idleFor: number | null;
+  readonly reportGapMs: number;
+}): boolean {
+  if (s.unpublished === 0) return false;
+  if (s.sinceMs >= PUBLISH_EVERY_MS) return true;
+  return (s.idleFor ?? s.reportGapMs) >= PUBLISH_EVERY_MS;
+}

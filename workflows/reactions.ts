@@ -90,7 +90,7 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
         return;
       }
       state.onFinished(i, result.outcome);
-      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs);
+      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs, pending.job.step);
       if (!heir) return;
       state.promoteHeir(i);
       // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
@@ -114,6 +114,7 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
     } finally {
       if (heir) run.chaining--;
       run.changed = true;
+      run.reports++;
     }
   }
 
@@ -141,6 +142,7 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
     } finally {
       run.creating--;
       run.changed = true;
+      run.reports++;
     }
   }
 

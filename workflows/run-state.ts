@@ -16,6 +16,9 @@ export class RunState {
   limitsStale = false;
   /** When the drain before continue-as-new began; null while running normally. */
   drainingSince: number | null = null;
+  /** Activity reports taken so far, and how many of them the memo's progress includes. */
+  reports = 0;
+  publishedReports = -1;
   /** Campaign clock when progress was last published in the memo. */
   publishedAt = Number.NEGATIVE_INFINITY;
 

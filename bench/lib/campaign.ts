@@ -12,8 +12,7 @@ import { preflight } from '../../cli/preflight.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
-import { progressQuery } from '../../workflows/messages.ts';
+import { campaignView, startOrAttach } from '../../worker/campaign-control.ts';
 import type { Stack } from './stack.ts';
 
 const PROGRESS_EVERY_MS = 500;
@@ -79,9 +78,9 @@ export async function runCampaign(
   let outcome: Outcome | null = null;
   while (outcome === null && Date.now() - started < timeoutMs) {
     if (opts.onProgress) {
-      // Unanswered while the server restarts or no worker runs: the next tick asks again.
-      const progress = await handle.query(progressQuery).catch(() => null);
-      if (progress) opts.onProgress(progress);
+      // The memo, never a query (docs/engine.md); unanswered while the server restarts.
+      const view = await campaignView(stack.client, handle).catch(() => null);
+      if (view) opts.onProgress(view.progress);
     }
     outcome = await Promise.race([settled, sleep(PROGRESS_EVERY_MS, null)]);
     // Nobody left to run it: fail now with the reason rather than at the timeout.

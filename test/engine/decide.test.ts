@@ -7,6 +7,7 @@ import {
   MIN_EVENTS_PER_RUN,
   MIN_PACING_MS,
   mayNameHeir,
+  mayPublish,
   rollOverAt,
   type Situation,
 } from '../../workflows/decide.ts';
@@ -135,5 +136,21 @@ describe('mayNameHeir', () => {
     ['a 429 until the limits are read again', { limitsStale: true }, false],
   ])('%s: %s', (_, change, expected) => {
     expect(mayNameHeir({ ...bound, ...change })).toBe(expected);
+  });
+});
+
+describe('mayPublish', () => {
+  const busy = { sinceMs: 200, unpublished: 3, idleFor: null, reportGapMs: 20 };
+  it.each([
+    ['nothing new since the last publication', { unpublished: 0, sinceMs: 60_000 }, false],
+    ['the first publication', { unpublished: 1, sinceMs: Number.POSITIVE_INFINITY }, true],
+    ['a second has passed', { sinceMs: 1_000 }, true],
+    ['reports keep coming (one every 20 ms)', {}, false],
+    ['a long paced sleep ahead', { idleFor: 1_500 }, true],
+    ['a short paced sleep ahead', { idleFor: 300 }, false],
+    ['long predictions in flight: the next report is seconds away', { reportGapMs: 7_500 }, true],
+    ['in flight with no latency measured yet', { reportGapMs: Number.POSITIVE_INFINITY }, true],
+  ])('%s: %s', (_, change, expected) => {
+    expect(mayPublish({ ...busy, ...change })).toBe(expected);
   });
 });

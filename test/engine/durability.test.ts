@@ -7,16 +7,16 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
 import { TERMINAL_STATUSES } from '../../api/wire/index.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
+import { campaignView } from '../../worker/campaign-control.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { progressQuery } from '../../workflows/messages.ts';
 import { type Harness, harness } from './harness.ts';
 
 /** `n` I4 stills, nothing chained. */
@@ -46,19 +46,24 @@ function pairs(n: number, concurrency = 6): string {
 
 type Handle = WorkflowHandle<typeof campaignWorkflow>;
 
-async function progressOf(handle: Handle): Promise<CampaignProgress | null> {
-  return handle.query(progressQuery).catch(() => null);
+/** The memo's progress (docs/engine.md, "Progress without queries"): no worker is asked. */
+async function progressOf(client: Client, handle: Handle): Promise<CampaignProgress | null> {
+  return campaignView(client, handle).then(
+    (view) => view.progress,
+    () => null,
+  );
 }
 
 /** Polls the campaign until `ready` holds (bounded: fails the test after `timeoutMs`). */
 async function waitFor(
+  client: Client,
   handle: Handle,
   ready: (p: CampaignProgress) => boolean,
   timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const progress = await progressOf(handle);
+    const progress = await progressOf(client, handle);
     if (progress && ready(progress)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -87,7 +92,7 @@ describe('durability', () => {
 
     let worker = h.spawnWorker();
     for (const threshold of [4, 12]) {
-      await waitFor(handle, (p) => created(p) >= threshold);
+      await waitFor(h.temporal, handle, (p) => created(p) >= threshold);
       worker.kill('SIGKILL');
       worker = h.spawnWorker();
     }
@@ -107,7 +112,7 @@ describe('durability', () => {
     const h = await harness({ latencyMs: 500, timeScale: 1, temporalAddress: server.address });
     const plan = await h.plan(pairs(8));
     const progress = await h.run(plan, async (handle) => {
-      await waitFor(handle, (p) => created(p) >= 4);
+      await waitFor(h.temporal, handle, (p) => created(p) >= 4);
       await server.restart();
     });
 
@@ -120,7 +125,7 @@ describe('durability', () => {
     const h = await harness({ latencyMs: 200, timeScale: 1, limits: { createsPerMinute: 6_000 } });
     const plan = await h.plan(pairs(10, 10));
     const progress = await h.run(plan, async (handle) => {
-      await waitFor(handle, (p) => created(p) >= 2);
+      await waitFor(h.temporal, handle, (p) => created(p) >= 2);
       h.emulator.setLimits({ createsPerMinute: 120 });
     });
 
@@ -138,7 +143,7 @@ describe('durability', () => {
     const plan = await h.plan(pairs(4, 8));
     const progress = await h.run(plan, async (handle) => {
       // All stills done and all clips in flight (each takes 30 s).
-      await waitFor(handle, (p) => p.steps[0]!.succeeded === 4 && p.steps[1]!.created === 4);
+      await waitFor(h.temporal, handle, (p) => p.steps[0]!.succeeded === 4 && p.steps[1]!.created === 4);
       await handle.cancel();
     });
 
@@ -159,7 +164,7 @@ describe('durability', () => {
     });
     const plan = await h.plan(stills(24, 4));
     const progress = await h.run(plan, async (handle) => {
-      await waitFor(handle, (p) => created(p) >= 10);
+      await waitFor(h.temporal, handle, (p) => created(p) >= 10);
       await handle.cancel();
     });
 

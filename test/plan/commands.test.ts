@@ -1,10 +1,14 @@
 /** The three commands as a user runs them: exit codes, stdout and stderr. */
 import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
+
+const stateDir = mkdtempSync(join(tmpdir(), 'mediaflow-commands-'));
 
 async function mediaflow(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -13,7 +17,9 @@ async function mediaflow(...args: string[]): Promise<{ code: number; stdout: str
       ['--import', 'tsx', 'cli/main.ts', ...args],
       {
         cwd: root,
-        env: { ...process.env, MEDIAFLOW_API_URL: '' },
+        // A state folder of its own: an embedded stack the README's example left running must not
+        // change what estimate says here.
+        env: { ...process.env, MEDIAFLOW_API_URL: '', MEDIAFLOW_STATE_DIR: stateDir },
       },
     );
     return { code: 0, stdout, stderr };
@@ -47,7 +53,9 @@ describe('mediaflow validate / plan / estimate', () => {
   it('estimate without a configured service uses the embedded emulator and says so', async () => {
     const { code, stdout, stderr } = await mediaflow('estimate', 'specs/product-launch.yaml', '--json');
     expect(code).toBe(0);
-    expect(stderr).toMatch(/MEDIAFLOW_API_URL is not set: estimating against the local emulator/);
+    expect(stderr).toMatch(
+      /MEDIAFLOW_API_URL is not set and no embedded stack is running: priced against a fresh local emulator/,
+    );
     expect(JSON.parse(stdout)).toMatchObject({
       service_total_usd: '10.20',
       over_budget: false,

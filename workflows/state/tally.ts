@@ -15,14 +15,22 @@ export class Tally {
   readonly recentFailures: Failure[];
   /** Mean wait of a prediction (created → ended), ms, smoothed; null until one has ended. */
   latencyMs: number | null;
+  /** The same per step (an image and a video differ a hundredfold); null until one has ended. */
+  readonly stepLatencyMs: (number | null)[];
 
   constructor(
     private readonly steps: readonly StepInfo[],
-    carried?: { counts: readonly StepCounts[]; recentFailures: readonly Failure[]; latencyMs: number | null },
+    carried?: {
+      counts: readonly StepCounts[];
+      recentFailures: readonly Failure[];
+      latencyMs: number | null;
+      stepLatencyMs?: readonly (number | null)[] | undefined;
+    },
   ) {
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
+    this.stepLatencyMs = steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null);
   }
 
   count(step: number, outcome: keyof StepCounts): void {
@@ -35,12 +43,17 @@ export class Tally {
     if (this.recentFailures.length > MAX_RECENT_FAILURES) this.recentFailures.shift();
   }
 
-  observeWait(ms: number): void {
-    this.latencyMs = this.latencyMs === null ? ms : this.latencyMs + (ms - this.latencyMs) * 0.1;
+  observeWait(ms: number, step: number): void {
+    this.latencyMs = smooth(this.latencyMs, ms);
+    this.stepLatencyMs[step] = smooth(this.stepLatencyMs[step] ?? null, ms);
   }
 
   /** Jobs that reached an end (created predictions and regenerations are not ends). */
   finished(): number {
     return this.counts.reduce((n, c) => n + c.succeeded + c.cached + c.failed + c.skipped, 0);
   }
+}
+
+function smooth(mean: number | null, sample: number): number {
+  return mean === null ? sample : mean + (sample - mean) * 0.1;
 }
