@@ -21,12 +21,11 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { startDevServer, temporalAnswers } from './dev-server.ts';
+import { type DevServer, startDevServer, temporalAnswers } from './dev-server.ts';
 import {
   readIdentity,
   readRecord,
   removeRecord,
-  type StackIdentity,
   type StackRecord,
   withLock,
   writeIdentity,
@@ -121,31 +120,60 @@ export async function inspectEmbedded(stateDir = '.state'): Promise<EmbeddedStat
 
 async function launchStack(stateDir: string, emulatorArgs: readonly string[]): Promise<StackRecord> {
   const identity = readIdentity(stateDir);
+  const apiKey = identity?.apiKey ?? `mfk_${randomBytes(24).toString('hex')}`;
+  const preferred = {
+    temporal: await pickPort(identity?.ports.temporal, DEFAULT_PORTS.temporal),
+    ui: await pickPort(identity?.ports.ui, DEFAULT_PORTS.ui),
+    emulator: await pickPort(identity?.ports.emulator, DEFAULT_PORTS.emulator),
+  };
+  let launched: Launched;
+  try {
+    launched = await launchOn(stateDir, preferred, apiKey, emulatorArgs);
+  } catch {
+    // A port seen free was taken before we bound it (another stack starting at the same moment):
+    // any free ports will do, the record says which.
+    launched = await launchOn(stateDir, { temporal: 0, ui: 0, emulator: 0 }, apiKey, emulatorArgs);
+  }
+  const { server, emulator, emulatorPort } = launched;
+  writeIdentity(stateDir, {
+    apiKey,
+    ports: {
+      temporal: Number(server.address.split(':').pop()),
+      ...(server.uiUrl ? { ui: Number(new URL(server.uiUrl).port) } : {}),
+      emulator: emulatorPort,
+    },
+  });
+  return {
+    temporal: { pgid: server.pgid()!, address: server.address, uiUrl: server.uiUrl },
+    emulator,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+interface Launched {
+  server: DevServer;
+  emulator: StackRecord['emulator'];
+  emulatorPort: number;
+}
+
+/** Both servers on these ports (0: any free one), or neither. */
+async function launchOn(
+  stateDir: string,
+  ports: { temporal: number; ui: number; emulator: number },
+  apiKey: string,
+  emulatorArgs: readonly string[],
+): Promise<Launched> {
   const server = await startDevServer({
     dbFile: join(stateDir, 'temporal.db'),
     logFile: join(stateDir, 'temporal.log'),
-    port: await pickPort(identity?.ports.temporal, DEFAULT_PORTS.temporal),
-    uiPort: await pickPort(identity?.ports.ui, DEFAULT_PORTS.ui),
+    port: ports.temporal,
+    uiPort: ports.ui,
     dieWithParent: false,
   });
   try {
-    const apiKey = identity?.apiKey ?? `mfk_${randomBytes(24).toString('hex')}`;
-    const port = (await pickPort(identity?.ports.emulator, DEFAULT_PORTS.emulator)) || (await freePort());
-    const emulator = await launchEmulator(stateDir, port, apiKey, emulatorArgs);
-    const next: StackIdentity = {
-      apiKey,
-      ports: {
-        temporal: Number(server.address.split(':').pop()),
-        ...(server.uiUrl ? { ui: Number(new URL(server.uiUrl).port) } : {}),
-        emulator: port,
-      },
-    };
-    writeIdentity(stateDir, next);
-    return {
-      temporal: { pgid: server.pgid()!, address: server.address, uiUrl: server.uiUrl },
-      emulator,
-      startedAt: new Date().toISOString(),
-    };
+    const emulatorPort = ports.emulator || (await freePort());
+    const emulator = await launchEmulator(stateDir, emulatorPort, apiKey, emulatorArgs);
+    return { server, emulator, emulatorPort };
   } catch (error) {
     await server.stop();
     throw error;
