@@ -1,7 +1,8 @@
 /**
  * Where a command's Temporal and prediction service are. With neither TEMPORAL_ADDRESS (or a
  * Temporal profile) nor MEDIAFLOW_API_URL set, that is the embedded default: a local dev server
- * and the emulator, shared by every mediaflow process on this machine (worker/embedded.ts).
+ * and the emulator, shared by every mediaflow process on this machine (worker/embedded.ts). The
+ * stack is a service: a command starts it when needed and leaves it running when it ends.
  */
 import type { Client, Connection } from '@temporalio/client';
 import { ConfigurationError } from '../api/client/configuration-error.ts';
@@ -9,6 +10,7 @@ import { maxDownloadBytes } from '../api/client/link-policy.ts';
 import { checkServiceUrl } from '../api/client/service-address.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
+import { command } from './invocation.ts';
 
 export interface ServiceConfig {
   readonly baseUrl: string;
@@ -23,7 +25,8 @@ export interface Environment {
   readonly service: ServiceConfig;
   /** Set when the embedded stack serves this command. */
   readonly embedded: Embedded | null;
-  close(options?: { keepStack?: boolean }): Promise<void>;
+  /** Closes this command's connection; the embedded stack keeps running (`stack stop` stops it). */
+  close(): Promise<void>;
 }
 
 export { ConfigurationError };
@@ -49,9 +52,7 @@ export async function openEnvironment(
     throw new ConfigurationError('MEDIAFLOW_API_URL is set but MEDIAFLOW_API_KEY is not.');
   }
   if (needs.service) await checkServiceSettings(env);
-  const embedded = ownTemporal
-    ? null
-    : await startEmbedded({ stateDir: env.MEDIAFLOW_STATE_DIR ?? '.state' });
+  const embedded = ownTemporal ? null : withStopHint(await startEmbedded({ stateDir: stateDirOf(env) }));
   let connection: Connection;
   let client: Client;
   let namespace: string;
@@ -62,7 +63,6 @@ export async function openEnvironment(
     ({ client, connection, namespace } = connected);
     temporalAddress = connected.address;
   } catch (error) {
-    await embedded?.stop();
     throw new ConfigurationError(
       `could not reach Temporal at ${loadTemporalTarget(target).address}` +
         `${embedded ? '' : ' (TEMPORAL_ADDRESS or your Temporal profile)'}: ${(error as Error).message}`,
@@ -77,11 +77,21 @@ export async function openEnvironment(
     temporalAddress,
     service,
     embedded,
-    async close({ keepStack = false } = {}) {
+    async close() {
       await connection.close();
-      await embedded?.stop({ keepRunning: keepStack });
     },
   };
+}
+
+/** `.state` unless MEDIAFLOW_STATE_DIR says otherwise; shared with `mediaflow stack`. */
+export function stateDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MEDIAFLOW_STATE_DIR || '.state';
+}
+
+/** A stack started by this command outlives it: the user is told how to stop it. */
+function withStopHint(embedded: Embedded): Embedded {
+  if (embedded.attached) return embedded;
+  return { ...embedded, summary: `${embedded.summary} Stop it with: ${command('stack', 'stop')}` };
 }
 
 /**

@@ -36,6 +36,8 @@ export interface EmulatorContext {
   readonly urls: { baseUrl: string; cdnUrl: string };
   /** Drills flip this at run time (setIgnoreIdempotency). */
   ignoreIdempotency: boolean;
+  /** Called after every change of state (a request answered, a prediction settled): the state file saves. */
+  onChange: () => void;
 }
 
 export function createContext(options: ResolvedOptions): EmulatorContext {
@@ -59,7 +61,10 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
     limiter,
     ledger,
     cdnUrl: () => urls.cdnUrl,
-    onSettled: (prediction) => dispatcher.predictionSettled(prediction),
+    onSettled: (prediction) => {
+      dispatcher.predictionSettled(prediction);
+      context.onChange();
+    },
   });
   const context: EmulatorContext = {
     options,
@@ -81,13 +86,17 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
       jitter: streamFor(options.seed, 'jitter'),
       ignoreIdempotency: () => context.ignoreIdempotency,
     },
-    files: new FileStore(() => urls.cdnUrl),
+    files: new FileStore(
+      () => urls.cdnUrl,
+      options.stateFile === undefined ? undefined : `${options.stateFile}.files`,
+    ),
     webhooks,
     dispatcher,
     faults,
     ledger,
     urls,
     ignoreIdempotency: options.ignoreIdempotency,
+    onChange: () => {},
   };
   return context;
 }

@@ -3,7 +3,7 @@
  * and by idempotency key, credits charged net of refunds, requests by route pattern and status,
  * and refusals. Counters only, so recording stays O(1) per request.
  */
-import { formatUsd, type Micros } from '../api/money.ts';
+import { formatUsd, type Micros, parseUsd } from '../api/money.ts';
 
 export interface Ledger {
   predictionsCreated: number;
@@ -66,6 +66,21 @@ export class LedgerRecorder {
       this.requests.set(route, byStatus);
     }
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+
+  /** Carries on from a ledger saved by an earlier run of the emulator (emulator/persistence). */
+  restore(saved: Ledger): void {
+    this.predictionsCreated = saved.predictionsCreated;
+    for (const [label, n] of Object.entries(saved.byModel)) this.byModel.set(label, n);
+    for (const [key, n] of Object.entries(saved.byIdempotencyKey)) this.byIdempotencyKey.set(key, n);
+    this.duplicates = saved.duplicates;
+    this.charged = parseUsd(saved.creditsCharged);
+    for (const [route, byStatus] of Object.entries(saved.requests)) {
+      this.requests.set(route, new Map(Object.entries(byStatus).map(([status, n]) => [Number(status), n])));
+    }
+    this.rateLimited = saved.rateLimited;
+    this.failed = saved.failedPredictions;
+    this.canceled = saved.canceledPredictions;
   }
 
   snapshot(): Ledger {

@@ -47,6 +47,12 @@ export interface EmulatorOptions {
   seed?: number;
   /** Fastify request logging; off by default so logging never limits throughput. */
   logger?: boolean;
+  /**
+   * Keep the emulator's state in this JSON file (and uploads in `<stateFile>.files/`), restored at
+   * start: the embedded stack's emulator uses it so a restart loses no prediction. Absent (tests,
+   * benchmarks): everything stays in memory. docs/service-assumptions.md, "Persistence".
+   */
+  stateFile?: string;
 }
 
 export interface ResolvedOptions {
@@ -62,6 +68,7 @@ export interface ResolvedOptions {
   ignoreIdempotency: boolean;
   seed: number;
   logger: boolean;
+  stateFile: string | undefined;
 }
 
 export function generateApiKey(): string {
@@ -84,6 +91,7 @@ export function resolveOptions(opts: EmulatorOptions, env: NodeJS.ProcessEnv = p
     ignoreIdempotency: opts.ignoreIdempotency ?? false,
     seed: opts.seed ?? randomBytes(4).readUInt32LE(0),
     logger: opts.logger ?? false,
+    stateFile: opts.stateFile,
   };
 }
 

@@ -1,30 +1,45 @@
 /**
  * The embedded default: `mediaflow run spec.yaml` with nothing configured gets a local stack, a
- * Temporal dev server (SQLite under stateDir, so campaigns survive restarts) and the emulator,
- * shared by every `mediaflow run` on this machine. docs/deployment.md explains the choices:
+ * Temporal dev server (SQLite under stateDir, so campaigns survive restarts) and the emulator
+ * (its state in a file under stateDir, so predictions survive restarts too). docs/deployment.md
+ * explains the choices; ARCHITECTURE.md decision 14:
  *
- * - Both run as detached processes recorded in `<stateDir>/embedded.json`. A second `run` in
- *   another terminal attaches to them instead of starting another stack (workers on one task
- *   queue must all talk to the same emulator, or a prediction created through one emulator would
- *   be awaited on another).
- * - Each process using the stack registers in `<stateDir>/clients/`. stop() shuts the stack down
- *   when the last client leaves, unless asked to keep it (a detached, unfinished campaign): then,
- *   like after a crash, the stack stays up and the next `run` attaches to it with the emulator's
- *   in-memory state intact.
+ * - The stack is a service, not a child of the command that started it. Both servers run as
+ *   detached processes (their own session, so Ctrl-C in the terminal never reaches them),
+ *   recorded in `<stateDir>/embedded.json` and reused by every later command; a command leaving
+ *   never stops them. Workers on one task queue must all talk to the same emulator, which is
+ *   why a second `run` attaches instead of starting its own.
+ * - It stops only when asked (`mediaflow stack stop`, stopEmbedded()) or when the machine does.
+ *   It never stops by itself: a campaign detached from (Ctrl-C) must find its predictions, and
+ *   a stopped stack costs a restart of a few seconds, while a running one costs ~300 MB of RAM
+ *   and nothing else. Stopping loses nothing: the SQLite file and the emulator's state file are
+ *   read back by the next start.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { startDevServer, temporalAnswers } from './dev-server.ts';
-import { freePort, groupAlive, portFree, processAlive, terminateGroup } from './process-group.ts';
+import { type DevServer, startDevServer, temporalAnswers } from './dev-server.ts';
+import {
+  readIdentity,
+  readRecord,
+  removeRecord,
+  type StackRecord,
+  withLock,
+  writeIdentity,
+  writeRecord,
+} from './embedded-record.ts';
+import { freePort, groupAlive, portFree, terminateGroup } from './process-group.ts';
+
+export type { StackRecord };
 
 export interface EmbeddedOptions {
-  /** Where the SQLite db, logs and the stack's record live. Default `.state` (cwd). */
+  /** Where the SQLite db, the emulator's state, logs and the stack's record live. Default `.state` (cwd). */
   stateDir?: string;
+  /** Extra `mediaflow emulator` flags for a stack started now (tests: `--latency-ms 500`). */
+  emulatorArgs?: readonly string[];
 }
 
 export interface Embedded {
@@ -33,115 +48,159 @@ export interface Embedded {
   temporalUiUrl: string | undefined;
   /** The emulator, as MEDIAFLOW_API_URL (ends with /v1) and MEDIAFLOW_API_KEY would give it. */
   service: { baseUrl: string; apiKey: string };
-  /** True when another process had already started the stack. */
+  /** True when the stack was already running; false when this call started it. */
   attached: boolean;
   /** The one line `run` prints (never contains the API key). */
   summary: string;
-  /**
-   * Leaves the stack. The last process out shuts it down, unless keepRunning (an unfinished
-   * campaign the user detached from: its next `run` resumes against the same emulator).
-   */
-  stop(options?: { keepRunning?: boolean }): Promise<void>;
 }
 
-/**
- * What `<stateDir>/embedded.json` holds (mode 0600: it carries the emulator's dev key). Parsed,
- * not cast: the pgids in it are signalled on stop, so a damaged or foreign record must read as
- * no record at all (a fresh stack is started) rather than as processes to kill.
- */
-const StackRecord = z.object({
-  temporal: z.object({
-    pgid: z.number().int().positive(),
-    address: z.string(),
-    uiUrl: z.string().optional(),
-  }),
-  emulator: z.object({ pgid: z.number().int().positive(), baseUrl: z.string(), apiKey: z.string() }),
-});
-type StackRecord = z.infer<typeof StackRecord>;
-
 const BIN = resolve(fileURLToPath(import.meta.url), '..', '..', 'bin', 'mediaflow.js');
-const TEMPORAL_PORT = 7233;
-const TEMPORAL_UI_PORT = 8233;
-const EMULATOR_PORT = 4010;
+const DEFAULT_PORTS = { temporal: 7233, ui: 8233, emulator: 4010 };
 
+/** Attaches to the running stack, or starts it (restoring everything it had when it stopped). */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
   const stateDir = resolve(options.stateDir ?? '.state');
-  mkdirSync(join(stateDir, 'clients'), { recursive: true });
+  mkdirSync(stateDir, { recursive: true });
   const { record, attached } = await withLock(stateDir, async () => {
     const running = readRecord(stateDir);
     if (running && (await stackAnswers(running))) return { record: running, attached: true };
     if (running) await stopStack(running); // half-dead: start both afresh
-    const fresh = await launchStack(stateDir);
-    writeFileSync(recordPath(stateDir), JSON.stringify(fresh, null, 2), { mode: 0o600 });
+    const fresh = await launchStack(stateDir, options.emulatorArgs ?? []);
+    writeRecord(stateDir, fresh);
     return { record: fresh, attached: false };
   });
-  // pid first (liveness), then a nonce: one process may hold several handles (tests, `run` + worker).
-  const clientFile = join(stateDir, 'clients', `${process.pid}-${randomBytes(4).toString('hex')}`);
-  writeFileSync(clientFile, '');
-  const unregister = () => rmSync(clientFile, { force: true });
-  process.on('exit', unregister);
-
   const { temporal, emulator } = record;
+  const servers =
+    `Temporal dev server ${temporal.address}${temporal.uiUrl ? ` (UI ${temporal.uiUrl})` : ''}` +
+    ` and the local emulator ${emulator.baseUrl}`;
   return {
     temporalAddress: temporal.address,
     temporalUiUrl: temporal.uiUrl,
     service: { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey },
     attached,
-    summary:
-      `Using the embedded default: Temporal dev server ${temporal.address}` +
-      `${temporal.uiUrl ? ` (UI ${temporal.uiUrl})` : ''} and the local emulator ${emulator.baseUrl}` +
-      ` (set TEMPORAL_ADDRESS / MEDIAFLOW_API_URL to use your own).`,
-    async stop({ keepRunning = false } = {}) {
-      process.off('exit', unregister);
-      unregister();
-      if (keepRunning) return;
-      await withLock(stateDir, async () => {
-        if (liveClients(stateDir).length > 0 || readRecord(stateDir) === undefined) return;
-        await stopStack(record);
-        rmSync(recordPath(stateDir), { force: true });
-      });
-    },
+    summary: attached
+      ? `Using the embedded default: ${servers} (set TEMPORAL_ADDRESS / MEDIAFLOW_API_URL to use your own).`
+      : `Using the embedded default, started now: ${servers}, state in ${stateDir}. It keeps running ` +
+        'after this command (set TEMPORAL_ADDRESS / MEDIAFLOW_API_URL to use your own).',
   };
 }
 
-/** Shuts down a stack left running (after a crash or a detached campaign), whoever started it. */
+/** Stops the stack, whoever started it; false when none was running. Nothing is lost. */
 export async function stopEmbedded(stateDir = '.state'): Promise<boolean> {
   const dir = resolve(stateDir);
+  mkdirSync(dir, { recursive: true });
   return withLock(dir, async () => {
     const record = readRecord(dir);
     if (!record) return false;
     await stopStack(record);
-    rmSync(recordPath(dir), { force: true });
+    removeRecord(dir);
     return true;
   });
 }
 
-async function launchStack(stateDir: string): Promise<StackRecord> {
-  const port = (await portFree(TEMPORAL_PORT)) ? TEMPORAL_PORT : 0;
-  const uiPort = (await portFree(TEMPORAL_UI_PORT)) ? TEMPORAL_UI_PORT : 0;
+export interface EmbeddedState {
+  record: StackRecord;
+  /** Both process groups alive and both servers answering. */
+  answering: boolean;
+  temporalAlive: boolean;
+  emulatorAlive: boolean;
+}
+
+/** The stack as recorded, without starting anything; undefined when no record exists. */
+export async function inspectEmbedded(stateDir = '.state'): Promise<EmbeddedState | undefined> {
+  const record = readRecord(resolve(stateDir));
+  if (!record) return undefined;
+  return {
+    record,
+    answering: await stackAnswers(record),
+    temporalAlive: groupAlive(record.temporal.pgid),
+    emulatorAlive: groupAlive(record.emulator.pgid),
+  };
+}
+
+async function launchStack(stateDir: string, emulatorArgs: readonly string[]): Promise<StackRecord> {
+  const identity = readIdentity(stateDir);
+  const apiKey = identity?.apiKey ?? `mfk_${randomBytes(24).toString('hex')}`;
+  const preferred = {
+    temporal: await pickPort(identity?.ports.temporal, DEFAULT_PORTS.temporal),
+    ui: await pickPort(identity?.ports.ui, DEFAULT_PORTS.ui),
+    emulator: await pickPort(identity?.ports.emulator, DEFAULT_PORTS.emulator),
+  };
+  let launched: Launched;
+  try {
+    launched = await launchOn(stateDir, preferred, apiKey, emulatorArgs);
+  } catch {
+    // A port seen free was taken before we bound it (another stack starting at the same moment):
+    // any free ports will do, the record says which.
+    launched = await launchOn(stateDir, { temporal: 0, ui: 0, emulator: 0 }, apiKey, emulatorArgs);
+  }
+  const { server, emulator, emulatorPort } = launched;
+  writeIdentity(stateDir, {
+    apiKey,
+    ports: {
+      temporal: Number(server.address.split(':').pop()),
+      ...(server.uiUrl ? { ui: Number(new URL(server.uiUrl).port) } : {}),
+      emulator: emulatorPort,
+    },
+  });
+  return {
+    temporal: { pgid: server.pgid()!, address: server.address, uiUrl: server.uiUrl },
+    emulator,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+interface Launched {
+  server: DevServer;
+  emulator: StackRecord['emulator'];
+  emulatorPort: number;
+}
+
+/** Both servers on these ports (0: any free one), or neither. */
+async function launchOn(
+  stateDir: string,
+  ports: { temporal: number; ui: number; emulator: number },
+  apiKey: string,
+  emulatorArgs: readonly string[],
+): Promise<Launched> {
   const server = await startDevServer({
     dbFile: join(stateDir, 'temporal.db'),
     logFile: join(stateDir, 'temporal.log'),
-    port,
-    uiPort,
+    port: ports.temporal,
+    uiPort: ports.ui,
     dieWithParent: false,
   });
   try {
-    const emulator = await launchEmulator(stateDir);
-    return { temporal: { pgid: server.pgid()!, address: server.address, uiUrl: server.uiUrl }, emulator };
+    const emulatorPort = ports.emulator || (await freePort());
+    const emulator = await launchEmulator(stateDir, emulatorPort, apiKey, emulatorArgs);
+    return { server, emulator, emulatorPort };
   } catch (error) {
     await server.stop();
     throw error;
   }
 }
 
-/** `mediaflow emulator` as its own process; the key travels in the environment, not argv (ps). */
-async function launchEmulator(stateDir: string): Promise<StackRecord['emulator']> {
-  const port = (await portFree(EMULATOR_PORT)) ? EMULATOR_PORT : await freePort();
-  const apiKey = `mfk_${randomBytes(24).toString('hex')}`;
+/** The port this stack had last time, else the default, else 0 (any free port). */
+async function pickPort(previous: number | undefined, fallback: number): Promise<number> {
+  for (const port of [previous, fallback]) if (port !== undefined && (await portFree(port))) return port;
+  return 0;
+}
+
+/**
+ * `mediaflow emulator` as its own process, keeping its state in `<stateDir>/emulator-state.json`;
+ * the key travels in the environment, not argv (ps).
+ */
+async function launchEmulator(
+  stateDir: string,
+  port: number,
+  apiKey: string,
+  extraArgs: readonly string[],
+): Promise<StackRecord['emulator']> {
   const logFile = join(stateDir, 'emulator.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', String(port), '--host', '127.0.0.1'], {
+  const stateFile = join(stateDir, 'emulator-state.json');
+  const args = [BIN, 'emulator', '--port', String(port), '--host', '127.0.0.1', '--state-file', stateFile];
+  const child = spawn(process.execPath, [...args, ...extraArgs], {
     detached: true,
     stdio: ['ignore', log, log],
     env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
@@ -177,68 +236,7 @@ async function stackAnswers(record: StackRecord): Promise<boolean> {
   );
 }
 
+/** SIGTERM to both: the dev server flushes SQLite, the emulator saves its state file. */
 async function stopStack(record: StackRecord): Promise<void> {
   await Promise.all([terminateGroup(record.temporal.pgid), terminateGroup(record.emulator.pgid)]);
-}
-
-function recordPath(stateDir: string): string {
-  return join(stateDir, 'embedded.json');
-}
-
-function readRecord(stateDir: string): StackRecord | undefined {
-  let text: string;
-  try {
-    text = readFileSync(recordPath(stateDir), 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = StackRecord.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Processes still using the stack; files of processes that died without stop() are swept. */
-function liveClients(stateDir: string): string[] {
-  const dir = join(stateDir, 'clients');
-  return readdirSync(dir).filter((name) => {
-    if (processAlive(Number.parseInt(name, 10))) return true;
-    rmSync(join(dir, name), { force: true });
-    return false;
-  });
-}
-
-/**
- * Serialises start and stop between processes (two terminals running at once): an exclusive
- * lock file holding the owner's pid; a lock whose owner died is taken over.
- */
-async function withLock<T>(stateDir: string, body: () => Promise<T>): Promise<T> {
-  const lock = join(stateDir, 'embedded.lock');
-  for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch {
-      const owner = readLockOwner(lock);
-      // An empty file is a lock being written right now, unless it stays empty (its writer died).
-      const stale = owner === undefined ? attempt > 50 : !processAlive(owner);
-      if (stale) rmSync(lock, { force: true });
-      else await sleep(100);
-    }
-  }
-  try {
-    return await body();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-function readLockOwner(lock: string): number | undefined {
-  try {
-    return Number(readFileSync(lock, 'utf8')) || undefined;
-  } catch {
-    return undefined;
-  }
 }

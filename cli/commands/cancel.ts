@@ -19,15 +19,15 @@ export function register(program: Command): void {
     )
     .action(async (campaign: string) => {
       const env = await openEnvironment({ service: false });
+      if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       try {
         await cancel(env, campaign);
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
         throw error;
       } finally {
-        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
-        // whose predictions live only in that emulator's memory; one started here goes.
-        await env.close({ keepStack: env.embedded?.attached === true });
+        // The embedded stack, started here or not, keeps running (worker/embedded.ts).
+        await env.close();
       }
     });
 }

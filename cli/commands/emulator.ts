@@ -43,6 +43,7 @@ interface EmulatorFlags {
   createsPerMinute?: number;
   requestsPerMinute?: number;
   maxInFlight?: number;
+  stateFile?: string;
 }
 
 export function register(program: Command): void {
@@ -71,6 +72,10 @@ export function register(program: Command): void {
     .option('--creates-per-minute <n>', 'create rate limit per key', integer(1))
     .option('--requests-per-minute <n>', 'other-request rate limit per key', integer(1))
     .option('--max-in-flight <n>', 'predictions in flight per key', integer(1))
+    .option(
+      '--state-file <path>',
+      'keep predictions, credits, keys, files and webhooks in this file, restored at start (default: memory only)',
+    )
     .action(async (flags: EmulatorFlags) => {
       const generated = flags.apiKey === undefined && !process.env.MEDIAFLOW_API_KEY;
       const defined = <T extends object>(values: T) =>
@@ -83,7 +88,12 @@ export function register(program: Command): void {
         jitter: flags.jitter,
         ignoreIdempotency: flags.ignoreIdempotency ?? false,
         logger: flags.log ?? false,
-        ...defined({ apiKey: flags.apiKey, latencyMs: flags.latencyMs, seed: flags.seed }),
+        ...defined({
+          apiKey: flags.apiKey,
+          latencyMs: flags.latencyMs,
+          seed: flags.seed,
+          stateFile: flags.stateFile,
+        }),
         faults: defined({
           failRate: flags.failRate,
           serverErrorRate: flags.serverErrorRate,

@@ -4,6 +4,7 @@ import { register as emulator } from './emulator.ts';
 import { register as estimate } from './estimate.ts';
 import { register as plan } from './plan.ts';
 import { register as run } from './run.ts';
+import { register as stack } from './stack.ts';
 import { register as status } from './status.ts';
 import { register as validate } from './validate.ts';
 import { register as worker } from './worker.ts';
@@ -17,5 +18,6 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   status,
   cancel,
   worker,
+  stack,
   emulator,
 ];

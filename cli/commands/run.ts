@@ -75,7 +75,6 @@ async function run(spec: string, options: RunOptions): Promise<number> {
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
   let worker: LocalWorker | null = null;
-  let detached = false;
   try {
     const handle = campaignHandle(env.client, plan.campaign);
     if (!(await isRunning(handle))) {
@@ -118,7 +117,6 @@ async function run(spec: string, options: RunOptions): Promise<number> {
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
       if (next === 'detach') {
         display.stop();
-        detached = true;
         console.error(
           `\nDetached; ${plan.campaign} is not canceled.` +
             (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
@@ -136,7 +134,8 @@ async function run(spec: string, options: RunOptions): Promise<number> {
   } finally {
     await worker?.stop();
     await service.close();
-    await env.close({ keepStack: detached });
+    // The embedded stack is a service: it outlives this run, finished or detached (worker/embedded.ts).
+    await env.close();
   }
 }
 

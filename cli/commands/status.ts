@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .option('--json', 'print the progress as JSON')
     .action(async (campaign: string, options: { json?: boolean }) => {
       const env = await openEnvironment({ service: false });
+      if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       try {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
         if (options.json) console.log(JSON.stringify({ ...progress, paused }, moneyAsDecimal, 2));
@@ -37,9 +38,8 @@ export function register(program: Command): void {
         }
         throw error;
       } finally {
-        // Leave the embedded stack as found: one already up may be kept for a detached campaign,
-        // whose predictions live only in that emulator's memory; one started here goes.
-        await env.close({ keepStack: env.embedded?.attached === true });
+        // The embedded stack, started here or not, keeps running (worker/embedded.ts).
+        await env.close();
       }
     });
 }

@@ -76,6 +76,27 @@ export class KeyStore {
     return record;
   }
 
+  /** What the state file keeps (emulator/persistence): secrets included, it is mode 0600. */
+  save(): { nextSeq: number; keys: KeyRecord[] } {
+    return { nextSeq: this.nextSeq, keys: this.list().map((record) => ({ ...record })) };
+  }
+
+  /**
+   * Replaces the keys with saved ones; `startSecret` (the key the emulator was started with) is
+   * added as a new key if it is not among them, so the starter's key always works.
+   */
+  restore(saved: { nextSeq: number; keys: readonly KeyRecord[] }, startSecret: string): void {
+    this.bySecret.clear();
+    this.byId.clear();
+    for (const key of saved.keys) {
+      const record = { ...key };
+      this.bySecret.set(record.secret, record);
+      this.byId.set(record.id, record);
+    }
+    this.nextSeq = saved.nextSeq;
+    if (!this.bySecret.has(startSecret)) this.add('default', startSecret);
+  }
+
   private add(name: string, secret: string): KeyRecord {
     const seq = this.nextSeq++;
     const record: KeyRecord = { id: `key_${seq}`, seq, name, secret, createdAt: new Date().toISOString() };

@@ -6,6 +6,12 @@ import type { ModelLabel } from '../../api/catalogue/index.ts';
 import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import type { Balance, Usage } from '../../api/wire/index.ts';
 
+export interface AccountState {
+  balance: Micros;
+  usage: Array<{ label: ModelLabel; predictions: number; spent: Micros }>;
+  createdAt: string;
+}
+
 interface ModelUsage {
   predictions: number;
   spent: Micros;
@@ -16,7 +22,7 @@ export class CreditAccount {
   private readonly usage = new Map<ModelLabel, ModelUsage>();
   readonly id = 'acct_emulator';
   readonly userId = 'user_emulator';
-  readonly createdAt = new Date().toISOString();
+  createdAt = new Date().toISOString();
 
   constructor(startingCredits: string) {
     this.balance = parseUsd(startingCredits);
@@ -41,6 +47,19 @@ export class CreditAccount {
   refund(label: ModelLabel, amount: Micros): void {
     this.balance += amount;
     this.entry(label).spent -= amount;
+  }
+
+  /** What the state file keeps (emulator/persistence). */
+  save(): AccountState {
+    const usage = [...this.usage].map(([label, entry]) => ({ label, ...entry }));
+    return { balance: this.balance, usage, createdAt: this.createdAt };
+  }
+
+  restore(state: AccountState): void {
+    this.balance = state.balance;
+    this.createdAt = state.createdAt;
+    this.usage.clear();
+    for (const { label, predictions, spent } of state.usage) this.usage.set(label, { predictions, spent });
   }
 
   balanceToWire(): Balance {

@@ -1,7 +1,12 @@
 /**
  * Uploaded files, kept in memory. A file's `url` is served by the emulator's CDN, so it works as
  * the image input of any model. Size limit (not shown in the spec; our choice): 10 MiB decoded.
+ * With a blob folder (the embedded emulator's state, emulator/persistence) each file's bytes are
+ * also written there once, at upload: the state file then holds only the metadata, so saving it
+ * never rewrites megabytes of uploads.
  */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FileObject, UploadFileBody } from '../../api/wire/index.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -16,11 +21,16 @@ export interface StoredFile {
   readonly createdAt: string;
 }
 
+export type FileMeta = Omit<StoredFile, 'data'>;
+
 export class FileStore {
   private readonly files = new Map<string, StoredFile>();
   private nextSeq = 1;
 
-  constructor(private readonly cdnUrl: () => string) {}
+  constructor(
+    private readonly cdnUrl: () => string,
+    private readonly blobDir?: string,
+  ) {}
 
   upload(body: UploadFileBody): StoredFile {
     // `data` is checked as standard base64 by the wire schema (UploadFileBody) before it gets here.
@@ -43,8 +53,33 @@ export class FileStore {
       data,
       createdAt: new Date().toISOString(),
     };
+    if (this.blobDir) {
+      // Written before the upload is answered, tmp + rename: a blob is there whole or not at all.
+      mkdirSync(this.blobDir, { recursive: true });
+      const path = join(this.blobDir, file.id);
+      writeFileSync(`${path}.tmp`, data);
+      renameSync(`${path}.tmp`, path);
+    }
     this.files.set(file.id, file);
     return file;
+  }
+
+  save(): { nextSeq: number; files: FileMeta[] } {
+    return { nextSeq: this.nextSeq, files: this.list().map(({ data: _, ...meta }) => meta) };
+  }
+
+  /** Files whose blob is missing (removed by hand) are dropped rather than served empty. */
+  restore(saved: { nextSeq: number; files: readonly FileMeta[] }): void {
+    this.files.clear();
+    this.nextSeq = saved.nextSeq;
+    if (!this.blobDir) return;
+    for (const meta of saved.files) {
+      try {
+        this.files.set(meta.id, { ...meta, data: readFileSync(join(this.blobDir, meta.id)) });
+      } catch {
+        // Lost blob: the file is gone, as if deleted.
+      }
+    }
   }
 
   get(id: string): StoredFile | undefined {
@@ -56,6 +91,7 @@ export class FileStore {
   }
 
   delete(id: string): boolean {
+    if (this.blobDir && this.files.has(id)) rmSync(join(this.blobDir, id), { force: true });
     return this.files.delete(id);
   }
 

@@ -74,6 +74,11 @@ export class RateLimiter {
     state.inFlight++;
   }
 
+  /** A prediction restored from the state file holds its slot again, whatever the limit is now. */
+  holdInFlight(keyId: string): void {
+    this.state(keyId).inFlight++;
+  }
+
   releaseInFlight(keyId: string): void {
     const state = this.state(keyId);
     state.inFlight = Math.max(0, state.inFlight - 1);

@@ -33,13 +33,26 @@ const FAILURES = [
 
 export class Lifecycle {
   private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** When each processing prediction ends (epoch ms), so a restarted emulator keeps its timing. */
+  private readonly due = new Map<number, number>();
   private readonly listeners = new Map<number, Set<PredictionListener>>();
 
   constructor(private readonly deps: LifecycleDeps) {}
 
   start(prediction: StoredPrediction, latencyMs: number): void {
-    const timer = setTimeout(() => this.finish(prediction), latencyMs);
+    this.resume(prediction, Date.now() + latencyMs);
+  }
+
+  /** Starts (or, after a restart, carries on) the clock of a processing prediction. */
+  resume(prediction: StoredPrediction, dueAt: number): void {
+    const timer = setTimeout(() => this.finish(prediction), Math.max(0, dueAt - Date.now()));
     this.timers.set(prediction.id, timer);
+    this.due.set(prediction.id, dueAt);
+  }
+
+  /** When a processing prediction ends; undefined once it has settled. */
+  dueAt(id: number): number | undefined {
+    return this.due.get(id);
   }
 
   cancel(prediction: StoredPrediction): void {
@@ -86,6 +99,7 @@ export class Lifecycle {
     const { account, limiter, ledger } = this.deps;
     clearTimeout(this.timers.get(prediction.id));
     this.timers.delete(prediction.id);
+    this.due.delete(prediction.id);
     prediction.status = status;
     prediction.updatedAt = new Date().toISOString();
     limiter.releaseInFlight(prediction.keyId);

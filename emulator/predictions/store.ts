@@ -34,6 +34,19 @@ export class PredictionStore {
     return /^\d{1,15}$/.test(segment) ? this.get(Number(segment)) : undefined;
   }
 
+  /** Oldest first; for the state file (emulator/persistence). */
+  list(): readonly StoredPrediction[] {
+    return this.all;
+  }
+
+  /** Whether creates with this prediction's key return it (false when keys were ignored). */
+  remembersKeyOf(prediction: StoredPrediction): boolean {
+    return (
+      prediction.idempotencyKey !== undefined &&
+      this.byIdempotencyKey.get(prediction.idempotencyKey) === prediction
+    );
+  }
+
   byKey(idempotencyKey: string): StoredPrediction | undefined {
     return this.byIdempotencyKey.get(idempotencyKey);
   }

@@ -72,6 +72,19 @@ export class WebhookRegistry {
     return this.hooks;
   }
 
+  /** What the state file keeps (emulator/persistence). */
+  save(): { lastSeq: number; hooks: Array<WebhookRecord & { events: string[] }> } {
+    return {
+      lastSeq: this.lastSeq,
+      hooks: this.hooks.map((hook) => ({ ...hook, events: [...hook.events] })),
+    };
+  }
+
+  restore(saved: { lastSeq: number; hooks: readonly WebhookRecord[] }): void {
+    this.hooks.splice(0, this.hooks.length, ...saved.hooks.map((hook) => ({ ...hook })));
+    this.lastSeq = saved.lastSeq;
+  }
+
   subscribedTo(event: string): WebhookRecord[] {
     return this.hooks.filter((hook) => hook.events.includes(event));
   }

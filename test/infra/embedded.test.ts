@@ -1,91 +1,101 @@
+/**
+ * The embedded stack is a service (ARCHITECTURE.md decision 14): started by the first command
+ * that needs it, outliving that command (Ctrl-C included), reused by the next, stopped only by
+ * `mediaflow stack stop`, which refuses while campaigns run unless forced.
+ */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { temporalAnswers } from '../../worker/dev-server.ts';
-import { type Embedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
+import { startEmbedded } from '../../worker/embedded.ts';
 import { temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { bothAlive, record, stackCli, stackStateDir } from './embedded-helpers.ts';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'mediaflow-embedded-'));
-afterAll(async () => {
-  await stopEmbedded(stateDir);
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const stateDir = await stackStateDir();
 
-async function emulatorHealthy(service: Embedded['service']): Promise<boolean> {
-  const response = await fetch(`${service.baseUrl}/health`, {
-    headers: { authorization: `Bearer ${service.apiKey}` },
-  }).catch(() => undefined);
+async function emulatorAnswers(baseUrl: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/health`).catch(() => undefined);
   return response?.ok ?? false;
 }
 
-/** Another `mediaflow run` process: starts (or attaches to) the stack, prints it, then idles. */
-function otherProcess(): Promise<{
-  kill: () => void;
-  embedded: { temporalAddress: string; attached: boolean };
-}> {
+/**
+ * A command in a terminal: its own process group, as a shell's foreground job. It starts the
+ * stack, then the "user" presses Ctrl-C: SIGINT to the whole group.
+ */
+async function clientInterruptedByCtrlC(): Promise<void> {
   const script = `
     import { startEmbedded } from ${JSON.stringify(join(process.cwd(), 'worker/embedded.ts'))};
-    const e = await startEmbedded({ stateDir: ${JSON.stringify(stateDir)} });
-    console.log(JSON.stringify({ temporalAddress: e.temporalAddress, attached: e.attached }));
+    await startEmbedded({ stateDir: ${JSON.stringify(stateDir)} });
+    console.log('started');
     setInterval(() => {}, 1000);
   `;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
-  return new Promise((resolve) =>
-    child.stdout.once('data', (line) =>
-      resolve({
-        // Resolves once reaped: a zombie would still count as a live client.
-        kill: () => new Promise<void>((exited) => child.once('exit', () => exited()).kill('SIGKILL')),
-        embedded: JSON.parse(String(line)),
-      }),
-    ),
-  );
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid!, 'SIGINT');
+  await exited;
 }
 
-describe('the embedded default', () => {
-  it('is shared by every run, outlives a crashed one, and stops with the last one', async () => {
-    const other = await otherProcess();
-    expect(other.embedded.attached).toBe(false);
+describe('the embedded stack', () => {
+  it('outlives the command that started it (Ctrl-C included) and is left running by the next ones', async () => {
+    await clientInterruptedByCtrlC();
+    const stack = record(stateDir);
+    expect(bothAlive(stack)).toBe(true);
+    expect(await temporalAnswers(stack.temporal.address)).toBe(true);
+    expect(await emulatorAnswers(stack.emulator.baseUrl)).toBe(true);
 
-    const mine = await startEmbedded({ stateDir });
-    expect(mine.attached).toBe(true);
-    expect(mine.temporalAddress).toBe(other.embedded.temporalAddress);
-    expect(mine.service.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(mine.summary).toContain('embedded default');
-    expect(mine.summary).not.toContain(mine.service.apiKey);
+    const unknown = await stackCli(stateDir, ['status', 'no-such-campaign']);
+    expect(unknown.code).toBe(1);
+    const status = await stackCli(stateDir, ['stack', 'status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`pid ${stack.temporal.pgid}`);
+    expect(status.stdout).toContain(`pid ${stack.emulator.pgid}`);
+    expect(status.stdout).toContain('campaigns running: none');
+    expect(status.stdout).not.toContain(stack.emulator.apiKey);
 
-    await other.kill(); // a run killed hard does not take the stack from the runs still using it
-    expect(await temporalAnswers(mine.temporalAddress)).toBe(true);
-    expect(await emulatorHealthy(mine.service)).toBe(true);
-
-    await mine.stop(); // the last one out
-    expect(await temporalAnswers(mine.temporalAddress)).toBe(false);
-    expect(await emulatorHealthy(mine.service)).toBe(false);
+    expect(record(stateDir)).toEqual(stack); // the same stack, not a new one
+    expect(bothAlive(stack)).toBe(true);
+    expect(await temporalAnswers(stack.temporal.address)).toBe(true);
+    expect(await emulatorAnswers(stack.emulator.baseUrl)).toBe(true);
   });
 
-  it('keeps campaigns across a full stop (SQLite under stateDir) and when detached keeps the stack up', async () => {
+  it('stack stop refuses while a campaign runs, stops with --force, and a restart keeps the campaign', async () => {
     const first = await startEmbedded({ stateDir });
     const client = await temporalClient(first.temporalAddress);
     await client.workflow.start('neverPolled', {
       taskQueue: uniqueTaskQueue(),
-      workflowId: 'embedded-campaign',
+      workflowId: 'mediaflow-idle-campaign',
     });
-    await first.stop();
+    const stack = record(stateDir);
 
+    const refused = await stackCli(stateDir, ['stack', 'stop']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('1 campaign(s) running on it (idle-campaign)');
+    expect(refused.stderr).toContain('stack stop --force');
+    expect(bothAlive(stack)).toBe(true);
+
+    const forced = await stackCli(stateDir, ['stack', 'stop', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('Paused, not canceled: idle-campaign');
+    expect(bothAlive(stack)).toBe(false);
+    expect((await stackCli(stateDir, ['stack', 'status'])).stdout).toContain('embedded stack: not running');
+
+    // Started again: same addresses and key (a worker still running elsewhere carries on), same campaign.
     const second = await startEmbedded({ stateDir });
     expect(second.attached).toBe(false);
-    const resumed = await (await temporalClient(second.temporalAddress)).workflow
-      .getHandle('embedded-campaign')
-      .describe();
-    expect(resumed.status.name).toBe('RUNNING');
+    expect(second.temporalAddress).toBe(first.temporalAddress);
+    expect(second.service).toEqual(first.service);
+    const resumed = (await temporalClient(second.temporalAddress)).workflow.getHandle(
+      'mediaflow-idle-campaign',
+    );
+    expect((await resumed.describe()).status.name).toBe('RUNNING');
 
-    await second.stop({ keepRunning: true }); // Ctrl-C on an unfinished campaign: detach only
-    const third = await startEmbedded({ stateDir });
-    expect(third.attached).toBe(true);
-    expect(third.service).toEqual(second.service);
-    await third.stop();
+    await resumed.terminate('test over');
+    const stopped = await stackCli(stateDir, ['stack', 'stop']);
+    expect(stopped.code).toBe(0);
+    expect(bothAlive(stack)).toBe(false);
   });
 });

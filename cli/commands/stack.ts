@@ -1,0 +1,191 @@
+/**
+ * `mediaflow stack status|stop|ui`: the embedded stack as the service it is (worker/embedded.ts).
+ * `status` and `stop` never start it; `ui` does, so finished campaigns can be looked at.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { formatDollars, parseUsd } from '../../api/money.ts';
+import { temporalConfigured } from '../../worker/connection.ts';
+import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
+import { stateDirOf } from '../environment.ts';
+import { UserError } from '../errors.ts';
+import { command } from '../invocation.ts';
+
+const CAMPAIGN_PREFIX = 'mediaflow-';
+
+export function register(program: Command): void {
+  const stack = program
+    .command('stack')
+    .description('The embedded stack (local Temporal dev server + emulator): status, stop, Web UI.');
+  stack
+    .command('status')
+    .description('Whether it runs: addresses, pids, uptime, campaigns running on it.')
+    .option('--json', 'print it as JSON')
+    .action(async (options: { json?: boolean }) => status(options.json === true));
+  stack
+    .command('stop')
+    .description('Stop it (refused while campaigns run, unless --force); nothing is lost.')
+    .option('--force', 'stop even while campaigns run: they pause and resume on the next run')
+    .action(async (options: { force?: boolean }) => stop(options.force === true));
+  stack
+    .command('ui [campaign]')
+    .description("Print (and open) the Temporal Web UI's URL, starting the stack if needed.")
+    .option('--no-open', 'only print the URL')
+    .action(async (campaign: string | undefined, options: { open: boolean }) => ui(campaign, options.open));
+}
+
+async function status(json: boolean): Promise<void> {
+  const stateDir = resolve(stateDirOf());
+  const state = await inspectEmbedded(stateDir);
+  if (!state?.answering) {
+    if (json) console.log(JSON.stringify({ running: false, stateDir }, null, 2));
+    else {
+      const gone = state ? ' (its recorded processes are gone or do not answer)' : '';
+      console.log(`embedded stack: not running${gone}; state in ${stateDir}`);
+      console.log(`Any command that needs it starts it, e.g. ${command('stack', 'ui')}.`);
+    }
+    return;
+  }
+  const { temporal, emulator, startedAt } = state.record;
+  const [campaigns, usage] = await Promise.all([runningCampaigns(state), emulatorUsage(state)]);
+  if (json) {
+    const { apiKey: _, ...emulatorShown } = emulator; // the key stays in embedded.json
+    console.log(
+      JSON.stringify(
+        { running: true, stateDir, startedAt, temporal, emulator: emulatorShown, campaigns, usage },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  const uptime = startedAt ? `, up ${formatDuration(Date.now() - Date.parse(startedAt))}` : '';
+  console.log(`embedded stack: running${uptime}; state in ${stateDir}`);
+  console.log(
+    `  Temporal  ${temporal.address}  pid ${temporal.pgid}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`,
+  );
+  const spent = usage
+    ? `  ${usage.predictions} predictions, ${usage.charged} charged, balance ${usage.balance}`
+    : '';
+  console.log(`  emulator  ${emulator.baseUrl}  pid ${emulator.pgid}${spent}`);
+  console.log(`  campaigns running: ${campaigns.length === 0 ? 'none' : campaigns.join(', ')}`);
+}
+
+async function stop(force: boolean): Promise<void> {
+  const stateDir = resolve(stateDirOf());
+  const state = await inspectEmbedded(stateDir);
+  if (!state) {
+    console.log(`embedded stack: not running; state in ${stateDir}`);
+    return;
+  }
+  const campaigns = state.answering ? await runningCampaigns(state) : [];
+  if (campaigns.length > 0 && !force) {
+    throw new UserError(
+      `not stopping the embedded stack: ${campaigns.length} campaign(s) running on it (${campaigns.join(', ')})`,
+      `let them finish, cancel them, or stop anyway (they pause and resume on the next run): ${command('stack', 'stop', '--force')}`,
+    );
+  }
+  await stopEmbedded(stateDir);
+  console.log(
+    `embedded stack stopped (Temporal pid ${state.record.temporal.pgid}, emulator pid ${state.record.emulator.pgid}); ` +
+      `its state stays in ${stateDir} and the next command that needs it starts it again.`,
+  );
+  if (campaigns.length > 0) {
+    console.log(
+      `Paused, not canceled: ${campaigns.join(', ')}. ${command('run', '<spec>')} resumes each one.`,
+    );
+  }
+}
+
+async function ui(campaign: string | undefined, open: boolean): Promise<void> {
+  if (temporalConfigured(process.env)) {
+    throw new UserError(
+      'TEMPORAL_ADDRESS (or a Temporal profile) is set, so the embedded stack is not in use',
+      "open your Temporal's own Web UI",
+    );
+  }
+  const embedded = await startEmbedded({ stateDir: stateDirOf() });
+  if (!embedded.attached) console.error(`${embedded.summary} Stop it with: ${command('stack', 'stop')}`);
+  if (!embedded.temporalUiUrl) throw new UserError('this Temporal dev server runs without its Web UI');
+  const url = campaign
+    ? `${embedded.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(CAMPAIGN_PREFIX + campaign)}`
+    : `${embedded.temporalUiUrl}/namespaces/default/workflows`;
+  console.log(url);
+  if (open) openInBrowser(url);
+}
+
+/** Running workflows (campaigns by name), from Temporal's visibility store. */
+async function runningCampaigns(state: EmbeddedState): Promise<string[]> {
+  const connection = await Connection.connect({
+    address: state.record.temporal.address,
+    connectTimeout: 2_000,
+  });
+  try {
+    const client = new Client({ connection });
+    const names: string[] = [];
+    for await (const workflow of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
+      const id = workflow.workflowId;
+      names.push(
+        id.startsWith(CAMPAIGN_PREFIX) ? id.slice(CAMPAIGN_PREFIX.length) : `${id} (not a campaign)`,
+      );
+    }
+    return names.sort();
+  } finally {
+    await connection.close();
+  }
+}
+
+const LedgerSummary = z.object({ predictionsCreated: z.number(), creditsCharged: z.string() });
+const BalanceReply = z.object({ credits: z.string() });
+
+/** What the emulator has done since its state began; undefined if it does not say. */
+async function emulatorUsage(
+  state: EmbeddedState,
+): Promise<{ predictions: number; charged: string; balance: string } | undefined> {
+  const { baseUrl, apiKey } = state.record.emulator;
+  try {
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const signal = AbortSignal.timeout(2_000);
+    const [ledger, balance] = await Promise.all([
+      fetch(`${new URL(baseUrl).origin}/_emulator/ledger`, { signal }).then(async (r) =>
+        LedgerSummary.parse(await r.json()),
+      ),
+      fetch(`${baseUrl}/account/balance`, { headers, signal }).then(async (r) =>
+        BalanceReply.parse(await r.json()),
+      ),
+    ]);
+    return {
+      predictions: ledger.predictionsCreated,
+      charged: formatDollars(parseUsd(ledger.creditsCharged)),
+      balance: formatDollars(parseUsd(balance.credits)),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only where a browser can show up: a desktop session on Linux, macOS, Windows. */
+function openInBrowser(url: string): void {
+  const opener =
+    process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '', url]
+        : process.env.DISPLAY || process.env.WAYLAND_DISPLAY
+          ? ['xdg-open', url]
+          : undefined;
+  if (!opener) return;
+  const child = spawn(opener[0]!, opener.slice(1), { detached: true, stdio: 'ignore' });
+  child.on('error', () => {}); // no opener installed: the printed URL is enough
+  child.unref();
+}
+
+function formatDuration(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
