@@ -6,6 +6,7 @@
  * registered still runs campaigns, unsearchable.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -20,10 +21,12 @@ import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import {
   BUDGET_USD_KEY,
   CAMPAIGN_KEY,
+  cliTypeOf,
   JOBS_DONE_KEY,
   JOBS_FAILED_KEY,
   JOBS_PLANNED_KEY,
   OUTCOME_KEY,
+  SEARCH_ATTRIBUTE_KEYS,
   SPEC_DIGEST_KEY,
   SPENT_USD_KEY,
 } from '../../workflows/search-attributes.ts';
@@ -201,5 +204,11 @@ describe('operating a campaign with Temporal tools', () => {
       history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
     );
     expect(input.searchAttributes).toBe(false);
+  });
+
+  it('docker-compose.yml registers the same attributes as the code', async () => {
+    const compose = await readFile(new URL('../../docker-compose.yml', import.meta.url), 'utf8');
+    const listed = /ATTRIBUTES="([^"]+)"/.exec(compose)?.[1]?.split(/\s+/).filter(Boolean);
+    expect(listed).toEqual(SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${cliTypeOf(key.type)}`));
   });
 });
