@@ -69,11 +69,11 @@ export function campaignDetails(input: CampaignInput, searchable: boolean): stri
     `**Budget** ${input.budget === null ? 'none' : formatDollars(input.budget)}, ${input.concurrency} predictions in flight at most`,
     `**Output** \`${input.outputDir}\``,
     '',
-    '| step | model | jobs | retries | concurrency |',
-    '|---|---|---|---|---|',
+    '**Steps**',
+    // A list, not a table: the UI draws markdown tables without cell spacing.
     ...input.steps.map(
       (step) =>
-        `| ${step.id} | ${step.model} | ${step.jobCount} | ${step.retries} | ${step.concurrency ?? 'campaign'} |`,
+        `- ${step.id}: ${step.jobCount} × ${step.model}, ${step.retries} retries, ${step.concurrency === null ? 'no step limit' : `${step.concurrency} at a time`}`,
     ),
     '',
     searchable
