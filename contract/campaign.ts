@@ -90,6 +90,12 @@ export interface CampaignInput {
   readonly outputDir: string;
   readonly budget: Micros | null;
   readonly concurrency: number;
+  /**
+   * Whether the namespace has mediaflow's search attributes registered (workflows/search-attributes.ts),
+   * checked by the client at start: the workflow upserts them only then, since an upsert of an
+   * unregistered attribute fails its workflow task. Absent in campaigns started before them.
+   */
+  readonly searchAttributes?: boolean;
   /** Set by continue-as-new only. */
   readonly carried?: CarriedState;
 }

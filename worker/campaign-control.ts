@@ -10,11 +10,14 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
+import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
+import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { TASK_QUEUE } from './create-worker.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -101,19 +104,52 @@ export async function startOrAttach(
   ref: PlanRef,
   taskQueue = TASK_QUEUE,
 ): Promise<Started> {
-  const input = campaignInputOf(plan, ref);
+  const searchable = await searchAttributesRegistered(client);
+  const input: CampaignInput = { ...campaignInputOf(plan, ref), searchAttributes: searchable };
+  const progress = nothingRunYet(input);
   try {
     const handle = await client.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
       workflowId: workflowIdOf(input.campaign),
       taskQueue,
       args: [input],
       // Progress is there from the start: until the workflow publishes its own, nothing ran yet.
-      memo: { planIdentity: planIdentity(plan), progress: nothingRunYet(input) },
+      memo: { planIdentity: planIdentity(plan), progress },
+      ...(searchable && {
+        typedSearchAttributes: startAttributes(
+          input.campaign,
+          ref.digest,
+          ref.jobCount,
+          input.budget,
+          progress,
+        ),
+      }),
+      // What the Temporal UI and CLI say the campaign is (its name, jobs per step, budget, spec).
+      staticSummary: campaignSummary(input),
+      staticDetails: campaignDetails(input, searchable),
     });
     return { handle, attached: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     return { handle: await attach(client, plan), attached: true };
+  }
+}
+
+/**
+ * Whether the namespace has every mediaflow search attribute with its type (the embedded dev
+ * server and docker-compose.yml register them; other servers by hand, docs/deployment.md).
+ * Without them a campaign runs all the same, unsearchable: starting or upserting an unregistered
+ * attribute would fail. A server that will not say (permissions) counts as without.
+ */
+export async function searchAttributesRegistered(client: Client): Promise<boolean> {
+  try {
+    const { customAttributes } = await client.connection.operatorService.listSearchAttributes({
+      namespace: client.options.namespace,
+    });
+    return SEARCH_ATTRIBUTE_KEYS.every(
+      (key) => customAttributes?.[key.name] === encodeSearchAttributeIndexedValueType(key.type),
+    );
+  } catch {
+    return false;
   }
 }
 

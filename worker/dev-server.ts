@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.ts';
 import { freePort, groupAlive, terminateGroup } from './process-group.ts';
 import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
 
@@ -109,7 +110,12 @@ function devServerArgs(r: Resolved): string[] {
   args.push(...(r.uiPort === false ? ['--headless'] : ['--ui-port', String(r.uiPort)]));
   if (r.options.dbFile) args.push('--db-filename', r.options.dbFile);
   if (r.namespace !== 'default') args.push('--namespace', r.namespace);
-  return [...args, ...dynamicConfigArgs(r.options)];
+  return [...args, ...dynamicConfigArgs(r.options), ...searchAttributeArgs()];
+}
+
+/** mediaflow's search attributes (workflows/search-attributes.ts), registered in every namespace. */
+function searchAttributeArgs(): string[] {
+  return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeOf(key.type)}`]);
 }
 
 /**
@@ -242,7 +248,7 @@ async function launchWithSdk(r: Resolved): Promise<Running> {
         ui: r.uiPort !== false,
         ...(r.uiPort === false ? {} : { uiPort: r.uiPort }),
         ...(r.options.dbFile ? { dbFilename: r.options.dbFile } : {}),
-        extraArgs: dynamicConfigArgs(r.options),
+        extraArgs: [...dynamicConfigArgs(r.options), ...searchAttributeArgs()],
       },
     });
   } catch (error) {

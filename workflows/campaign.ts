@@ -19,6 +19,7 @@ import {
   patched,
   setHandler,
   upsertMemo,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
@@ -31,6 +32,8 @@ import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { reactions } from './reactions.ts';
 import { RunState } from './run-state.ts';
+import { PublishedAttributes, progressAttributes } from './search-attributes.ts';
+import { CANCEL_SUMMARY, loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
 
 /**
  * Progress is published in the memo, so clients read it from the server without a query (a query
@@ -39,13 +42,29 @@ import { RunState } from './run-state.ts';
  * without queries"). Histories recorded before this have no such events, hence the patch.
  */
 const PROGRESS_IN_MEMO = 'progress-in-memo';
+/**
+ * The outcome, counts and money are also upserted as search attributes (search-attributes.ts),
+ * with the memo and only those that changed, so operators find campaigns with Temporal's own
+ * tools. Only when the client found them registered (`input.searchAttributes`): an upsert of an
+ * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
+ */
+const SEARCH_ATTRIBUTES = 'search-attributes';
+
+/** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
+function readLimits() {
+  return readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []);
+}
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
   const publishesProgress = patched(PROGRESS_IN_MEMO);
+  const indexed =
+    input.searchAttributes === true && patched(SEARCH_ATTRIBUTES)
+      ? new PublishedAttributes(workflowInfo().typedSearchAttributes.getAll())
+      : null;
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
-  const limits = input.carried?.limits ?? (await readServiceLimits());
+  const limits = input.carried?.limits ?? (await readLimits());
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
@@ -89,7 +108,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     return ms === undefined ? condition(wake) : condition(wake, ms);
   }
 
-  /** The memo's progress when decide.ts's publishing rule says so (`final`: always). */
+  /** The memo's progress and changed search attributes, when decide.ts's rule says so (`final`: always). */
   function publish(idleFor: number | null, final = false): void {
     if (!publishesProgress) return;
     const due = mayPublish({
@@ -101,7 +120,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     if (!final && !due) return;
     run.publishedAt = clock.now();
     run.publishedReports = run.reports;
-    upsertMemo({ progress: state.progress(input.campaign, clock.now()) });
+    const progress = state.progress(input.campaign, clock.now());
+    upsertMemo({ progress });
+    const changed = indexed?.changed(progressAttributes(progress)) ?? [];
+    if (changed.length > 0) upsertSearchAttributes(changed);
   }
 
   /**
@@ -128,7 +150,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         case 'read-limits': {
           const before = state.limits;
           try {
-            state.limits = await readServiceLimits();
+            state.limits = await readLimits();
           } catch (error) {
             stopped(error);
             run.limitsRead(clock.now()); // not again at once: the stop lets work in flight land
@@ -143,7 +165,12 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         case 'load-jobs':
           // try/await, not .catch(): an extra promise hop would move the loop in the microtask order.
           try {
-            state.admit(await loadJobs(input.plan, state.cursor, command.count));
+            state.admit(
+              await loadJobs.executeWithOptions(
+                { summary: loadSummary(state.cursor, command.count, input.plan.jobCount) },
+                [input.plan, state.cursor, command.count],
+              ),
+            );
           } catch (error) {
             stopped(error);
           }
@@ -182,11 +209,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     await CancellationScope.nonCancellable(async () => {
       // Let creates under way land, so the predictions they made are in the claims log too.
       await condition(() => run.creating === 0);
-      await cancelOutstanding(context);
+      await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
       // Heirs created while their predecessors were being canceled are canceled in turn.
       if (run.chaining > 0) {
         await condition(() => run.chaining === 0);
-        await cancelOutstanding(context);
+        await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
       }
     });
     state.cancelAll();

@@ -15,6 +15,7 @@ import { mayNameHeir } from './decide.ts';
 import { messageOf, stopOf } from './failure-of.ts';
 import type { Pacer } from './pacer.ts';
 import type { RunState } from './run-state.ts';
+import { createSummary, finishSummary } from './summaries.ts';
 
 export interface Campaign {
   readonly state: CampaignState;
@@ -77,13 +78,17 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
       resumed,
       heir: heir && { i: heir.job.i, regen: heir.regen },
     };
+    // The UI names the job; the summary is metadata, not a decision (replays ignore it).
+    const options = { summary: finishSummary(pending, heir, resumed) };
     if (heir) run.chaining++;
     try {
       // A finish that creates an heir is not canceled with the campaign: its create lands and is
       // claimed, and canceling its own prediction upstream ends it promptly.
       const result = heir
-        ? await CancellationScope.nonCancellable(() => finishPrediction(request))
-        : await finishPrediction(request);
+        ? await CancellationScope.nonCancellable(() =>
+            finishPrediction.executeWithOptions(options, [request]),
+          )
+        : await finishPrediction.executeWithOptions(options, [request]);
       clock.observe(result.at);
       if (run.cancelled) {
         if (heir && result.heir?.kind === 'created') state.onCanceledHeir(heir);
@@ -123,7 +128,9 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
     run.creating++;
     try {
       const items = batch.map(({ job, regen }) => ({ i: job.i, regen }));
-      const outcomes = await createPredictions({ ...context, items });
+      const outcomes = await createPredictions.executeWithOptions({ summary: createSummary(batch) }, [
+        { ...context, items },
+      ]);
       if (run.cancelled) return;
       for (const outcome of outcomes) onCreate(outcome);
     } catch (error) {

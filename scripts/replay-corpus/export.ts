@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findTemporalCli } from '../../worker/temporal-cli.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
+import { findTemporalCli } from '../../worker/temporal-cli.ts';
 import type { Campaign } from './stack.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,0 +1,109 @@
+/**
+ * The custom search attributes a campaign carries, so operators find campaigns with Temporal's
+ * own tools (`temporal workflow list --query 'MediaflowOutcome="canceled"'`, the Web UI's filter)
+ * without mediaflow. One list, read by the client (initial values at start, whether the namespace
+ * has them), the workflow (updates as the campaign moves), the embedded dev server (registration)
+ * and docs/deployment.md (docker-compose.yml and Temporal Cloud register them by hand).
+ *
+ * Plain data and pure functions: the workflow bundle imports it.
+ */
+import { defineSearchAttributeKey, type SearchAttributePair, SearchAttributeType } from '@temporalio/common';
+import type { CampaignProgress } from '../contract/campaign.ts';
+
+export const CAMPAIGN_KEY = defineSearchAttributeKey('MediaflowCampaign', SearchAttributeType.KEYWORD);
+/** running, then the outcome: completed, budget_reached, canceled, disk_full, … (CampaignOutcome). */
+export const OUTCOME_KEY = defineSearchAttributeKey('MediaflowOutcome', SearchAttributeType.KEYWORD);
+/** The stored plan's digest (`<output>/.mediaflow/plans/<digest>.json`): which version of the spec. */
+export const SPEC_DIGEST_KEY = defineSearchAttributeKey('MediaflowSpecDigest', SearchAttributeType.KEYWORD);
+export const JOBS_PLANNED_KEY = defineSearchAttributeKey('MediaflowJobsPlanned', SearchAttributeType.INT);
+/** Jobs whose file is there: generated in this campaign or found from an earlier run. */
+export const JOBS_DONE_KEY = defineSearchAttributeKey('MediaflowJobsDone', SearchAttributeType.INT);
+/** Jobs that ended without a file: failed, skipped (an ancestor failed) or canceled. */
+export const JOBS_FAILED_KEY = defineSearchAttributeKey('MediaflowJobsFailed', SearchAttributeType.INT);
+export const SPENT_USD_KEY = defineSearchAttributeKey('MediaflowSpentUsd', SearchAttributeType.DOUBLE);
+/** Absent when the spec has no budget. */
+export const BUDGET_USD_KEY = defineSearchAttributeKey('MediaflowBudgetUsd', SearchAttributeType.DOUBLE);
+
+/** Every key, in the order operators read them. */
+export const SEARCH_ATTRIBUTE_KEYS = [
+  CAMPAIGN_KEY,
+  OUTCOME_KEY,
+  SPEC_DIGEST_KEY,
+  JOBS_PLANNED_KEY,
+  JOBS_DONE_KEY,
+  JOBS_FAILED_KEY,
+  SPENT_USD_KEY,
+  BUDGET_USD_KEY,
+] as const;
+
+/** The type as the `temporal` CLI and Temporal Cloud's `tcld` spell it (Keyword, Int, Double). */
+export function cliTypeOf(type: SearchAttributeType): string {
+  return {
+    KEYWORD: 'Keyword',
+    INT: 'Int',
+    DOUBLE: 'Double',
+    TEXT: 'Text',
+    BOOL: 'Bool',
+    DATETIME: 'Datetime',
+    KEYWORD_LIST: 'KeywordList',
+  }[type];
+}
+
+/** Integer micro-dollars (api/money.ts) as dollars, for people reading the UI and queries. */
+function dollars(micros: number): number {
+  return micros / 1_000_000;
+}
+
+/** What the campaign's progress says, in the attributes that change while it runs. */
+export function progressAttributes(progress: CampaignProgress): SearchAttributePair[] {
+  let done = 0;
+  let failed = 0;
+  for (const step of progress.steps) {
+    done += step.succeeded + step.cached;
+    failed += step.failed + step.skipped + step.canceled;
+  }
+  return [
+    { key: OUTCOME_KEY, value: progress.outcome },
+    { key: JOBS_DONE_KEY, value: done },
+    { key: JOBS_FAILED_KEY, value: failed },
+    { key: SPENT_USD_KEY, value: dollars(progress.spent) },
+  ];
+}
+
+/** The attributes a campaign starts with (client start option `typedSearchAttributes`). */
+export function startAttributes(
+  campaign: string,
+  digest: string,
+  jobCount: number,
+  budget: number | null,
+  progress: CampaignProgress,
+): SearchAttributePair[] {
+  const pairs: SearchAttributePair[] = [
+    { key: CAMPAIGN_KEY, value: campaign },
+    { key: SPEC_DIGEST_KEY, value: digest },
+    { key: JOBS_PLANNED_KEY, value: jobCount },
+    ...progressAttributes(progress),
+  ];
+  if (budget !== null) pairs.push({ key: BUDGET_USD_KEY, value: dollars(budget) });
+  return pairs;
+}
+
+/**
+ * Remembers what was last written, so the workflow upserts only the attributes that changed (each
+ * upsert is a history event and a visibility write).
+ */
+export class PublishedAttributes {
+  private readonly last = new Map<string, unknown>();
+
+  /** `current`: what the run starts with (the start's values, or those carried by continue-as-new). */
+  constructor(current: readonly SearchAttributePair[]) {
+    for (const { key, value } of current) this.last.set(key.name, value);
+  }
+
+  /** The pairs of `pairs` whose value differs from the last one written, now marked written. */
+  changed(pairs: readonly SearchAttributePair[]): SearchAttributePair[] {
+    const changed = pairs.filter(({ key, value }) => this.last.get(key.name) !== value);
+    for (const { key, value } of changed) this.last.set(key.name, value);
+    return changed;
+  }
+}
