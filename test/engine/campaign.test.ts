@@ -166,11 +166,12 @@ describe('secrets', () => {
     const log = (await Promise.all(logs.map((f) => readFile(join(h.dir, f), 'utf8')))).join('\n');
     expect(log).toContain(h.taskQueue);
 
-    for (const [where, text] of [
+    const places: [string, string][] = [
       ['history', history],
       ['worker log', log],
       ['failure messages', failures.join('\n')],
-    ]) {
+    ];
+    for (const [where, text] of places) {
       expect(text.includes(secret), `the API key appears in the ${where}`).toBe(false);
     }
   });
