@@ -261,7 +261,7 @@ export async function diskFullDrill(opts: StopDrillOptions = {}): Promise<DrillR
     checks.push(
       check(
         'the stop names the full disk',
-        /ENOSPC|EDQUOT/.test(stopped.stopMessage ?? ''),
+        /ENOSPC|EDQUOT|disk full/i.test(stopped.stopMessage ?? ''),
         stopped.stopMessage ?? '(no message)',
       ),
     );
@@ -273,8 +273,10 @@ export async function diskFullDrill(opts: StopDrillOptions = {}): Promise<DrillR
         ...numbers,
         tmpfs: {
           bytesAtStart: before.used,
+          bytesPerJob: Math.round(perJobBytes),
           shrunkTo,
           fullAfterMs: fullAt === null ? null : fullAt - started,
+          firstEnospcLoggedAfterMs: logged === null ? null : logged - started,
         },
         firstRunMs: stoppedAt - started,
         rerunMs,
