@@ -125,7 +125,11 @@ describe('failures', () => {
   });
 
   it('rides out 5xx replies and 429s without failing a job or creating a duplicate', async () => {
-    const h = await harness({ faults: { serverErrorRate: 0.3 }, limits: { createsPerMinute: 6_000 }, seed: 7 });
+    const h = await harness({
+      faults: { serverErrorRate: 0.3 },
+      limits: { createsPerMinute: 6_000 },
+      seed: 7,
+    });
     const plan = await h.plan(CHAINED_SPEC);
     // Pacing to the limits it read, the engine meets no 429 on its own: cut the limit to one
     // create a second right after it read them, as a service under load may.
