@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { ServiceError } from '../api/client/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
+import { ShortWrite } from './jsonl.ts';
 
 export function failureKindOf(error: ServiceError): FailureKind {
   if (error.rateLimited) return 'rate_limited';
@@ -22,6 +23,8 @@ const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
 
 /** The kind of a local I/O error writing outputs or records; null when retrying may help. */
 export function localFailureKind(error: unknown): FailureKind | null {
+  // A line that did not all land had no room: the disk (or the quota) is full.
+  if (error instanceof ShortWrite) return 'disk_full';
   const code = errnoOf(error);
   if (code === null) return null;
   if (DISK_FULL.has(code)) return 'disk_full';

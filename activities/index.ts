@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
+import { checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { createPredictions } from './create/index.ts';
 import { PlanUnreadable } from './failure-kind.ts';
@@ -51,6 +52,9 @@ export function createActivities({ client, plans, manifests, download }: Activit
     });
 
   return {
+    /** Can this worker read the plan and write the output folder? (activities/check-access.ts) */
+    checkAccess,
+
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
       const { plan } = await planOf(ref);
       const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));

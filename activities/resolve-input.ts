@@ -5,10 +5,12 @@
  * a picture edited since planning would otherwise be generated, and paid for, under the old key.
  * Uploads are cached per worker by content, so a picture shared by many jobs is sent once.
  */
+
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { ServiceClient } from '../api/client/index.ts';
+import type { FailureKind } from '../contract/failure-policy.ts';
 import { FROM_OUTPUT, LOCAL_FILE_PREFIX, type PlannedJob } from '../plan/types.ts';
 import type { Manifest } from './manifest.ts';
 
@@ -24,7 +26,14 @@ export type Resolution =
   /** The parent has no output. */
   | { readonly ok: false; readonly kind: 'skipped'; readonly reason: string }
   /** A local file is missing or no longer what was planned: running it would not be this job. */
-  | { readonly ok: false; readonly kind: 'rejected'; readonly code: string; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly kind: 'rejected';
+      readonly code: string;
+      readonly reason: string;
+      /** The failure policy's kind, when the service refused (an upload). */
+      readonly failure?: FailureKind;
+    };
 
 export class InputResolver {
   private readonly uploads = new Map<string, Promise<string>>();

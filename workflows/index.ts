@@ -1,1 +1,2 @@
 export { campaignWorkflow } from './campaign.ts';
+export { checkAccessWorkflow } from './check-access.ts';

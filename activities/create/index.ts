@@ -10,9 +10,11 @@
  *    cancel finds it and a later attempt never adopts it for another job;
  *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
  */
-import type { ServiceClient } from '../../api/client/index.ts';
+import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
+import { effectOf } from '../../contract/failure-policy.ts';
 import { appendClaims, type NewClaim } from '../claims.ts';
+import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
 import { recordedOutput } from '../outputs.ts';
@@ -104,12 +106,18 @@ async function prepare(
       continue;
     }
     const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
-    const resolved = await deps.resolver.resolve(job, parentName, manifest);
+    const resolved = await resolveOrRefuse(deps, job, parentName, manifest);
     if (!resolved.ok) {
       outcomes.push(
         resolved.kind === 'skipped'
           ? { kind: 'skipped', i: item.i, reason: resolved.reason }
-          : { kind: 'rejected', i: item.i, code: resolved.code, message: resolved.reason },
+          : {
+              kind: 'rejected',
+              i: item.i,
+              code: resolved.code,
+              message: resolved.reason,
+              ...(resolved.failure ? { failure: resolved.failure } : {}),
+            },
       );
       continue;
     }
@@ -130,4 +138,29 @@ function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[])
     const entry = outcome.kind === 'created' ? entries.find((r) => r.item.i === outcome.i) : undefined;
     return outcome.kind === 'created' && entry ? [claimOf(entry, outcome.predictionId)] : [];
   });
+}
+
+/**
+ * The job's input, ready to send. A local file the service refuses for good (too large, a type
+ * it does not take) is that job's failure, not its batch's: the others are created.
+ */
+async function resolveOrRefuse(
+  deps: CreateDeps,
+  job: LoadedPlan['plan']['jobs'][number],
+  parentName: string | null,
+  manifest: Manifest,
+): ReturnType<InputResolver['resolve']> {
+  try {
+    return await deps.resolver.resolve(job, parentName, manifest);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || effectOf(failureKindOf(error)).kind === 'retry_attempt')
+      throw error;
+    return {
+      ok: false,
+      kind: 'rejected',
+      code: error.code,
+      reason: error.message,
+      failure: failureKindOf(error),
+    };
+  }
 }

@@ -9,6 +9,7 @@ import { budgetDrill } from './budget.ts';
 import { crashDrill } from './crash.ts';
 import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
+import { diskFullDrill, keyDeletedDrill } from './stops.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -23,6 +24,8 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'crash-no-idempotency': () => crashDrill({ jobs, seed, ignoreIdempotency: true }),
   budget: () => budgetDrill({ jobs, seed }),
   'rate-limit': () => rateLimitDrill({ jobs, seed }),
+  'disk-full': () => diskFullDrill({ jobs, seed }),
+  'key-deleted': () => keyDeletedDrill({ jobs, seed }),
 };
 
 const name = positionals[0] ?? '';

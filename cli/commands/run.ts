@@ -10,8 +10,6 @@ import { downloadFile } from '../../activities/download.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import type { CampaignProgress } from '../../contract/campaign.ts';
-import { formatProblem, planCampaign } from '../../plan/index.ts';
 import {
   attach,
   type CampaignView,

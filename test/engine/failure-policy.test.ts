@@ -1,4 +1,7 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
+import { ShortWrite } from '../../activities/jsonl.ts';
+import { retryableFailure } from '../../activities/service-failure.ts';
 import {
   CREATE_GAVE_UP,
   effectOf,
@@ -43,5 +46,28 @@ describe('failure policy', () => {
     ['SOMETHING_NEW', 'rejected'],
   ])('a create refused with %s is %s', (code, kind) => {
     expect(kindOfRejection(code)).toBe(kind);
+  });
+});
+
+describe('local write failures', () => {
+  it.each([
+    ['ENOSPC', 'disk_full'],
+    ['EDQUOT', 'disk_full'],
+    ['EROFS', 'output_unwritable'],
+    ['EACCES', 'output_unwritable'],
+  ])('%s stops the campaign as %s, never retried', (code, kind) => {
+    const failure = retryableFailure(Object.assign(new Error(`${code}: write`), { code }));
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: kind, nonRetryable: true });
+  });
+
+  // KNOWN BUG, found by `npm run drill -- disk-full` (docs/benchmarks.md): a claims or manifest
+  // line that lands short on a full disk throws ShortWrite, which has no errno, so it is retried
+  // forever (a finish naming an heir reached attempt 32 with the campaign still running 4 minutes
+  // after the disk filled). Drop `.fails` once localFailureKind (activities/failure-kind.ts) names
+  // a ShortWrite disk_full.
+  it('a line written short (a full disk) stops the campaign as disk_full, never retried', () => {
+    const failure = retryableFailure(new ShortWrite('/out/.mediaflow/claims/c.jsonl', 144, 186));
+    expect(failure).toMatchObject({ type: 'disk_full', nonRetryable: true });
   });
 });

@@ -2,13 +2,20 @@
  * Conditions of the whole campaign end it with a named outcome the user can act on, never an
  * endless retry; after the fix, running the same spec again finishes it, each job paid once.
  * The full disk is a real one: a tmpfs of a few pages mounted over the output folder (the suite
- * runs as root, as CI does).
+ * runs as root, as CI does). The full-size drills are `npm run drill -- disk-full|key-deleted`
+ * (bench/drills/stops.ts, sharing these helpers: bench/drills/stop-kit.ts).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createServiceClient } from '../../api/client/index.ts';
+import {
+  deleteKeysExcept,
+  mountTmpfs,
+  paidOnce,
+  resizeTmpfs,
+  unmountTmpfs,
+} from '../../bench/drills/stop-kit.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { harness } from './harness.ts';
 
@@ -24,10 +31,6 @@ steps:
     input: { prompt: "Acme sneaker on marble", aspect_ratio: "1:1" }
 `;
 
-function mountTmpfs(dir: string, size: string, remount = false): void {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `${remount ? 'remount,' : ''}size=${size}`, 'tmpfs', dir]);
-}
-
 describe('campaign stops', () => {
   it('a full output disk stops it with disk_full; once space is freed the same spec finishes, each job paid once', async () => {
     const h = await harness();
@@ -35,9 +38,7 @@ describe('campaign stops', () => {
     await mkdir(out);
     // 16 pages: the plan, the claims, the manifest and about a dozen stills fit, 24 do not.
     mountTmpfs(out, '64k');
-    onTestFinished(() => {
-      execFileSync('umount', ['-l', out]);
-    });
+    onTestFinished(() => unmountTmpfs(out));
     const plan = await h.plan(IMAGES(24));
 
     const stopped = await h.run(plan);
@@ -46,7 +47,7 @@ describe('campaign stops', () => {
     const saved = (await readdir(join(out, 'still'))).filter((f) => f.endsWith('.png')).length;
     expect(saved).toBeLessThan(24);
 
-    mountTmpfs(out, '4m', true);
+    resizeTmpfs(out, '4m');
     // Predictions made before the disk filled are adopted from the claims, not created again by
     // their idempotency keys: this service now forgets every key.
     h.emulator.setIgnoreIdempotency(true);
@@ -54,7 +55,7 @@ describe('campaign stops', () => {
     expect(finished.outcome).toBe('completed');
     expect(await h.manifest(plan)).toHaveLength(24);
     // Each job's prediction was created once, the ones made before the disk filled included.
-    expect(h.emulator.ledger().predictionsCreated).toBe(24);
+    expect(paidOnce(h.emulator.ledger(), 24)).toMatchObject({ ok: true });
   });
 
   it('a key deleted mid-run stops it with authentication_failed; with a new key the same spec finishes, each job paid once', async () => {
@@ -68,9 +69,7 @@ describe('campaign stops', () => {
     const stopped = await h.run(plan, async () => {
       // Some files first, so the key is known to have worked.
       while ((await h.manifest(plan)).length < 2) await new Promise((r) => setTimeout(r, 50));
-      for await (const key of admin.apiKeys.list()) {
-        if (key.id !== created.id) await admin.apiKeys.delete(key.id);
-      }
+      await deleteKeysExcept(admin, created.id);
     });
     expect(stopped.outcome).toBe('authentication_failed');
     expect(stopped.stopMessage).toBeTruthy();
@@ -85,6 +84,7 @@ describe('campaign stops', () => {
     const finished = await worker.runUntil(handle.result());
     expect(finished.outcome).toBe('completed');
     expect(await h.manifest(plan)).toHaveLength(16);
-    expect(h.emulator.ledger().predictionsCreated).toBe(16);
+    // The new key adopted what the deleted one created: idempotency keys belong to the account.
+    expect(paidOnce(h.emulator.ledger(), 16)).toMatchObject({ ok: true });
   });
 });
