@@ -8,6 +8,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { ConfigurationError } from '../api/client/configuration-error.ts';
 import { maxDownloadBytes } from '../api/client/link-policy.ts';
 import { checkServiceUrl } from '../api/client/service-address.ts';
+import { registerSearchAttributes } from '../worker/campaign-control.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
 import { command } from './invocation.ts';
@@ -62,6 +63,7 @@ export async function openEnvironment(
     const connected = await connectClient(target);
     ({ client, connection, namespace } = connected);
     temporalAddress = connected.address;
+    if (embedded) await registerSearchAttributes(client);
   } catch (error) {
     throw new ConfigurationError(
       `could not reach Temporal at ${loadTemporalTarget(target).address}` +

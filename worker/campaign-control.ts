@@ -153,6 +153,27 @@ export async function searchAttributesRegistered(client: Client): Promise<boolea
   }
 }
 
+/**
+ * Registers mediaflow's search attributes that the namespace lacks. For the embedded dev server
+ * only: it registers them when it creates its database, so a state folder made by an older
+ * mediaflow would otherwise keep campaigns unsearchable (other servers are the operator's).
+ */
+export async function registerSearchAttributes(client: Client): Promise<void> {
+  const { namespace } = client.options;
+  const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
+  const missing = SEARCH_ATTRIBUTE_KEYS.filter((key) => customAttributes?.[key.name] === undefined);
+  if (missing.length === 0) return;
+  await client.connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(
+      missing.flatMap((key) => {
+        const type = encodeSearchAttributeIndexedValueType(key.type);
+        return type === undefined ? [] : [[key.name, type]];
+      }),
+    ),
+  });
+}
+
 /** The running campaign of this plan; refuses when it runs another version of the spec. */
 export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>> {
   const handle = campaignHandle(client, plan.campaign);

@@ -13,6 +13,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.ts';
 import { freePort, groupAlive, terminateGroup } from './process-group.ts';
 import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
+import { watchdog } from './watchdog.ts';
 
 export interface DevServerOptions {
   /** SQLite file; without it the server keeps everything in memory and restart() loses it. */
@@ -137,14 +138,10 @@ function dynamicConfigArgs(options: DevServerOptions): string[] {
 }
 
 /**
- * When the server must die with us, a tiny sh watchdog runs beside it: `cat` reads our end of a
- * pipe and returns when this process dies (however it dies, SIGKILL included), then signals the
- * server. Node cannot set PR_SET_PDEATHSIG, and an 'exit' hook alone misses SIGKILL. The server
- * is exec'd in the foreground (`$$` is then its pid): run as a background job of sh, it takes
- * about 3 s instead of 1 s to shut down on SIGTERM. (sh gives background jobs /dev/null as
- * stdin, hence the `<&3` copy of our pipe.)
+ * When the server must die with us, it runs under the watchdog (worker/watchdog.ts) and gets a
+ * SIGTERM: exec'd in the foreground it shuts down in about 1 s (3 s as a background job of sh).
  */
-const WATCHDOG = 'exec 3<&0; (cat <&3 >/dev/null; kill -TERM $$) & exec "$0" "$@"';
+const WATCHDOG = watchdog('TERM');
 
 async function launchCli(r: Resolved): Promise<Running> {
   const dieWithParent = r.options.dieWithParent ?? true;

@@ -5,7 +5,7 @@
  *
  * Prices are asked once per distinct priced input (cli/service-prices.ts).
  */
-import { type Command, } from 'commander';
+import type { Command } from 'commander';
 import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';

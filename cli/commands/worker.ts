@@ -3,7 +3,7 @@
  * as share the output folder; they split the work of every campaign on the task queue.
  */
 
-import { type Command, } from 'commander';
+import type { Command } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {

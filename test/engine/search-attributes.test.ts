@@ -10,11 +10,16 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { storePlan } from '../../activities/plan-store.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignInput } from '../../contract/campaign.ts';
-import { campaignView, searchAttributesRegistered, startOrAttach } from '../../worker/campaign-control.ts';
+import {
+  campaignView,
+  registerSearchAttributes,
+  searchAttributesRegistered,
+  startOrAttach,
+} from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { findTemporalCli } from '../../worker/temporal-cli.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
@@ -204,6 +209,13 @@ describe('operating a campaign with Temporal tools', () => {
       history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
     );
     expect(input.searchAttributes).toBe(false);
+
+    // What the embedded stack does for a state folder an older mediaflow made: register them.
+    await registerSearchAttributes(client);
+    await vi.waitFor(async () => expect(await searchAttributesRegistered(client)).toBe(true), {
+      timeout: 20_000,
+      interval: 500,
+    });
   });
 
   it('docker-compose.yml registers the same attributes as the code', async () => {
