@@ -1,8 +1,9 @@
 /**
  * `mediaflow run <spec>`: plan, preflight (price, balance, budget), start the campaign or attach
  * to the run already under way, show live progress per step, and print a summary with costs.
- * Ctrl-C detaches; it never cancels (that is `mediaflow cancel`).
+ * Ctrl-C detaches at once; it never cancels (that is `mediaflow cancel`).
  */
+import { join, relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
@@ -10,8 +11,6 @@ import { downloadFile } from '../../activities/download.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import type { CampaignProgress } from '../../contract/campaign.ts';
-import { formatProblem, planCampaign } from '../../plan/index.ts';
 import {
   attach,
   type CampaignView,
@@ -20,16 +19,15 @@ import {
   finalView,
   startOrAttach,
 } from '../../worker/campaign-control.ts';
-import { TASK_QUEUE } from '../../worker/create-worker.ts';
-import { openEnvironment } from '../environment.ts';
+import { type Environment, openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
-import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
-  taskQueue: string;
+  taskQueue?: string;
   json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
@@ -43,7 +41,10 @@ export function register(program: Command): void {
     .command('run <spec>')
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
-    .option('--task-queue <name>', 'Temporal task queue of the workers that run it', TASK_QUEUE)
+    .option(
+      '--task-queue <name>',
+      'Temporal task queue of the workers that run it (default: mediaflow; on the embedded default, mediaflow-<campaign>)',
+    )
     .option(
       '--allow-over-budget',
       'start even if the plan costs more than budget.max_usd (spending still stops there)',
@@ -64,13 +65,18 @@ export function register(program: Command): void {
         'dev server (state in .state/) and the local emulator. Exit code 0 only when every job has its file.',
     )
     .action(async (spec: string, options: RunOptions) => {
-      process.exitCode = await run(spec, options);
+      const { code, detached } = await run(spec, options);
+      // Detached: this process's worker may still hold activities that do not stop on request
+      // (downloads, waits). They are left as a crash would leave them, to time out on their
+      // heartbeat and run again on the next worker, and the process ends now.
+      if (detached) process.exit(code);
+      process.exitCode = code;
     });
 }
 
-async function run(spec: string, options: RunOptions): Promise<number> {
+async function run(spec: string, options: RunOptions): Promise<{ code: number; detached: boolean }> {
   const plan = await loadPlanOrReport(spec);
-  if (!plan) return 1;
+  if (!plan) return { code: 1, detached: false };
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -78,7 +84,8 @@ async function run(spec: string, options: RunOptions): Promise<number> {
   let detached = false;
   try {
     const handle = campaignHandle(env.client, plan.campaign);
-    if (!(await isRunning(handle))) {
+    let taskQueue = await runningOn(handle);
+    if (taskQueue === null) {
       // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
       const audit = await auditOutputs(service, plan, {
         verify: options.verify === true,
@@ -96,55 +103,81 @@ async function run(spec: string, options: RunOptions): Promise<number> {
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
-        return 1;
+        return { code: 1, detached: false };
       }
       const ref = await storePlan(plan, report.servicePrices);
-      const { attached } = await startOrAttach(env.client, plan, ref, options.taskQueue);
-      if (attached) console.error(`${plan.campaign} is already running: attaching to it.`);
+      taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
+      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue);
+      if (attached) {
+        console.error(`${plan.campaign} is already running: attaching to it.`);
+        taskQueue = (await handle.describe()).taskQueue;
+      }
     } else {
       await attach(env.client, plan);
       console.error(`${plan.campaign} is already running: attaching to it.`);
     }
-    if (options.worker ?? env.embedded !== null) worker = await startLocalWorker(env, options.taskQueue);
 
-    const display = new ProgressDisplay();
+    // Listening from here on: a Ctrl-C while the worker starts detaches too, in the same words.
     const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));
-    const result = handle.result();
-    const finished = result.then(() => 'done' as const);
+    const display = new ProgressDisplay();
+    // The first frame before the worker, whose start (bundling the workflows) takes seconds.
+    const first = await campaignView(env.client, handle).catch(() => null);
+    if (first) display.update(first.progress, false);
+    if (options.worker ?? env.embedded !== null) {
+      // The worker polls the queue the campaign is on, which an older run may have chosen.
+      const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
+      worker = await startLocalWorker(env, taskQueue, {
+        logFile,
+        onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
+      });
+    }
+    const finished = handle.result().then(() => 'done' as const);
     for (;;) {
       // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
       const view = await campaignView(env.client, handle).catch(() => null);
-      if (view) display.update(view.progress);
+      if (view) display.update(view.progress, view.paused);
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
       if (next === 'detach') {
         display.stop();
         detached = true;
-        console.error(
-          `\nDetached; ${plan.campaign} is not canceled.` +
-            (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
-            `\nReattach: ${command('run', spec)}   Progress: ${command('status', plan.campaign)}` +
-            `   Stop: ${command('cancel', plan.campaign)}`,
-        );
-        return 130;
+        worker?.abandon();
+        console.error(detachLine(env, spec, plan.campaign, worker !== null));
+        return { code: 130, detached };
       }
       if (next === 'done') break;
     }
-    display.stop();
     const final = await finalView(handle);
+    // The final state is the frame left on screen, never one from a second before the end.
+    display.update(final.progress);
+    display.stop();
     printSummary(final, plan.outputDir, options.json === true);
-    return allSucceeded(final.progress) ? 0 : 1;
+    return { code: allSucceeded(final.progress) ? 0 : 1, detached };
   } finally {
-    await worker?.stop();
+    if (!detached) await worker?.stop();
     await service.close();
     await env.close({ keepStack: detached });
   }
 }
 
-async function isRunning(handle: ReturnType<typeof campaignHandle>): Promise<boolean> {
+/** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
+function detachLine(env: Environment, spec: string, campaign: string, hadWorker: boolean): string {
+  const clear = process.stderr.isTTY ? '\r\x1b[2K' : '\n';
+  // On the embedded default the campaign's task queue is its own: nothing runs it until `run`.
+  const what = !hadWorker
+    ? `${campaign} goes on with its workers`
+    : env.embedded
+      ? `worker stopped, ${campaign} paused`
+      : `worker stopped, ${campaign} left to other workers`;
+  return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
+}
+
+/** The task queue of the campaign's running workflow, or null when it is not running. */
+async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<string | null> {
   try {
-    return (await handle.describe()).status.name === 'RUNNING';
+    const { status, taskQueue } = await handle.describe();
+    return status.name === 'RUNNING' ? taskQueue : null;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
+    if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
 }
