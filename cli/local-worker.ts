@@ -101,9 +101,7 @@ function fileLog(path: string, onFirst?: () => void) {
       }
       const { taskToken: _, ...meta } = entry.meta ?? {};
       const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
-      const attributes = JSON.stringify(meta, (_key, value) =>
-        typeof value === 'bigint' ? String(value) : value,
-      );
+      const attributes = JSON.stringify(meta, attributeJson);
       writeSync(fd, `${at} ${entry.level} ${entry.message} ${attributes}\n`);
     },
     close(): void {
@@ -111,4 +109,11 @@ function fileLog(path: string, onFirst?: () => void) {
       if (fd !== null) closeSync(fd);
     },
   };
+}
+
+/** An error's name and message are not enumerable: JSON.stringify alone would drop them. */
+function attributeJson(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (value instanceof Error) return { ...value, name: value.name, message: value.message };
+  return value;
 }

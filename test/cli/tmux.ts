@@ -22,6 +22,10 @@ export interface Terminal {
 }
 
 export async function openTerminal(cwd: string, env: NodeJS.ProcessEnv): Promise<Terminal> {
+  // Missing, it is a setup problem (scripts/install-tmux.sh), said as such rather than as ENOENT.
+  await exec('tmux', ['-V']).catch(() => {
+    throw new Error('tmux is not installed: npm run setup installs it (scripts/install-tmux.sh)');
+  });
   const socket = `mediaflow-test-${randomUUID()}`;
   // The server inherits this environment, and the shell in its window inherits the server's.
   const tmux = (...args: string[]) =>
