@@ -12,8 +12,12 @@ import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../wor
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
-  /** Stops polling, lets in-flight tasks finish or hand back, and closes connections. */
-  stop(): Promise<void>;
+  /**
+   * Stops polling, lets in-flight tasks finish or hand back, and closes connections. Given
+   * `graceMs`, waits no longer than that: false then says activities were still running (another
+   * campaign's, on a shared task queue) and were left as abandon() leaves them.
+   */
+  stop(graceMs?: number): Promise<boolean>;
   /**
    * Stops polling and leaves in-flight activities where they are: the process is about to exit,
    * and like after a crash they time out on their heartbeat and run again on the next worker.
@@ -69,12 +73,19 @@ export async function startLocalWorker(
   }
   const running = worker.run();
   return {
-    async stop() {
+    async stop(graceMs) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => {});
-      await connection.close();
-      await service.close();
-      log?.close();
+      // The service client's close waits for its open requests (a prediction's event stream).
+      const stopping = (async () => {
+        await running.catch(() => {});
+        await connection.close();
+        await service.close();
+        log?.close();
+        return true;
+      })();
+      if (graceMs === undefined) return stopping;
+      const timer = new Promise<false>((resolve) => setTimeout(resolve, graceMs, false).unref());
+      return Promise.race([stopping, timer]);
     },
     abandon() {
       if (worker.getState() === 'RUNNING') worker.shutdown();

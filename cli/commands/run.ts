@@ -35,6 +35,8 @@ interface RunOptions {
 }
 
 const POLL_MS = 1_000;
+/** How long a finished campaign's worker may take to hand back other campaigns' activities. */
+const STOP_GRACE_MS = 5_000;
 
 export function register(program: Command): void {
   program
@@ -65,23 +67,27 @@ export function register(program: Command): void {
         'dev server (state in .state/) and the local emulator. Exit code 0 only when every job has its file.',
     )
     .action(async (spec: string, options: RunOptions) => {
-      const { code, detached } = await run(spec, options);
-      // Detached: this process's worker may still hold activities that do not stop on request
-      // (downloads, waits). They are left as a crash would leave them, to time out on their
-      // heartbeat and run again on the next worker, and the process ends now.
-      if (detached) process.exit(code);
+      const { code, exitNow } = await run(spec, options);
+      // This process's worker may still hold activities that do not stop on request (downloads,
+      // waits): after a detach, or another campaign's on a shared task queue. They are left as a
+      // crash would leave them, to time out on their heartbeat and run again on the next worker,
+      // and the process ends now rather than when they do.
+      if (exitNow) process.exit(code);
       process.exitCode = code;
     });
 }
 
-async function run(spec: string, options: RunOptions): Promise<{ code: number; detached: boolean }> {
+async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const plan = await loadPlanOrReport(spec);
-  if (!plan) return { code: 1, detached: false };
+  if (!plan) return { code: 1, exitNow: false };
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
   let worker: LocalWorker | null = null;
   let detached = false;
+  let stillWorking = false;
+  // Set while the live view runs; afterwards a Ctrl-C ends the process the ordinary way.
+  let onInterrupt: (() => void) | null = null;
   try {
     const handle = campaignHandle(env.client, plan.campaign);
     let taskQueue = await runningOn(handle);
@@ -103,7 +109,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; d
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
-        return { code: 1, detached: false };
+        return { code: 1, exitNow: false };
       }
       const ref = await storePlan(plan, report.servicePrices);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -118,7 +124,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; d
     }
 
     // Listening from here on: a Ctrl-C while the worker starts detaches too, in the same words.
-    const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));
+    const interrupted = new Promise<'detach'>((resolve) => {
+      onInterrupt = () => resolve('detach');
+      process.once('SIGINT', onInterrupt);
+    });
     const display = new ProgressDisplay();
     // The first frame before the worker, whose start (bundling the workflows) takes seconds.
     const first = await campaignView(env.client, handle).catch(() => null);
@@ -142,7 +151,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; d
         detached = true;
         worker?.abandon();
         console.error(detachLine(env, spec, plan.campaign, worker !== null));
-        return { code: 130, detached };
+        return { code: 130, exitNow: true };
       }
       if (next === 'done') break;
     }
@@ -151,9 +160,14 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; d
     display.update(final.progress);
     display.stop();
     printSummary(final, plan.outputDir, options.json === true);
-    return { code: allSucceeded(final.progress) ? 0 : 1, detached };
+    if (onInterrupt) process.off('SIGINT', onInterrupt);
+    // This campaign is over; work still in flight belongs to others on a shared queue.
+    if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));
+    worker = null;
+    return { code: allSucceeded(final.progress) ? 0 : 1, exitNow: stillWorking };
   } finally {
-    if (!detached) await worker?.stop();
+    if (onInterrupt) process.off('SIGINT', onInterrupt);
+    if (!detached && !stillWorking) await worker?.stop();
     await service.close();
     await env.close({ keepStack: detached });
   }
