@@ -123,7 +123,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       console.error(`${plan.campaign} is already running: attaching to it.`);
     }
 
-    // Listening from here on: a Ctrl-C while the worker starts detaches too, in the same words.
+    // Listening from here on: a Ctrl-C while the worker starts detaches too.
     const interrupted = new Promise<'detach'>((resolve) => {
       onInterrupt = () => resolve('detach');
       process.once('SIGINT', onInterrupt);
@@ -132,13 +132,26 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The first frame before the worker, whose start (bundling the workflows) takes seconds.
     const first = await campaignView(env.client, handle).catch(() => null);
     if (first) display.update(first.progress, false);
+    const detach = () => {
+      display.stop();
+      detached = true;
+      worker?.abandon();
+      console.error(detachLine(env, spec, plan.campaign, options.worker ?? env.embedded !== null));
+      return { code: 130, exitNow: true };
+    };
     if (options.worker ?? env.embedded !== null) {
       // The worker polls the queue the campaign is on, which an older run may have chosen.
       const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
-      worker = await startLocalWorker(env, taskQueue, {
+      const starting = startLocalWorker(env, taskQueue, {
         logFile,
         onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
       });
+      // A Ctrl-C while it starts need not wait for it: the process exits with it half made, and
+      // whatever its start then says is nobody's business.
+      starting.catch(() => {});
+      const started = await Promise.race([starting, interrupted]);
+      if (started === 'detach') return detach();
+      worker = started;
     }
     const finished = handle.result().then(() => 'done' as const);
     for (;;) {
@@ -146,13 +159,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       const view = await campaignView(env.client, handle).catch(() => null);
       if (view) display.update(view.progress, view.paused);
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
-      if (next === 'detach') {
-        display.stop();
-        detached = true;
-        worker?.abandon();
-        console.error(detachLine(env, spec, plan.campaign, worker !== null));
-        return { code: 130, exitNow: true };
-      }
+      if (next === 'detach') return detach();
       if (next === 'done') break;
     }
     const final = await finalView(handle);
