@@ -3,20 +3,59 @@
  * and `cancel` carry one while they wait for the campaign. With a configured Temporal the
  * workers are separate processes (`mediaflow worker`) and this is opt-in (`run --worker`).
  */
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
 import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../worker/create-worker.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
-  /** Stops polling, lets in-flight tasks finish or hand back, and closes connections. */
-  stop(): Promise<void>;
+  /**
+   * Stops polling, lets in-flight tasks finish or hand back, and closes connections. Given
+   * `graceMs`, waits no longer than that: false then says activities were still running (another
+   * campaign's, on a shared task queue) and were left as abandon() leaves them.
+   */
+  stop(graceMs?: number): Promise<boolean>;
+  /**
+   * Stops polling and leaves in-flight activities where they are: the process is about to exit,
+   * and like after a crash they time out on their heartbeat and run again on the next worker.
+   */
+  abandon(): void;
 }
 
-export async function startLocalWorker(env: Environment, taskQueue = TASK_QUEUE): Promise<LocalWorker> {
-  // The progress display is the user's view; the worker speaks up only about problems.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+export interface LocalWorkerOptions {
+  /**
+   * Where the worker's warnings go, one line each, when the terminal is a live view's. Without
+   * it they go to stderr (`cancel`, which draws nothing while it waits).
+   */
+  readonly logFile?: string;
+  /** Called once, at the first warning written to logFile (`run` says where it is). */
+  readonly onFirstWarning?: () => void;
+}
+
+/**
+ * The task queue of a campaign `run` starts. On the embedded default every campaign has its own,
+ * so the worker in one terminal never runs (or reports on) another terminal's campaign; with a
+ * configured Temporal it is the queue the `mediaflow worker` processes poll (docs/engine.md).
+ */
+export function campaignTaskQueue(embedded: boolean, campaign: string, given?: string): string {
+  return given ?? (embedded ? `${TASK_QUEUE}-${campaign}` : TASK_QUEUE);
+}
+
+export async function startLocalWorker(
+  env: Environment,
+  taskQueue = TASK_QUEUE,
+  options: LocalWorkerOptions = {},
+): Promise<LocalWorker> {
+  const log = options.logFile ? fileLog(options.logFile, options.onFirstWarning) : null;
+  Runtime.install({
+    // The worker speaks up only about problems; with a live view on the terminal, in its file.
+    logger: log ? new DefaultLogger('WARN', (entry) => log.write(entry)) : new DefaultLogger('WARN'),
+    // SIGINT is `run`'s to handle (detach), not a cue for the runtime to drain every activity first.
+    shutdownSignals: [],
+  });
   const target = loadTemporalTarget(env.embedded ? { localAddress: env.temporalAddress } : {});
   const connection = await NativeConnection.connect(target.connectionOptions);
   const service = createServiceClient({ ...env.service, connections: serviceConnectionsFor() });
@@ -34,11 +73,58 @@ export async function startLocalWorker(env: Environment, taskQueue = TASK_QUEUE)
   }
   const running = worker.run();
   return {
-    async stop() {
+    async stop(graceMs) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => {});
-      await connection.close();
-      await service.close();
+      // The service client's close waits for its open requests (a prediction's event stream).
+      const stopping = (async () => {
+        await running.catch(() => {});
+        await connection.close();
+        await service.close();
+        log?.close();
+        return true;
+      })();
+      if (graceMs === undefined) return stopping;
+      const timer = new Promise<false>((resolve) => setTimeout(resolve, graceMs, false).unref());
+      return Promise.race([stopping, timer]);
+    },
+    abandon() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      running.catch(() => {});
     },
   };
+}
+
+/**
+ * Appends one line per entry: time, level, message, then its attributes as JSON (task tokens
+ * dropped: opaque, long, and of no use to a reader). Written synchronously, so the lines are
+ * there even when the process exits right after (detach).
+ */
+function fileLog(path: string, onFirst?: () => void) {
+  let fd: number | null = null;
+  let closed = false;
+  return {
+    write(entry: LogEntry): void {
+      if (closed) return;
+      if (fd === null) {
+        mkdirSync(dirname(path), { recursive: true });
+        fd = openSync(path, 'a');
+        onFirst?.();
+      }
+      const { taskToken: _, ...meta } = entry.meta ?? {};
+      const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+      const attributes = JSON.stringify(meta, attributeJson);
+      writeSync(fd, `${at} ${entry.level} ${entry.message} ${attributes}\n`);
+    },
+    close(): void {
+      closed = true;
+      if (fd !== null) closeSync(fd);
+    },
+  };
+}
+
+/** An error's name and message are not enumerable: JSON.stringify alone would drop them. */
+function attributeJson(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (value instanceof Error) return { ...value, name: value.name, message: value.message };
+  return value;
 }

@@ -1,21 +1,14 @@
 /**
- * How a campaign's progress looks to a person: live bars per step while it runs (a line every few
- * seconds when the output is not a terminal, e.g. CI logs), and a summary table at the end.
+ * How a campaign's progress looks to a person: while it runs, a frame of bars per step redrawn in
+ * place (cli/live-frame.ts), or a line every few seconds when the output is not a terminal (CI
+ * logs); at the end, a summary table.
  */
-import cliProgress from 'cli-progress';
 import { formatDollars, formatUsd } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
+import { duration, EtaMeter, renderFrame } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
-
-function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
 
 export function moneyLine(p: CampaignProgress): string {
   const budget = p.budget === null ? 'no budget' : `budget ${formatDollars(p.budget)}`;
@@ -29,76 +22,104 @@ export function statusLine(p: CampaignProgress): string {
   return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p)}${eta}`;
 }
 
-export class ProgressDisplay {
-  private readonly bars: cliProgress.MultiBar | null;
-  private readonly stepBars = new Map<string, cliProgress.SingleBar>();
-  private lastLine = 0;
+const ERASE_DOWN = '\x1b[J';
+/** Cursor up `n` lines, to their first column. */
+const up = (n: number) => (n > 0 ? `\x1b[${n}F` : '\r');
 
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
-    this.bars = stream.isTTY
-      ? new cliProgress.MultiBar(
-          {
-            stream,
-            format:
-              ' {step} [{bar}] {value}/{total} | ok {succeeded} cached {cached} failed {failed} skipped {skipped} | running {running}',
-            hideCursor: true,
-            clearOnComplete: false,
-            barsize: 24,
-          },
-          cliProgress.Presets.shades_classic,
-        )
-      : null;
+/**
+ * The live view. On a terminal the frame is redrawn where it stands, and anything else this
+ * process has to say (note()) goes above it, so no line ever lands between two bars. The last
+ * frame drawn stays on screen after stop(): give update() the final progress first.
+ */
+export class ProgressDisplay {
+  private readonly eta = new EtaMeter();
+  private frame: string[] = [];
+  private lastLine = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private get live(): boolean {
+    return this.stream.isTTY === true;
   }
 
-  update(p: CampaignProgress): void {
-    if (!this.bars) {
-      if (Date.now() - this.lastLine >= 5_000) {
-        this.stream.write(`${statusLine(p)}\n`);
-        this.lastLine = Date.now();
+  /** Columns of the terminal this frame is drawn on; stdout's when stderr does not say. */
+  private get width(): number {
+    return this.stream.columns || process.stdout.columns || 80;
+  }
+
+  update(p: CampaignProgress, paused = false): void {
+    const now = this.clock();
+    const etaMs = this.eta.etaMs(p, now);
+    if (!this.live) {
+      if (now - this.lastLine >= 5_000) {
+        this.stream.write(`${statusLine({ ...p, etaMs })}${paused ? ' (paused: no worker)' : ''}\n`);
+        this.lastLine = now;
       }
       return;
     }
-    const width = Math.max(...p.steps.map((s) => s.id.length));
-    for (const step of p.steps) {
-      const payload = { ...step, step: step.id.padEnd(width) };
-      const bar = this.stepBars.get(step.id);
-      if (bar) bar.update(finished(step), payload);
-      else this.stepBars.set(step.id, this.bars.create(step.planned, finished(step), payload));
-    }
+    const previous = this.frame;
+    this.frame = renderFrame(p, { width: this.width, etaMs, paused });
+    this.stream.write(this.erase(previous) + this.frame.map((line) => `${line}\n`).join(''));
   }
 
+  /** A line of its own above the frame (e.g. where warnings are logged). */
+  note(line: string): void {
+    if (!this.live) {
+      this.stream.write(`${line}\n`);
+      return;
+    }
+    this.stream.write(`${this.erase(this.frame)}${line}\n${this.frame.map((l) => `${l}\n`).join('')}`);
+  }
+
+  /** Leaves the last frame on screen; later output goes below it. */
   stop(): void {
-    this.bars?.stop();
+    this.frame = [];
+  }
+
+  /** Moves back to the first line of `frame` and clears from there down. */
+  private erase(frame: readonly string[]): string {
+    if (frame.length === 0) return '';
+    // A terminal made narrower since has wrapped the old lines: count the rows they now take.
+    const rows = frame.reduce((n, line) => n + Math.max(1, Math.ceil(line.length / this.width)), 0);
+    return `${up(rows)}${ERASE_DOWN}`;
   }
 }
 
+/**
+ * The columns of the summary: the first six always, the rest only when some step has any, so
+ * the table of a campaign that went well fits 80 columns even with long step names.
+ */
+const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][] = [
+  ['step', (s) => s.id, true],
+  ['model', (s) => s.model, true],
+  ['planned', (s) => s.planned, true],
+  ['succeeded', (s) => s.succeeded, true],
+  ['cached', (s) => s.cached, true],
+  ['failed', (s) => s.failed, true],
+  ['skipped', (s) => s.skipped, false],
+  ['canceled', (s) => s.canceled, false],
+  ['not run', (s) => s.planned - finished(s) - s.canceled, false],
+  // Jobs made again after their prediction failed or their file was lost: paid more than once.
+  ['regenerated', (s) => s.regenerated, false],
+];
+
 /** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */
 export function summaryTable(p: CampaignProgress, endedAt: number | null = null): string {
-  const header = [
-    'step',
-    'model',
-    'planned',
-    'succeeded',
-    'cached',
-    'failed',
-    'skipped',
-    'canceled',
-    'not run',
+  const shown = COLUMNS.filter(([, value, always]) => always || p.steps.some((s) => value(s) !== 0));
+  const cells = [
+    shown.map(([name]) => name),
+    ...p.steps.map((s) => shown.map(([, value]) => String(value(s)))),
   ];
-  const rows = p.steps.map((s) => [
-    s.id,
-    s.model,
-    s.planned,
-    s.succeeded,
-    s.cached,
-    s.failed,
-    s.skipped,
-    s.canceled,
-    s.planned - finished(s) - s.canceled,
-  ]);
-  const cells = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const lines = cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+  const widths = shown.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  const lines = cells.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
   const failures = p.recentFailures.map((f) => `  ${f.step}/${f.job}: ${f.message}`);
   return [
     ...lines,

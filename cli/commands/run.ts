@@ -1,8 +1,9 @@
 /**
  * `mediaflow run <spec>`: plan, preflight (price, balance, budget), start the campaign or attach
  * to the run already under way, show live progress per step, and print a summary with costs.
- * Ctrl-C detaches; it never cancels (that is `mediaflow cancel`).
+ * Ctrl-C detaches at once; it never cancels (that is `mediaflow cancel`).
  */
+import { join, relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
@@ -18,16 +19,15 @@ import {
   finalView,
   startOrAttach,
 } from '../../worker/campaign-control.ts';
-import { TASK_QUEUE } from '../../worker/create-worker.ts';
-import { openEnvironment } from '../environment.ts';
+import { type Environment, openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
-import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
-  taskQueue: string;
+  taskQueue?: string;
   json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
@@ -35,13 +35,18 @@ interface RunOptions {
 }
 
 const POLL_MS = 1_000;
+/** How long a finished campaign's worker may take to hand back other campaigns' activities. */
+const STOP_GRACE_MS = 5_000;
 
 export function register(program: Command): void {
   program
     .command('run <spec>')
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
-    .option('--task-queue <name>', 'Temporal task queue of the workers that run it', TASK_QUEUE)
+    .option(
+      '--task-queue <name>',
+      'Temporal task queue of the workers that run it (default: mediaflow; on the embedded default, mediaflow-<campaign>)',
+    )
     .option(
       '--allow-over-budget',
       'start even if the plan costs more than budget.max_usd (spending still stops there)',
@@ -62,20 +67,31 @@ export function register(program: Command): void {
         'dev server (state in .state/) and the local emulator. Exit code 0 only when every job has its file.',
     )
     .action(async (spec: string, options: RunOptions) => {
-      process.exitCode = await run(spec, options);
+      const { code, exitNow } = await run(spec, options);
+      // This process's worker may still hold activities that do not stop on request (downloads,
+      // waits): after a detach, or another campaign's on a shared task queue. They are left as a
+      // crash would leave them, to time out on their heartbeat and run again on the next worker,
+      // and the process ends now rather than when they do.
+      if (exitNow) process.exit(code);
+      process.exitCode = code;
     });
 }
 
-async function run(spec: string, options: RunOptions): Promise<number> {
+async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const plan = await loadPlanOrReport(spec);
-  if (!plan) return 1;
+  if (!plan) return { code: 1, exitNow: false };
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
   let worker: LocalWorker | null = null;
+  let detached = false;
+  let stillWorking = false;
+  // Set while the live view runs; afterwards a Ctrl-C ends the process the ordinary way.
+  let onInterrupt: (() => void) | null = null;
   try {
     const handle = campaignHandle(env.client, plan.campaign);
-    if (!(await isRunning(handle))) {
+    let taskQueue = await runningOn(handle);
+    if (taskQueue === null) {
       // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
       const audit = await auditOutputs(service, plan, {
         verify: options.verify === true,
@@ -93,55 +109,97 @@ async function run(spec: string, options: RunOptions): Promise<number> {
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
-        return 1;
+        return { code: 1, exitNow: false };
       }
       const ref = await storePlan(plan, report.servicePrices);
-      const { attached } = await startOrAttach(env.client, plan, ref, options.taskQueue);
-      if (attached) console.error(`${plan.campaign} is already running: attaching to it.`);
+      taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
+      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue);
+      if (attached) {
+        console.error(`${plan.campaign} is already running: attaching to it.`);
+        taskQueue = (await handle.describe()).taskQueue;
+      }
     } else {
       await attach(env.client, plan);
       console.error(`${plan.campaign} is already running: attaching to it.`);
     }
-    if (options.worker ?? env.embedded !== null) worker = await startLocalWorker(env, options.taskQueue);
 
+    // Listening from here on: a Ctrl-C while the worker starts detaches too.
+    const interrupted = new Promise<'detach'>((resolve) => {
+      onInterrupt = () => resolve('detach');
+      process.once('SIGINT', onInterrupt);
+    });
     const display = new ProgressDisplay();
-    const interrupted = new Promise<'detach'>((resolve) => process.once('SIGINT', () => resolve('detach')));
-    const result = handle.result();
-    const finished = result.then(() => 'done' as const);
+    // The first frame before the worker, whose start (bundling the workflows) takes seconds.
+    const first = await campaignView(env.client, handle).catch(() => null);
+    if (first) display.update(first.progress, false);
+    const detach = () => {
+      display.stop();
+      detached = true;
+      worker?.abandon();
+      console.error(detachLine(env, spec, plan.campaign, options.worker ?? env.embedded !== null));
+      return { code: 130, exitNow: true };
+    };
+    if (options.worker ?? env.embedded !== null) {
+      // The worker polls the queue the campaign is on, which an older run may have chosen.
+      const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
+      const starting = startLocalWorker(env, taskQueue, {
+        logFile,
+        onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
+      });
+      // A Ctrl-C while it starts need not wait for it: the process exits with it half made, and
+      // whatever its start then says is nobody's business.
+      starting.catch(() => {});
+      const started = await Promise.race([starting, interrupted]);
+      if (started === 'detach') return detach();
+      worker = started;
+    }
+    const finished = handle.result().then(() => 'done' as const);
     for (;;) {
       // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
       const view = await campaignView(env.client, handle).catch(() => null);
-      if (view) display.update(view.progress);
+      if (view) display.update(view.progress, view.paused);
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
-      if (next === 'detach') {
-        display.stop();
-        console.error(
-          `\nDetached; ${plan.campaign} is not canceled.` +
-            (worker && env.embedded ? ' It pauses until a worker runs again.' : '') +
-            `\nReattach: ${command('run', spec)}   Progress: ${command('status', plan.campaign)}` +
-            `   Stop: ${command('cancel', plan.campaign)}`,
-        );
-        return 130;
-      }
+      if (next === 'detach') return detach();
       if (next === 'done') break;
     }
-    display.stop();
     const final = await finalView(handle);
+    // The final state is the frame left on screen, never one from a second before the end.
+    display.update(final.progress);
+    display.stop();
     printSummary(final, plan.outputDir, options.json === true);
-    return allSucceeded(final.progress) ? 0 : 1;
+    if (onInterrupt) process.off('SIGINT', onInterrupt);
+    // This campaign is over; work still in flight belongs to others on a shared queue.
+    if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));
+    worker = null;
+    return { code: allSucceeded(final.progress) ? 0 : 1, exitNow: stillWorking };
   } finally {
-    await worker?.stop();
+    if (onInterrupt) process.off('SIGINT', onInterrupt);
+    if (!detached && !stillWorking) await worker?.stop();
     await service.close();
     // The embedded stack is a service: it outlives this run, finished or detached (worker/embedded.ts).
     await env.close();
   }
 }
 
-async function isRunning(handle: ReturnType<typeof campaignHandle>): Promise<boolean> {
+/** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
+function detachLine(env: Environment, spec: string, campaign: string, hadWorker: boolean): string {
+  const clear = process.stderr.isTTY ? '\r\x1b[2K' : '\n';
+  // On the embedded default the campaign's task queue is its own: nothing runs it until `run`.
+  const what = !hadWorker
+    ? `${campaign} goes on with its workers`
+    : env.embedded
+      ? `worker stopped, ${campaign} paused`
+      : `worker stopped, ${campaign} left to other workers`;
+  return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
+}
+
+/** The task queue of the campaign's running workflow, or null when it is not running. */
+async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<string | null> {
   try {
-    return (await handle.describe()).status.name === 'RUNNING';
+    const { status, taskQueue } = await handle.describe();
+    return status.name === 'RUNNING' ? taskQueue : null;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
+    if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
 }

@@ -8,8 +8,8 @@ import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { cleanEnv, lines, mediaflow, SPEC, tempDir, writeSpec } from './helpers.ts';
 
-async function setup() {
-  const emulator = await startEmulator({ port: 0, timeScale: 0 });
+async function setup(faults: { failRate?: number } = {}) {
+  const emulator = await startEmulator({ port: 0, timeScale: 0, faults, seed: 7 });
   onTestFinished(() => emulator.close());
   const cwd = await tempDir();
   const campaign = uniqueTaskQueue('cli');
@@ -79,4 +79,16 @@ describe('mediaflow status and cancel', () => {
     await handle.terminate('test over');
     expect((await started).code).toBe(1);
   }, 90_000);
+
+  it('run and status show the jobs made again (paid more than once)', async () => {
+    // Most predictions fail: some jobs are regenerated, whether or not they end with a file.
+    const { campaign, run } = await setup({ failRate: 0.8 });
+    const result = await run('run', 'spec.yaml', '--worker');
+    const status = await run('status', campaign);
+    for (const { stdout } of [result, status]) {
+      const [header, row] = lines(stdout).filter((line) => /^(step|still)\s/.test(line));
+      expect(header).toMatch(/\bregenerated$/);
+      expect(Number(row!.split(/\s+/).at(-1))).toBeGreaterThan(0);
+    }
+  }, 120_000);
 });
