@@ -5,12 +5,13 @@
  * A worker on another machine without the shared folder, a read-only mount or a full disk is then
  * named in seconds, with the worker and the path, instead of stopping the campaign later.
  */
+
 import { randomBytes } from 'node:crypto';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { PlanRef } from '../contract/campaign.ts';
-import { localFailureKind } from './failure-kind.ts';
+import { localFailureKind, PlanUnreadable } from './failure-kind.ts';
 import { parseStoredPlan } from './plan-store.ts';
 
 export interface CheckAccessInput {
@@ -44,10 +45,8 @@ export async function checkAccess({ plan, outputDir }: CheckAccessInput): Promis
   try {
     parseStoredPlan(await readFile(plan.file, 'utf8'), plan);
   } catch (error) {
-    return problem(
-      'plan_unreadable',
-      `cannot read the plan ${plan.file} (${reasonOf(error)}): every worker needs the output folder at the same path (docs/deployment.md)`,
-    );
+    const message = new PlanUnreadable(plan, error).message;
+    return { ok: false, outcome: 'plan_unreadable', message, worker };
   }
 
   const probe = join(

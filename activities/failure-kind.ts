@@ -38,8 +38,8 @@ export class PlanUnreadable extends Error {
   constructor(ref: PlanRef, cause: unknown) {
     const why = errnoOf(cause) ?? (cause instanceof Error ? cause.message : String(cause));
     super(
-      `worker ${hostname()} (pid ${process.pid}) cannot read the plan ${ref.file} (${why}): every worker ` +
-        'needs the output folder at the same path (docs/deployment.md)',
+      // What to do is the CLI's to say (cli/outcomes.ts), once.
+      `worker ${hostname()} (pid ${process.pid}) cannot read the plan ${ref.file} (${why})`,
       { cause },
     );
   }

@@ -42,3 +42,11 @@ export function stopAdvice(outcome: CampaignOutcome, stopMessage?: string | null
   if (!fix) return null;
   return `${stopMessage ? `${stopMessage}. ` : ''}To go on: ${fix}`;
 }
+
+/** One line for a stop before anything ran: what is wrong, in the check's words, and the fix. */
+export function stopLine(
+  outcome: 'plan_unreadable' | 'output_unwritable' | 'disk_full',
+  message: string,
+): string {
+  return `${OUTCOMES[outcome].says.replace(/^Stopped: /, '')}: ${message}. To go on: ${OUTCOMES[outcome].fix}`;
+}

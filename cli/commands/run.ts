@@ -19,9 +19,11 @@ import {
   finalView,
   startOrAttach,
 } from '../../worker/campaign-control.ts';
+import { checkWorkerAccess } from '../../worker/check-access.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { stopLine } from '../outcomes.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -37,6 +39,8 @@ interface RunOptions {
 const POLL_MS = 1_000;
 /** How long a finished campaign's worker may take to hand back other campaigns' activities. */
 const STOP_GRACE_MS = 5_000;
+/** How long the access check waits for a worker of the queue before the campaign starts anyway. */
+const ACCESS_WAIT_MS = 10_000;
 
 export function register(program: Command): void {
   program
@@ -88,6 +92,14 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   let stillWorking = false;
   // Set while the live view runs; afterwards a Ctrl-C ends the process the ordinary way.
   let onInterrupt: (() => void) | null = null;
+  const display = new ProgressDisplay();
+  const wantsLocalWorker = options.worker ?? env.embedded !== null;
+  const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
+  const startWorker = (taskQueue: string) =>
+    startLocalWorker(env, taskQueue, {
+      logFile,
+      onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
+    });
   try {
     const handle = campaignHandle(env.client, plan.campaign);
     let taskQueue = await runningOn(handle);
@@ -113,6 +125,18 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       }
       const ref = await storePlan(plan, report.servicePrices);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
+      // A worker of the queue must read the plan and write the output folder, or the campaign
+      // would only stop at its first job: ask one (a short activity) before anything starts.
+      if (wantsLocalWorker) worker = await startWorker(taskQueue);
+      const access = await checkWorkerAccess(env.client, taskQueue, ref, plan.outputDir, {
+        campaign: plan.campaign,
+        waitMs: ACCESS_WAIT_MS,
+      });
+      if (!access.ok && access.outcome !== 'no_worker') {
+        console.error(`refusing to start: ${stopLine(access.outcome, access.message)}`);
+        return { code: 1, exitNow: false };
+      }
+      if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
       const { attached } = await startOrAttach(env.client, plan, ref, taskQueue);
       if (attached) {
         console.error(`${plan.campaign} is already running: attaching to it.`);
@@ -128,7 +152,6 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       onInterrupt = () => resolve('detach');
       process.once('SIGINT', onInterrupt);
     });
-    const display = new ProgressDisplay();
     // The first frame before the worker, whose start (bundling the workflows) takes seconds.
     const first = await campaignView(env.client, handle).catch(() => null);
     if (first) display.update(first.progress, false);
@@ -136,16 +159,12 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       display.stop();
       detached = true;
       worker?.abandon();
-      console.error(detachLine(env, spec, plan.campaign, options.worker ?? env.embedded !== null));
+      console.error(detachLine(env, spec, plan.campaign, wantsLocalWorker));
       return { code: 130, exitNow: true };
     };
-    if (options.worker ?? env.embedded !== null) {
+    if (wantsLocalWorker && worker === null) {
       // The worker polls the queue the campaign is on, which an older run may have chosen.
-      const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
-      const starting = startLocalWorker(env, taskQueue, {
-        logFile,
-        onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
-      });
+      const starting = startWorker(taskQueue);
       // A Ctrl-C while it starts need not wait for it: the process exits with it half made, and
       // whatever its start then says is nobody's business.
       starting.catch(() => {});
