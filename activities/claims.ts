@@ -27,7 +27,7 @@ function claimsDir(outputDir: string): string {
 }
 
 /** Campaign names are safe file names (plan/schema.ts, SAFE_NAME). */
-function claimsFile(outputDir: string, campaign: string): string {
+export function claimsFile(outputDir: string, campaign: string): string {
   return join(claimsDir(outputDir), `${campaign}.jsonl`);
 }
 

@@ -11,6 +11,7 @@ import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import { checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
+import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
 import { PlanUnreadable } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
@@ -44,6 +45,7 @@ function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) =>
 
 export function createActivities({ client, plans, manifests, download }: ActivityDeps) {
   const resolver = new InputResolver(client);
+  const claims = new ClaimsIndex();
   const finishing = new SharedWork<JobResult>();
   /** A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry. */
   const planOf = (ref: PlanRef) =>
@@ -89,12 +91,12 @@ export function createActivities({ client, plans, manifests, download }: Activit
 
     createPredictions: classified(async (request: CreateRequest): Promise<CreateOutcome[]> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
-      return createPredictions({ client, resolver }, plan, manifest, request);
+      return createPredictions({ client, resolver, claims }, plan, manifest, request);
     }),
 
     finishPrediction: classified(async (request: FinishRequest): Promise<FinishResult> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction({ client, resolver, finishing, download }, plan, manifest, request);
+      return finishPrediction({ client, resolver, claims, finishing, download }, plan, manifest, request);
     }),
 
     /**

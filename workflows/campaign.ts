@@ -49,6 +49,8 @@ const PROGRESS_IN_MEMO = 'progress-in-memo';
  * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
  */
 const SEARCH_ATTRIBUTES = 'search-attributes';
+/** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
+const INDEX_EVERY_MS = 10_000;
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -122,8 +124,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     run.publishedReports = run.reports;
     const progress = state.progress(input.campaign, clock.now());
     upsertMemo({ progress });
-    const changed = indexed?.changed(progressAttributes(progress)) ?? [];
+    // Counts and money for searching need not move every second: every INDEX_EVERY_MS, and last.
+    if (!indexed || (!final && clock.now() - run.indexedAt < INDEX_EVERY_MS)) return;
+    const changed = indexed.changed(progressAttributes(progress));
     if (changed.length > 0) upsertSearchAttributes(changed);
+    run.indexedAt = clock.now();
   }
 
   /**

@@ -19,8 +19,9 @@ export class RunState {
   /** Activity reports taken so far, and how many of them the memo's progress includes. */
   reports = 0;
   publishedReports = -1;
-  /** Campaign clock when progress was last published in the memo. */
+  /** Campaign clock when progress was last published in the memo, and in search attributes. */
   publishedAt = Number.NEGATIVE_INFINITY;
+  indexedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** Campaign clock when the limits were last read. */

@@ -8,7 +8,8 @@
  */
 import { retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import { readClaims } from '../claims.ts';
+import type { Claim } from '../claims.ts';
+import type { ClaimsIndex } from '../claims-index.ts';
 import type { Ready } from './batch.ts';
 import { replacementKey } from './keys.ts';
 
@@ -19,22 +20,27 @@ export interface Adopted {
 
 export async function adoptClaimed(
   client: ServiceClient,
+  claims: ClaimsIndex,
   request: { readonly outputDir: string; readonly campaign: string },
   ready: readonly Ready[],
 ): Promise<Adopted> {
-  if (ready.length === 0) return { adopted: [], rest: [] };
-  const claimed = new Map(
-    (await readClaims(request.outputDir, request.campaign)).map((claim) => [claim.idempotency_key, claim]),
-  );
+  const claimed = claims.of(request.outputDir, request.campaign);
   const adopted: CreateOutcome[] = [];
   const rest: Ready[] = [];
   for (const entry of ready) {
     let idempotencyKey = entry.idempotencyKey;
-    for (let claim = claimed.get(idempotencyKey); claim; claim = claimed.get(idempotencyKey)) {
-      if (await stillUseful(client, claim.prediction_id)) break;
+    let live: Claim | undefined;
+    for (
+      let claim = await claimed.lookup(idempotencyKey);
+      claim;
+      claim = await claimed.lookup(idempotencyKey)
+    ) {
+      if (await stillUseful(client, claim.prediction_id)) {
+        live = claim;
+        break;
+      }
       idempotencyKey = replacementKey(idempotencyKey, claim.prediction_id);
     }
-    const live = claimed.get(idempotencyKey);
     if (live)
       adopted.push({ kind: 'created', i: entry.item.i, predictionId: live.prediction_id, at: Date.now() });
     else rest.push({ ...entry, idempotencyKey });

@@ -14,6 +14,7 @@ import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import { appendClaims, type NewClaim } from '../claims.ts';
+import type { ClaimsIndex } from '../claims-index.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
@@ -28,6 +29,8 @@ import { adoptMaybeCreated } from './reconcile.ts';
 export interface CreateDeps {
   readonly client: ServiceClient;
   readonly resolver: InputResolver;
+  /** This worker's view of the claims logs, read incrementally. */
+  readonly claims: ClaimsIndex;
 }
 
 /**
@@ -67,7 +70,7 @@ export async function createAll(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
-  const claimed = await adoptClaimed(deps.client, request, ready);
+  const claimed = await adoptClaimed(deps.client, deps.claims, request, ready);
   outcomes.push(...claimed.adopted);
   let toCreate = claimed.rest;
   if (reconcile) {
