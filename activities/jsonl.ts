@@ -11,7 +11,7 @@
  * never cut off, because another process may be appending to the file at that very moment.
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 
 /** The one call tests replace, to make a write come up short the way a full disk does. */
@@ -101,5 +101,50 @@ export function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * What was appended to a JSONL file since the last call, parsed: the manifest and the claims logs
+ * only grow, so each reader keeps its offset and reads just the new bytes. Calls run one after
+ * another: two at once would both read the same bytes and both advance the offset past them,
+ * skipping the lines after (found once in the manifest). A torn tail is left for the next call:
+ * it is either being appended right now or broken for good (and then skipped by the next writer).
+ */
+export class AppendedLines<T extends z.ZodType> {
+  private offset = 0;
+  private reading: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly file: string,
+    private readonly schema: T,
+  ) {}
+
+  next(): Promise<z.infer<T>[]> {
+    const read = this.reading.then(() => this.readAppended());
+    // A failed read (the disk, say) fails its caller, not every read after it.
+    this.reading = read.catch(() => {});
+    return read;
+  }
+
+  private async readAppended(): Promise<z.infer<T>[]> {
+    let size: number;
+    try {
+      size = (await stat(this.file)).size;
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    if (size <= this.offset) return [];
+    const handle = await open(this.file, 'r');
+    try {
+      const buffer = Buffer.alloc(size - this.offset);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+      const { lines, bytes } = completeLines(buffer.subarray(0, bytesRead));
+      this.offset += bytes;
+      return parseLines(lines, this.schema);
+    } finally {
+      await handle.close();
+    }
   }
 }

@@ -13,17 +13,16 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  AppendedLines,
   appendLines,
-  completeLines,
   isMissing,
   type LineWriter,
   nodeWriter,
   parseJson,
-  parseLines,
   ShortWrite,
 } from './jsonl.ts';
 import { stateDirOf } from './plan-store.ts';
@@ -54,14 +53,14 @@ export const MANIFEST_FILE = 'manifest.jsonl';
 
 export class Manifest {
   private readonly entries = new Map<string, ManifestEntry>();
-  private offset = 0;
-  /** Reads run one after another: two at once would both advance the offset over the same bytes. */
-  private reading: Promise<void> = Promise.resolve();
+  private readonly appended: AppendedLines<typeof ManifestEntry>;
 
   private constructor(
     readonly outputDir: string,
     private readonly writer: LineWriter,
-  ) {}
+  ) {
+    this.appended = new AppendedLines(join(outputDir, MANIFEST_FILE), ManifestEntry);
+  }
 
   get file(): string {
     return join(this.outputDir, MANIFEST_FILE);
@@ -118,33 +117,8 @@ export class Manifest {
   }
 
   /** Reads lines appended since the last read (by this process or another worker). */
-  refresh(): Promise<void> {
-    const read = this.reading.then(() => this.readAppended());
-    // A failed read (the disk, say) fails its caller, not every read after it.
-    this.reading = read.catch(() => {});
-    return read;
-  }
-
-  private async readAppended(): Promise<void> {
-    let size: number;
-    try {
-      size = (await stat(this.file)).size;
-    } catch (error) {
-      if (isMissing(error)) return;
-      throw error;
-    }
-    if (size <= this.offset) return;
-    const handle = await open(this.file, 'r');
-    try {
-      const buffer = Buffer.alloc(size - this.offset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
-      // A torn tail is left unread: it is either being appended right now or broken for good.
-      const { lines, bytes } = completeLines(buffer.subarray(0, bytesRead));
-      for (const entry of parseLines(lines, ManifestEntry)) this.entries.set(entry.key, entry);
-      this.offset += bytes;
-    } finally {
-      await handle.close();
-    }
+  async refresh(): Promise<void> {
+    for (const entry of await this.appended.next()) this.entries.set(entry.key, entry);
   }
 
   private async fromRecord(key: string): Promise<ManifestEntry | undefined> {

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { SPEC } from './helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 const run = promisify(execFile);
@@ -34,18 +35,6 @@ async function setup(spec: string) {
     );
   return { emulator, dir, campaign, mediaflow };
 }
-
-const SPEC = `
-version: 1
-campaign: CAMPAIGN
-budget: { max_usd: 1 }
-output: { dir: out }
-steps:
-  - id: still
-    model: I4
-    matrix: { color: [red, green, blue] }
-    input: { prompt: "A {{color}} mug on oak" }
-`;
 
 describe('mediaflow run', () => {
   it('runs a campaign to its files, prints a summary with costs, and status reads it back', async () => {

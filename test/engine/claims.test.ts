@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendClaims, type NewClaim, readAllClaims, readClaims } from '../../activities/claims.ts';
+import { ClaimsIndex } from '../../activities/claims-index.ts';
 import { ShortWrite } from '../../activities/jsonl.ts';
 import { stateDirOf } from '../../activities/plan-store.ts';
 
@@ -16,6 +17,25 @@ const claim = (id: string): NewClaim => ({
 const file = (output: string, campaign: string) => join(stateDirOf(output), 'claims', `${campaign}.jsonl`);
 
 describe('the claims log', () => {
+  it('is read incrementally by each worker, lookups at the same moment missing nothing', async () => {
+    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
+    const index = new ClaimsIndex();
+    await appendClaims(output, 'c', [claim('1')]);
+    expect((await index.of(output, 'c').lookup('i1'))?.prediction_id).toBe('1');
+    await appendClaims(output, 'c', [claim('2'), claim('3')]);
+    // Two reads at once would both take the new bytes and move past them twice (the lines after
+    // would be skipped): reads run one after another.
+    const claims = index.of(output, 'c');
+    const [two, three] = await Promise.all([claims.lookup('i2'), claims.lookup('i3')]);
+    await appendClaims(output, 'c', [claim('4')]);
+    expect([two?.prediction_id, three?.prediction_id, (await claims.lookup('i4'))?.prediction_id]).toEqual([
+      '2',
+      '3',
+      '4',
+    ]);
+    expect(await claims.lookup('i5')).toBeUndefined();
+  });
+
   it('keeps the first claim written after a torn line', async () => {
     const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
     await appendClaims(output, 'c', [claim('1')]);
