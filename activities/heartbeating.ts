@@ -6,11 +6,16 @@
 import { Context } from '@temporalio/activity';
 import { retryableFailure } from './service-failure.ts';
 
+/**
+ * The first beat comes after this long, not at the start: most activities (a 1 s prediction and
+ * its download) end before it and send none. A heartbeat is an RPC and a billed action per
+ * activity; a worker killed before its first beat is still noticed at the heartbeat timeout, which
+ * counts from the activity's start.
+ */
 const HEARTBEAT_EVERY_MS = 2_000;
 
 export async function heartbeating<T>(details: unknown, work: (context: Context) => Promise<T>): Promise<T> {
   const context = Context.current();
-  context.heartbeat(details);
   const beat = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
   try {
     return await work(context);

@@ -7,8 +7,9 @@
  * started (the first and each continue-as-new), an activity scheduled and each of its retries,
  * a timer, a signal sent or received, a child workflow, a local-activity marker, a search
  * attribute upsert. Heartbeats and queries are actions too but leave no event: heartbeats are
- * estimated (the SDK sends the first one at once and throttles the rest to 80% of the heartbeat
- * timeout, so an activity shorter than that sends one) and queries are counted by the caller.
+ * estimated from each activity's run time (activities/heartbeating.ts beats first after 2 s, and
+ * the SDK throttles the rest to 80% of the 10 s heartbeat timeout) and queries are counted by the
+ * caller.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 
@@ -22,6 +23,16 @@ export interface TaskTiming {
   meanRunMs: number;
   /** 95th percentile of scheduled → closed, ms. */
   p95TotalMs: number;
+  /** Heartbeats these tasks sent, estimated from their run times (see heartbeatsOf). */
+  heartbeatsEstimated: number;
+}
+
+const FIRST_BEAT_MS = 2_000;
+const BEAT_THROTTLE_MS = 8_000;
+
+/** Heartbeats an activity that ran `runMs` sent: none before the first beat, then one per throttle. */
+export function heartbeatsOf(runMs: number): number {
+  return runMs < FIRST_BEAT_MS ? 0 : 1 + Math.floor((runMs - FIRST_BEAT_MS) / BEAT_THROTTLE_MS);
 }
 
 export interface HistoryProfile {
@@ -202,6 +213,7 @@ function timingOf(spans: readonly Span[]): TaskTiming {
     meanQueueMs: mean(done.map((s) => s.started! - s.scheduled)),
     meanRunMs: mean(done.map((s) => s.closed! - s.started!)),
     p95TotalMs: totals[Math.floor(totals.length * 0.95)] ?? 0,
+    heartbeatsEstimated: done.reduce((n, s) => n + heartbeatsOf(s.closed! - s.started!), 0),
   };
 }
 
