@@ -4,12 +4,17 @@
  * ones start their videos, rejected ones' videos are never created, a regeneration makes exactly
  * one new prediction; decisions are recorded, survive a new worker, and a re-run asks nothing.
  */
-import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { replayCampaign } from '../../bench/lib/replay.ts';
 import { readDecisions } from '../../activities/decisions.ts';
+import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
-import { REVIEW_UPDATE, type ReviewAck, type ReviewBatch, type ReviewDecision } from '../../contract/review.ts';
+import {
+  REVIEW_UPDATE,
+  type ReviewAck,
+  type ReviewBatch,
+  type ReviewDecision,
+} from '../../contract/review.ts';
 import type { Plan } from '../../plan/types.ts';
 import { campaignView } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
@@ -38,7 +43,11 @@ steps:
 }
 
 /** Polls the memo (never a query) until `ready` holds for the reviewed step's progress. */
-async function until(h: Harness, handle: Handle, ready: (still: CampaignProgress['steps'][number]) => boolean) {
+async function until(
+  h: Harness,
+  handle: Handle,
+  ready: (still: CampaignProgress['steps'][number]) => boolean,
+) {
   for (let tries = 0; tries < 300; tries++) {
     const view = await campaignView(h.temporal, handle);
     if (ready(view.progress.steps[0]!)) return view.progress;
@@ -51,7 +60,8 @@ function review(handle: Handle, decisions: ReviewDecision[]): Promise<ReviewAck>
   return handle.executeUpdate<ReviewAck, [ReviewBatch]>(REVIEW_UPDATE, { args: [{ decisions }] });
 }
 
-const keysOf = (plan: Plan, step: string) => plan.jobs.filter((job) => job.step === step).map((job) => job.key);
+const keysOf = (plan: Plan, step: string) =>
+  plan.jobs.filter((job) => job.step === step).map((job) => job.key);
 
 describe('review gates', () => {
   it('approve two, reject one, regenerate: only approved stills get videos, a retake is one prediction', async () => {
@@ -69,7 +79,9 @@ describe('review gates', () => {
         { key: kettle, action: 'approve' },
       ]);
       expect(ack.accepted).toEqual([kettle, lamp, watch]);
-      expect(ack.refused).toEqual([{ key: kettle, reason: 'not_awaiting_review', message: 'decided already' }]);
+      expect(ack.refused).toEqual([
+        { key: kettle, reason: 'not_awaiting_review', message: 'decided already' },
+      ]);
       await until(h, handle, (still) => still.awaiting_review === 1 && still.regenerated === 1);
       expect(h.emulator.ledger().byModel.I1).toBe(4);
       // A batch none of whose decisions can apply is refused whole, with each reason.
@@ -78,14 +90,20 @@ describe('review gates', () => {
         { key: lamp, action: 'approve' },
       ]).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
-      expect(String((refused as Error).cause?.message)).toMatch(
+      expect((refused as WorkflowUpdateFailedError).cause?.message).toMatch(
         /no decision of this batch can apply: f{32}: no job of a reviewed step awaits .*; [0-9a-f]{32}: decided already/,
       );
       expect((await review(handle, [{ key: watch, action: 'approve' }])).accepted).toEqual([watch]);
     });
 
     expect(result.outcome).toBe('completed');
-    expect(result.steps[0]).toMatchObject({ succeeded: 4, regenerated: 1, approved: 2, rejected: 1, awaiting_review: 0 });
+    expect(result.steps[0]).toMatchObject({
+      succeeded: 4,
+      regenerated: 1,
+      approved: 2,
+      rejected: 1,
+      awaiting_review: 0,
+    });
     expect(result.steps[1]).toMatchObject({ succeeded: 2, skipped: 1 });
     // The rejected still's video was never created, nor paid.
     expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 2 });
@@ -100,7 +118,12 @@ describe('review gates', () => {
     expect(retake.file).toMatch(/\.take1\.png$/);
 
     const decisions = await readDecisions(plan.outputDir, plan.campaign);
-    expect(decisions.get(kettle)).toMatchObject({ action: 'approve', take: 0, by: 'ana', source: 'reviewer' });
+    expect(decisions.get(kettle)).toMatchObject({
+      action: 'approve',
+      take: 0,
+      by: 'ana',
+      source: 'reviewer',
+    });
     expect(decisions.get(lamp)).toMatchObject({ action: 'reject', take: 0, note: 'too dark' });
     expect(decisions.get(watch)).toMatchObject({ action: 'approve', take: 1 });
     expect((await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).failures).toEqual([]);
@@ -129,15 +152,21 @@ describe('review gates', () => {
     ]);
   });
 
-  it('pending reviews survive a worker restart: a new worker replays the history and takes the decisions', async () => {
+  it('pending reviews survive a SIGKILLed worker: a new one replays the history and takes the decisions', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('true'));
     const handle = await h.start(plan);
-    const worker = () =>
-      createMediaflowWorker({ connection: h.connection, namespace: 'default', client: h.service, taskQueue: h.taskQueue });
-    await (await worker()).runUntil(until(h, handle, (still) => still.awaiting_review === 3));
+    const first = h.spawnWorker();
+    await until(h, handle, (still) => still.awaiting_review === 3);
+    first.kill('SIGKILL');
     const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
-    const result = await (await worker()).runUntil(async () => {
+    const worker = await createMediaflowWorker({
+      connection: h.connection,
+      namespace: 'default',
+      client: h.service,
+      taskQueue: h.taskQueue,
+    });
+    const result = await worker.runUntil(async () => {
       const ack = await review(handle, [
         { key: kettle, action: 'reject' },
         { key: lamp, action: 'reject' },
@@ -150,5 +179,6 @@ describe('review gates', () => {
     expect(result.steps[1]).toMatchObject({ succeeded: 1, skipped: 2 });
     expect(h.emulator.ledger().byModel).toEqual({ I1: 3, V4: 1 });
     expect((await readDecisions(plan.outputDir, plan.campaign)).size).toBe(3);
+    expect((await replayCampaign(h.temporal, handle.workflowId)).failures).toEqual([]);
   });
 });
