@@ -16,18 +16,21 @@ export const ReviewTimeout = z.string().regex(DURATION, { error: DURATION_RULE }
 });
 
 export const ReviewSpec = z
-  .union([
-    z.boolean(),
-    z.strictObject({
-      timeout: ReviewTimeout.optional(),
-      on_timeout: z.enum(['reject', 'approve']).optional().meta({
-        description: 'What a timeout decides (default reject: descendants are skipped, at no cost).',
+  .union(
+    [
+      z.boolean(),
+      z.strictObject({
+        timeout: ReviewTimeout.optional(),
+        on_timeout: z.enum(['reject', 'approve']).optional().meta({
+          description: 'What a timeout decides (default reject: descendants are skipped, at no cost).',
+        }),
+        edit_prompt: z.boolean().optional().meta({
+          description: 'Whether a reviewer may give a new prompt with a regeneration (default false).',
+        }),
       }),
-      edit_prompt: z.boolean().optional().meta({
-        description: 'Whether a reviewer may give a new prompt with a regeneration (default false).',
-      }),
-    }),
-  ])
+    ],
+    { error: 'must be true, false or a mapping of timeout, on_timeout and edit_prompt' },
+  )
   .meta({
     description:
       'Each job waits, once its output is saved, for a decision: approve (its descendants may start), reject (they are skipped) or regenerate (a new take). `true` for the defaults.',
