@@ -60,7 +60,11 @@ describe('example specs', () => {
     // clip: one V4 pro 5 s per approved still, 12 × 5 s × $0.13 = $7.80 at most: $9.24 in all
     expect(countsByStep(launch)).toEqual({ still: 12, clip: 12 });
     expect(formatUsd(launch.totalUsd)).toBe('9.24');
-    expect(launch.steps[0]!.review).toEqual({ timeoutMs: 72 * 3_600_000, onTimeout: 'reject', editPrompt: true });
+    expect(launch.steps[0]!.review).toEqual({
+      timeoutMs: 72 * 3_600_000,
+      onTimeout: 'reject',
+      editPrompt: true,
+    });
     expect(launch.steps[1]!.review).toBeUndefined();
   });
 
