@@ -245,3 +245,44 @@ describe('review gates in the campaign state', () => {
     expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 0, approved: 1, rejected: 2 });
   });
 });
+
+describe('carried gates stay compact', () => {
+  it('10,000 takes awaiting review carry in well under 1 MB', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 10_000, review: rule },
+      { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 10_000 },
+    ];
+    const state = new CampaignState(steps, 20_000, 200, null, {
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+      clock: () => 1_764_000_000_000,
+    });
+    for (let n = 0; n < 10_000; n++) {
+      state.gates.saved(
+        {
+          i: 2 * n,
+          key: key(2 * n),
+          name: 'x',
+          parent: null,
+          step: 0,
+          usd: 120_000,
+          end: 2 * n + 2,
+          belowUsd: 650_000,
+        },
+        0,
+      );
+    }
+    const carried = state.carry();
+    const bytes = JSON.stringify(carried.reviews).length;
+    expect(bytes).toBeLessThan(800_000);
+    const next = new CampaignState(steps, 20_000, 200, null, {
+      carried,
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+    });
+    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 10_000 });
+    expect(next.gates.review([{ key: key(19_998), action: 'approve' }], 'T').ack.accepted).toEqual([
+      key(19_998),
+    ]);
+  });
+});
