@@ -4,8 +4,11 @@
  * ones start their videos, rejected ones' videos are never created, a regeneration makes exactly
  * one new prediction; decisions are recorded, survive a new worker, and a re-run asks nothing.
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
@@ -18,6 +21,7 @@ import {
 import type { Plan } from '../../plan/types.ts';
 import { campaignView } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -181,4 +185,47 @@ describe('review gates', () => {
     expect((await readDecisions(plan.outputDir, plan.campaign)).size).toBe(3);
     expect((await replayCampaign(h.temporal, handle.workflowId)).failures).toEqual([]);
   });
+
+  it('takes awaiting review cross continue-as-new, and decisions sent across roll-overs all apply', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-review-can-'));
+    const server = await startDevServer({
+      dbFile: join(dir, 'temporal.db'),
+      dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 100 },
+    });
+    onTestFinished(() => server.stop());
+    const h = await harness({ temporalAddress: server.address });
+    const plan = await h.plan(`
+version: 1
+campaign: review-can
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: 16
+    input: { prompt: "A lamp on an oak table, take {{variant}}" }
+    review: true
+  - id: clip
+    model: V4
+    from: still
+    input: { prompt: "Slow orbit", start_image: "{{from.output}}", duration: "5" }
+`);
+    const stills = keysOf(plan, 'still');
+    const result = await h.run(plan, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 16);
+      // One decision per update: each adds history, so the campaign rolls over between them.
+      for (const [n, key] of stills.entries()) {
+        const ack = await review(handle, [{ key, action: n % 2 === 0 ? 'approve' : 'reject' }]);
+        expect(ack.accepted).toEqual([key]);
+      }
+    });
+    expect(result.outcome).toBe('completed');
+    expect(result.runs).toBeGreaterThanOrEqual(3);
+    expect(result.steps[0]).toMatchObject({ approved: 8, rejected: 8, awaiting_review: 0 });
+    expect(result.steps[1]).toMatchObject({ succeeded: 8, skipped: 8 });
+    expect(h.emulator.ledger().byModel).toEqual({ I4: 16, V4: 8 });
+    expect(await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).toEqual({
+      runs: result.runs,
+      failures: [],
+    });
+  }, 120_000);
 });
