@@ -9,6 +9,7 @@ import type { StepInfo } from '../contract/campaign.ts';
 import type { DecisionRecord, ReviewBatch } from '../contract/review.ts';
 import { loadJobs, recordDecisions } from './activities.ts';
 import type { CampaignState } from './campaign-state.ts';
+import { stopOf } from './failure-of.ts';
 import type { CampaignClock } from './clock.ts';
 import { reviewUpdate } from './messages.ts';
 import type { Campaign } from './reactions.ts';
@@ -52,7 +53,15 @@ export function reviewGates({
       // Workflow time of this task: a timestamp for the record, never a decision.
       const { ack, records } = state.gates.review(batch.decisions, new Date().toISOString());
       changed();
-      await record(records);
+      try {
+        await record(records);
+      } catch (error) {
+        // Unrecordable (a full disk…): the campaign stops with that outcome, as for any file it
+        // cannot write, and the update fails with the reason; a re-run asks for these again.
+        const stop = stopOf(error);
+        if (stop) state.stopWith(stop.effect.outcome, stop.message);
+        throw error;
+      }
       return ack;
     },
     {

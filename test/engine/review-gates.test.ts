@@ -7,7 +7,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type ApplicationFailure, type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
@@ -94,6 +94,16 @@ describe('review gates', () => {
         { key: lamp, action: 'approve' },
       ]).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      // Its details hold the same acknowledgement a partly accepted batch returns.
+      expect(((refused as WorkflowUpdateFailedError).cause as ApplicationFailure).details).toEqual([
+        {
+          accepted: [],
+          refused: [
+            { key: 'f'.repeat(32), reason: 'unknown_job', message: expect.any(String) },
+            { key: lamp, reason: 'not_awaiting_review', message: 'decided already' },
+          ],
+        },
+      ]);
       expect((refused as WorkflowUpdateFailedError).cause?.message).toMatch(
         /no decision of this batch can apply: f{32}: no job of a reviewed step awaits .*; [0-9a-f]{32}: decided already/,
       );
