@@ -2,7 +2,8 @@
  * Review gates end to end (docs/spec-format.md, "Review gates"), on the suite's Temporal dev
  * server and a real emulator: stills wait for decisions sent as the `review` update; approved
  * ones start their videos, rejected ones' videos are never created, a regeneration makes exactly
- * one new prediction; decisions are recorded, survive a new worker, and a re-run asks nothing.
+ * one new prediction; decisions are recorded, survive a SIGKILLed worker, a Temporal restart and
+ * continue-as-new, and a re-run asks nothing.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -166,13 +167,17 @@ describe('review gates', () => {
     ]);
   });
 
-  it('pending reviews survive a SIGKILLed worker: a new one replays the history and takes the decisions', async () => {
-    const h = await harness();
+  it('pending reviews survive a SIGKILLed worker and a Temporal restart: a new worker takes the decisions', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-review-restart-'));
+    const server = await startDevServer({ dbFile: join(dir, 'temporal.db') });
+    onTestFinished(() => server.stop());
+    const h = await harness({ temporalAddress: server.address });
     const plan = await h.plan(reviewedSpec('true'));
     const handle = await h.start(plan);
     const first = h.spawnWorker();
     await until(h, handle, (still) => still.awaiting_review === 3);
     first.kill('SIGKILL');
+    await server.restart();
     const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
     const worker = await createMediaflowWorker({
       connection: h.connection,
