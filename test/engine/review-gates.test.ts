@@ -152,6 +152,30 @@ describe('review gates', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(made);
   });
 
+  it('editing one prompt asks again only for the job it changes', async () => {
+    const h = await harness();
+    const first = await h.plan(reviewedSpec('true'));
+    await h.run(first, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 3);
+      await review(
+        handle,
+        keysOf(first, 'still').map((key) => ({ key, action: 'approve' as const })),
+      );
+    });
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 3, V4: 3 });
+    // The watch becomes a clock: one new still (a new key), asked about; the other two are not.
+    const edited = await h.plan(reviewedSpec('true').replace('watch]', 'clock]'));
+    const clock = keysOf(edited, 'still').find((key) => !keysOf(first, 'still').includes(key))!;
+    const result = await h.run(edited, async (handle) => {
+      const progress = await until(h, handle, (still) => still.awaiting_review === 1);
+      expect(progress.steps[0]).toMatchObject({ cached: 2, approved: 2 });
+      expect((await review(handle, [{ key: clock, action: 'approve' }])).accepted).toEqual([clock]);
+    });
+    expect(result.steps[0]).toMatchObject({ cached: 2, succeeded: 1, approved: 3 });
+    expect(result.steps[1]).toMatchObject({ cached: 2, succeeded: 1 });
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 4 });
+  });
+
   it('a timeout decides by on_timeout, recorded as the timeout', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{ timeout: 2s, on_timeout: approve }'));
