@@ -27,6 +27,11 @@ export class Reviews {
   private readonly releases: Release[];
   readonly approved: number[];
   readonly rejectedCount: number[];
+  /**
+   * deadline()'s answer until a gate changes: the executor asks at every decision and the
+   * deadline timer at every activation, and a scan of 10,000 waiting takes each time adds up.
+   */
+  private earliest: number | null | undefined;
 
   constructor(
     private readonly steps: readonly StepInfo[],
@@ -70,6 +75,7 @@ export class Reviews {
 
   /** The job's take is saved: it waits for a decision, and its descendants wait with it. */
   open(job: JobRef, take: number, now: number): void {
+    this.earliest = undefined;
     const gate = this.gates.get(job.key);
     if (gate) {
       gate.take = take;
@@ -138,12 +144,15 @@ export class Reviews {
 
   /** Earliest campaign-clock time a waiting take times out, or null. */
   deadline(): number | null {
+    if (this.earliest !== undefined) return this.earliest;
     let earliest: number | null = null;
-    if (!this.steps.some((step) => step.review?.timeoutMs)) return null;
-    for (const gate of this.gates.values()) {
-      const due = deadlineOf(gate, this.steps[gate.step]!.review ?? null);
-      if (due !== null && (earliest === null || due < earliest)) earliest = due;
+    if (this.steps.some((step) => step.review?.timeoutMs)) {
+      for (const gate of this.gates.values()) {
+        const due = deadlineOf(gate, this.steps[gate.step]!.review ?? null);
+        if (due !== null && (earliest === null || due < earliest)) earliest = due;
+      }
     }
+    this.earliest = earliest;
     return earliest;
   }
 
@@ -206,6 +215,7 @@ export class Reviews {
 
   /** A decision applies: the gate closes (its descendants released) or a new take is asked for. */
   accept(gate: Gate, action: ReviewAction, cursor: number, prompt: string | undefined): void {
+    this.earliest = undefined;
     this.decided.add(gate.key);
     if (action === 'approve') this.approved[gate.step]!++;
     if (action === 'reject') this.rejectedCount[gate.step]!++;
@@ -218,6 +228,7 @@ export class Reviews {
   }
 
   private close(gate: Gate, action: 'approve' | 'reject', cursor: number, prompt: string | undefined): void {
+    this.earliest = undefined;
     this.gates.delete(gate.key);
     if (gate.end > gate.i + 1) {
       this.starts.splice(this.starts.indexOf(gate.i), 1);
@@ -230,6 +241,7 @@ export class Reviews {
   }
 
   private add(gate: Gate): void {
+    this.earliest = undefined;
     this.gates.set(gate.key, gate);
     if (gate.end <= gate.i + 1) return;
     let at = this.starts.length;
