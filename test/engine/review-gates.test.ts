@@ -152,6 +152,41 @@ describe('review gates', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(made);
   });
 
+  it('takes waiting for review hold no window space: every still is made before any decision', async () => {
+    const h = await harness();
+    // 150 stills with a clip each (300 jobs) through a window of 100 (concurrency 4): were the
+    // waiting stills' clips kept in the window, it would fill and stop after about 50 stills.
+    const plan = await h.plan(`
+version: 1
+campaign: review-window
+concurrency: 4
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: 150
+    input: { prompt: "A lamp on an oak table, take {{variant}}" }
+    review: true
+  - id: clip
+    model: V4
+    from: still
+    input: { prompt: "Slow orbit", start_image: "{{from.output}}", duration: "5" }
+`);
+    const stills = keysOf(plan, 'still');
+    const result = await h.run(plan, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 150);
+      expect(h.emulator.ledger().byModel).toEqual({ I4: 150 });
+      for (let n = 0; n < stills.length; n += 50) {
+        const decisions = stills
+          .slice(n, n + 50)
+          .map((key, k) => ({ key, action: k < 10 ? 'approve' : 'reject' }) as const);
+        expect((await review(handle, decisions)).accepted).toHaveLength(50);
+      }
+    });
+    expect(result.steps[1]).toMatchObject({ succeeded: 30, skipped: 120 });
+    expect(h.emulator.ledger().byModel).toEqual({ I4: 150, V4: 30 });
+  }, 120_000);
+
   it('editing one prompt asks again only for the job it changes', async () => {
     const h = await harness();
     const first = await h.plan(reviewedSpec('true'));

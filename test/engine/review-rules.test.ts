@@ -3,7 +3,7 @@
  * with the campaign's window (reviews.ts through CampaignState): no server needed.
  */
 import { describe, expect, it } from 'vitest';
-import type { JobRef, StepInfo } from '../../contract/campaign.ts';
+import type { JobRef, Release, StepInfo } from '../../contract/campaign.ts';
 import { ReviewBatch, type ReviewDecision } from '../../contract/review.ts';
 import type { ReviewRule } from '../../plan/review.ts';
 import { CampaignState } from '../../workflows/campaign-state.ts';
@@ -15,6 +15,8 @@ import {
   type JudgeContext,
   refusalOf,
   releaseOf,
+  spanOf,
+  splitRead,
 } from '../../workflows/state/review-rules.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
@@ -125,6 +127,40 @@ describe('releaseOf: what a decision lets go', () => {
   it.each(rows)('%s', (_, args, release) => expect(releaseOf(...args)).toEqual(release));
 });
 
+describe('spanOf and splitRead: one read serves neighbouring releases', () => {
+  const admit = (from: number, count: number): Release => ({ from, count, effect: 'admit' });
+  const rows: [string, Release[], number, ReturnType<typeof spanOf>][] = [
+    ['nothing to read', [], 500, undefined],
+    ['one release', [admit(5, 2)], 500, { from: 5, count: 2 }],
+    [
+      'neighbours in the page join the read',
+      [admit(5, 1), admit(9, 1), admit(3, 1), admit(7, 1)],
+      500,
+      { from: 5, count: 5 },
+    ],
+    ['one past the page waits', [admit(5, 1), admit(600, 1)], 500, { from: 5, count: 1 }],
+    ['a long release is read a page at a time', [admit(5, 1_200)], 500, { from: 5, count: 500 }],
+  ];
+  it.each(rows)('%s', (_, releases, page, span) => expect(spanOf(releases, page)).toEqual(span));
+
+  it('hands each release its jobs and keeps what the read did not reach', () => {
+    const releases = [
+      admit(5, 1),
+      { from: 9, count: 1, effect: 'retake', regen: 1 } as Release,
+      admit(3, 1),
+      admit(7, 600),
+    ];
+    const jobs = Array.from({ length: 500 }, (_, n) => ({ i: 5 + n }));
+    const { served, left } = splitRead(releases, { from: 5, count: 500 }, jobs);
+    expect(served.map(({ release, jobs: its }) => [release.from, its.length])).toEqual([
+      [5, 1],
+      [9, 1],
+      [7, 498],
+    ]);
+    expect(left).toEqual([admit(3, 1), admit(505, 102)]);
+  });
+});
+
 describe('covers: descendants of open gates', () => {
   const ends = new Map([
     [2, 5],
@@ -212,8 +248,8 @@ describe('review gates in the campaign state', () => {
     const { ack, records } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
     expect(ack).toEqual({ accepted: [key(0)], refused: [] });
     expect(records).toEqual([{ key: key(0), action: 'approve', take: 0, at: 'T', source: 'reviewer' }]);
-    expect(state.gates.nextRelease()).toEqual({ from: 1, count: 1, effect: 'admit' });
-    state.gates.released(state.gates.nextRelease()!, jobs(1, 2));
+    expect(state.gates.nextRead()).toEqual({ from: 1, count: 1 });
+    state.gates.released(state.gates.nextRead()!, jobs(1, 2));
     expect(names(state.pick(10))).toEqual(['clip-0']);
     for (const i of [1, 2, 4]) {
       state.onCreated(i, `p${i}`, 0);
@@ -221,7 +257,7 @@ describe('review gates in the campaign state', () => {
     }
     expect(state.isDone()).toBe(false);
     expect(state.gates.review([{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
-    state.gates.released(state.gates.nextRelease()!, jobs(3, 4));
+    state.gates.released(state.gates.nextRead()!, jobs(3, 4));
     expect(state.progress('c', 0).steps[1]).toMatchObject({ skipped: 1 });
   });
 
@@ -240,7 +276,7 @@ describe('review gates in the campaign state', () => {
     expect(next.gates.timeOut('T')).toEqual([
       { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },
     ]);
-    next.gates.released(next.gates.nextRelease()!, jobs(5, 6));
+    next.gates.released(next.gates.nextRead()!, jobs(5, 6));
     expect(next.isDone()).toBe(true);
     expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 0, approved: 1, rejected: 2 });
   });
