@@ -4,7 +4,6 @@
  * tally and the gates together. CampaignState owns one and the executor reaches it as
  * `state.gates`; the gate bookkeeping is reviews.ts, its rules review-rules.ts.
  */
-
 import type { Micros } from '../../api/money.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { CarriedReviews, JobRef, StepInfo } from '../../contract/campaign.ts';
@@ -15,10 +14,10 @@ import { Reviews } from './reviews.ts';
 import type { Tally } from './tally.ts';
 import type { Window } from './window.ts';
 
-/** What a create found recorded for a cached job: its take and the decision recorded for it. */
 /** Plan indexes read per `loadJobs` when decisions release many: one read serves neighbours together. */
 const RELEASE_PAGE = 500;
 
+/** What a create found recorded for a cached job: its take and the decision recorded for it. */
 export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'>;
 
 export class Gates {
