@@ -211,6 +211,44 @@ steps:
     expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 4 });
   });
 
+  it('a regeneration or an approval that would pass the budget is refused with the reason', async () => {
+    const h = await harness();
+    // Stills $0.12, clips $0.25: a $1.00 budget fits three stills, two clips and one more take.
+    const plan = await h.plan(reviewedSpec('true').replace('max_usd: 10', 'max_usd: 1'));
+    const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
+    const result = await h.run(plan, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 3);
+      await review(handle, [
+        { key: kettle, action: 'approve' },
+        { key: lamp, action: 'approve' },
+      ]);
+      await until(h, handle, (still) => still.approved === 2);
+      for (;;) {
+        const { steps } = (await campaignView(h.temporal, handle)).progress;
+        if (steps[1]!.succeeded === 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // $0.86 spent: a new take ($0.12) fits, once.
+      expect((await review(handle, [{ key: watch, action: 'regenerate' }])).accepted).toEqual([watch]);
+      await until(h, handle, (still) => still.regenerated === 1 && still.awaiting_review === 1);
+      const ack = await review(handle, [
+        { key: watch, action: 'regenerate' },
+        { key: watch, action: 'approve' },
+        { key: watch, action: 'reject' },
+      ]);
+      expect(ack).toEqual({
+        accepted: [watch],
+        refused: [
+          { key: watch, reason: 'over_budget', message: 'a new take would pass budget.max_usd' },
+          { key: watch, reason: 'over_budget', message: "this job's descendants would pass budget.max_usd" },
+        ],
+      });
+    });
+    expect(result.outcome).toBe('completed');
+    expect(result.spent).toBe(980_000);
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 2 });
+  });
+
   it('a timeout decides by on_timeout, recorded as the timeout', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{ timeout: 2s, on_timeout: approve }'));
