@@ -322,3 +322,26 @@ describe('carried gates stay compact', () => {
     ]);
   });
 });
+
+describe('a reviewed step without descendants', () => {
+  it('is a keep/reject mark: the campaign waits for it, and a decision ends it', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 0, concurrency: null, jobCount: 1, review: rule },
+    ];
+    const state = new CampaignState(steps, 1, 4, null, {
+      limits: { createsPerSecond: 10, maxInFlight: 10 },
+      now: 0,
+    });
+    state.admit([{ i: 0, key: key(0), name: 'still-0', parent: null, step: 0, usd: 100 }]);
+    state.pick(1);
+    state.onCreated(0, 'p0', 0);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'f' });
+    expect(state.isDone()).toBe(false);
+    expect(state.gates.review([{ key: key(0), action: 'reject', note: 'no' }], 'T').ack.accepted).toEqual([
+      key(0),
+    ]);
+    expect(state.gates.nextRead()).toBeUndefined();
+    expect(state.isDone()).toBe(true);
+    expect(state.progress('c', 0).steps[0]).toMatchObject({ succeeded: 1, rejected: 1, awaiting_review: 0 });
+  });
+});
