@@ -21,6 +21,7 @@ import type {
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
 import { Budget, type StopReason } from './state/budget.ts';
+import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
 import { select } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
@@ -32,6 +33,8 @@ export class CampaignState {
   private readonly slots: Slots;
   private readonly budget: Budget;
   private readonly tally: Tally;
+  /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
+  readonly gates: Gates;
   limits: ServiceLimits;
   readonly startedAt: number;
   readonly runs: number;
@@ -41,13 +44,21 @@ export class CampaignState {
     private readonly jobCount: number,
     private readonly concurrency: number,
     budget: Micros | null,
-    init: { carried?: Omit<CarriedState, 'clock'> | undefined; limits: ServiceLimits; now: number },
+    init: {
+      carried?: Omit<CarriedState, 'clock'> | undefined;
+      limits: ServiceLimits;
+      now: number;
+      clock?: () => number;
+    },
   ) {
     const carried = init.carried;
     this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = new Slots(steps);
     this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null, carried?.stopMessage);
     this.tally = new Tally(steps, carried);
+    const clock = init.clock ?? (() => init.now);
+    const parts = { window: this.window, tally: this.tally, budget: this.budget };
+    this.gates = new Gates(steps, parts, clock, () => this.isDone(), carried?.reviews);
     for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
       this.hold(pending);
       this.slots.occupy(pending, predictionId, startedAt);
@@ -93,8 +104,9 @@ export class CampaignState {
     return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight);
   }
 
+  /** Jobs read from the plan (review gates hold some back: state/gates.ts). */
   admit(jobs: readonly JobRef[]): void {
-    this.window.admit(jobs);
+    this.gates.admit(jobs);
   }
 
   /** Takes up to `max` jobs to create now (state/selection.ts says which); they enter the window. */
@@ -156,7 +168,7 @@ export class CampaignState {
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
-    return this.budget.stopped || this.window.isRead(this.jobCount);
+    return this.budget.stopped || (this.window.isRead(this.jobCount) && !this.gates.reviews.busy);
   }
 
   pendingOf(i: number): PendingJob {
@@ -167,12 +179,16 @@ export class CampaignState {
     this.tally.count(this.slots.created(i, predictionId, at).job.step, 'created');
   }
 
-  onCached(i: number): void {
-    this.tally.count(this.release(i).job.step, 'cached');
+  onCached(i: number, recorded: Recorded = {}): void {
+    const { job } = this.release(i);
+    this.tally.count(job.step, 'cached');
+    this.gates.cached(job, recorded);
   }
 
   onSkipped(i: number): void {
-    this.tally.count(this.release(i).job.step, 'skipped');
+    const { job } = this.release(i);
+    this.tally.count(job.step, 'skipped');
+    this.gates.closedWithoutOutput(job);
   }
 
   /** The service refused to create job `i` for good. */
@@ -204,7 +220,8 @@ export class CampaignState {
   }
 
   onFinished(i: number, outcome: FinishOutcome, kind: FailureKind = 'prediction_failed'): void {
-    const { job, regen } = this.release(i);
+    const pending = this.release(i);
+    const { job, regen } = pending;
     if (outcome.kind === 'canceled') {
       this.tally.count(job.step, 'canceled');
       return;
@@ -213,18 +230,20 @@ export class CampaignState {
     this.budget.charge(outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
+      this.gates.saved(job, regen);
       return;
     }
     if (
       effectOf(kind).kind === 'regenerate' &&
-      regen < this.steps[job.step]!.retries &&
+      regen - (pending.retriesFrom ?? 0) < this.steps[job.step]!.retries &&
       !this.budget.stopped
     ) {
       this.tally.count(job.step, 'regenerated');
-      this.window.putBack({ job, regen: regen + 1 });
+      this.window.putBack({ ...pending, regen: regen + 1 });
       return;
     }
     this.tally.fail(job, outcome.message);
+    this.gates.closedWithoutOutput(job);
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */
@@ -260,6 +279,7 @@ export class CampaignState {
       limits: this.limits,
       latencyMs: this.tally.latencyMs,
       stepLatencyMs: this.tally.stepLatencyMs,
+      ...this.gates.carry(),
     };
   }
 
@@ -269,6 +289,7 @@ export class CampaignState {
       window: this.window,
       budget: this.budget,
       tally: this.tally,
+      reviews: this.gates.reviews,
       startedAt: this.startedAt,
       runs: this.runs,
       done: this.isDone(),
@@ -312,6 +333,7 @@ export class CampaignState {
 
   private fail(job: JobRef, kind: FailureKind, message: string): void {
     this.tally.fail(job, message);
+    this.gates.closedWithoutOutput(job);
     const effect = effectOf(kind);
     if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome, message);
   }
