@@ -22,12 +22,13 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import type { CampaignInput, CampaignProgress, ServiceLimits } from '../contract/campaign.ts';
 import { cancelOutstanding, loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { CampaignClock } from './clock.ts';
 import { type Command, decide, MAX_DRAIN_MS, mayPublish, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
+import { GovernorLink } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { reactions } from './reactions.ts';
@@ -49,6 +50,12 @@ const PROGRESS_IN_MEMO = 'progress-in-memo';
  * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
  */
 const SEARCH_ATTRIBUTES = 'search-attributes';
+/**
+ * Campaigns on one API key share its limits through a rate governor (governor/governor.ts): the
+ * campaign takes its share as its limits. Only when the client started one (`input.governor`);
+ * histories recorded before have no signals to it.
+ */
+const RATE_GOVERNOR = 'rate-governor';
 /** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
 const INDEX_EVERY_MS = 10_000;
 
@@ -66,7 +73,13 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
-  const limits = input.carried?.limits ?? (await readLimits());
+  const governor =
+    input.governor !== undefined && patched(RATE_GOVERNOR)
+      ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
+      : null;
+  const read = input.carried?.limits ?? (await readLimits());
+  // A run carried over holds its share already; the first one waits for it before any create.
+  const limits = governor && !input.carried ? ((await governor.firstShare(read)) ?? read) : read;
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
@@ -79,7 +92,13 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  const { finish, submit } = reactions({ state, clock, pacer, run, context });
+  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor });
+  governor?.follow(({ pauseMs, ...share }) => {
+    state.limits = share;
+    pacer.setRate(share.createsPerSecond);
+    if (pauseMs > 0) pacer.pauseUntil(clock.now() + pauseMs, clock.now());
+    run.changed = true; // wakes the loop: a larger share may let jobs start now
+  });
 
   const situation = (): Situation => ({
     done: state.isDone(),
@@ -154,13 +173,21 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         case 'read-limits': {
           const before = state.limits;
+          let read: ServiceLimits;
           try {
-            state.limits = await readLimits();
+            read = await readLimits();
           } catch (error) {
             stopped(error);
             run.limitsRead(clock.now()); // not again at once: the stop lets work in flight land
             break;
           }
+          if (governor) {
+            // The governor shares the limits out: this campaign's own comes back as a share.
+            governor.report(read);
+            run.limitsRead(clock.now());
+            break;
+          }
+          state.limits = read;
           pacer.setRate(state.limits.createsPerSecond);
           run.limitsRead(clock.now());
           if (JSON.stringify(before) !== JSON.stringify(state.limits))
@@ -222,6 +249,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       }
     });
     state.cancelAll();
+    if (governor) await governor.leave();
     publish(null, true);
     log.info('campaign canceled', { campaign: input.campaign });
     // Completing (rather than rethrowing) keeps the final progress readable as the result, with
@@ -229,6 +257,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     return state.progress(input.campaign, Date.now());
   }
 
+  if (governor && command.kind === 'complete') await governor.leave();
   publish(null, true);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });
