@@ -14,7 +14,7 @@ import { keyFingerprint } from '../worker/governor.ts';
 import { governorWorkflowId } from '../workflows/governor/messages.ts';
 import { historyProfile } from './lib/history-profile.ts';
 import { replayCampaign } from './lib/replay.ts';
-import { requestStats, round, type Verdict, verdict } from './lib/report.ts';
+import { paceOf, requestStats, round, type Verdict, verdict } from './lib/report.ts';
 import { type CampaignRun, runCampaign, startStack } from './lib/stack.ts';
 import { workerReady } from './throughput/run-workload.ts';
 import { emulatorFor, imageSweep } from './throughput/workloads.ts';
@@ -99,6 +99,7 @@ export async function measureSharedKey({ campaigns, jobs, staggerS }: SharedKeyO
         endedS: round(endedS, 2),
         succeeded: succeeded(run),
         workflowRuns: run.progress.runs,
+        pace: paceOf((created[i] ?? []).map((s) => s * 1000)),
         history: histories[i],
       })),
       governor: { history: histories[campaigns], replay: replays[campaigns] },

@@ -28,7 +28,7 @@ import { CampaignState } from './campaign-state.ts';
 import { CampaignClock } from './clock.ts';
 import { type Command, decide, MAX_DRAIN_MS, mayPublish, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
-import { GovernorLink } from './governor/link.ts';
+import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { reactions } from './reactions.ts';
@@ -50,12 +50,6 @@ const PROGRESS_IN_MEMO = 'progress-in-memo';
  * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
  */
 const SEARCH_ATTRIBUTES = 'search-attributes';
-/**
- * Campaigns on one API key share its limits through a rate governor (governor/governor.ts): the
- * campaign takes its share as its limits. Only when the client started one (`input.governor`);
- * histories recorded before have no signals to it.
- */
-const RATE_GOVERNOR = 'rate-governor';
 /** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
 const INDEX_EVERY_MS = 10_000;
 
@@ -73,10 +67,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
-  const governor =
-    input.governor !== undefined && patched(RATE_GOVERNOR)
-      ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
-      : null;
+  const governor = governorOf(input);
   const read = input.carried?.limits ?? (await readLimits());
   // A run carried over holds its share already; the first one waits for it before any create.
   const limits = governor && !input.carried ? ((await governor.firstShare(read)) ?? read) : read;
@@ -93,12 +84,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
   const { finish, submit } = reactions({ state, clock, pacer, run, context, governor });
-  governor?.follow(({ pauseMs, ...share }) => {
-    state.limits = share;
-    pacer.setRate(share.createsPerSecond);
-    if (pauseMs > 0) pacer.pauseUntil(clock.now() + pauseMs, clock.now());
-    run.changed = true; // wakes the loop: a larger share may let jobs start now
-  });
+  governor?.steer({ state, clock, pacer, run });
 
   const situation = (): Situation => ({
     done: state.isDone(),
@@ -181,15 +167,14 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
             run.limitsRead(clock.now()); // not again at once: the stop lets work in flight land
             break;
           }
+          run.limitsRead(clock.now());
+          // Shared out by the governor, the limits come back as this campaign's share.
           if (governor) {
-            // The governor shares the limits out: this campaign's own comes back as a share.
             governor.report(read);
-            run.limitsRead(clock.now());
             break;
           }
           state.limits = read;
           pacer.setRate(state.limits.createsPerSecond);
-          run.limitsRead(clock.now());
           if (JSON.stringify(before) !== JSON.stringify(state.limits))
             log.info('service limits changed', { before, after: state.limits });
           break;
@@ -232,8 +217,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       command = decide(situation());
     }
   } catch (error) {
-    if (!isCancellation(error)) throw error;
-    return cancelCampaign();
+    if (isCancellation(error)) return cancelCampaign();
+    if (governor) await governor.leave(); // a failed campaign creates nothing more
+    throw error;
   }
 
   async function cancelCampaign(): Promise<CampaignProgress> {
@@ -247,9 +233,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         await condition(() => run.chaining === 0);
         await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
       }
+      if (governor) await governor.leave();
     });
     state.cancelAll();
-    if (governor) await governor.leave();
     publish(null, true);
     log.info('campaign canceled', { campaign: input.campaign });
     // Completing (rather than rethrowing) keeps the final progress readable as the result, with

@@ -29,6 +29,11 @@ import { sharesOf } from './shares.ts';
 
 /** With no campaign left, the governor ends after this long (a later campaign starts a new one). */
 export const IDLE_END_MS = 60_000;
+/**
+ * With nothing new for this long, every share is sent again: a campaign that ended without
+ * leaving (terminated, timed out) is found gone that way and its share goes back.
+ */
+export const REFRESH_MS = 60_000;
 /** Continue-as-new well before Temporal's limits: the state it carries is a few lines per campaign. */
 const MAX_EVENTS = 5_000;
 
@@ -87,9 +92,9 @@ export async function governorWorkflow(input: GovernorInput): Promise<void> {
 
   for (;;) {
     const due = () => changed || throttles.length > 0;
-    if (members.size === 0 && !due()) {
-      if (!(await condition(due, IDLE_END_MS))) return;
-    } else await condition(due);
+    const woken = await condition(due, members.size === 0 ? IDLE_END_MS : REFRESH_MS);
+    if (!woken && members.size === 0) return;
+    if (!woken) sent.clear(); // the refresh: every share goes out again
     changed = false;
     const held = throttles;
     throttles = [];

@@ -8,11 +8,17 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
+  patched,
   type SignalDefinition,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
-import type { ServiceLimits } from '../../contract/campaign.ts';
+import type { CampaignInput, ServiceLimits } from '../../contract/campaign.ts';
+import type { CampaignState } from '../campaign-state.ts';
+import type { CampaignClock } from '../clock.ts';
 import { messageOf } from '../failure-of.ts';
+import type { Pacer } from '../pacer.ts';
+import type { RunState } from '../run-state.ts';
 import {
   governorWorkflowId,
   leaveSignal,
@@ -22,12 +28,32 @@ import {
   throttledSignal,
 } from './messages.ts';
 
+/** Histories recorded before the governor send it no signal: the patch keeps them replaying. */
+const RATE_GOVERNOR = 'rate-governor';
+
+/** The campaign's link to its key's governor; null when its client started none (or an old history). */
+export function governorOf(input: CampaignInput): GovernorLink | null {
+  return input.governor !== undefined && patched(RATE_GOVERNOR)
+    ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
+    : null;
+}
+
 /** How long a campaign's first run waits for its share before creating on the service's limits. */
 export const FIRST_SHARE_WAIT_MS = 10_000;
+
+/** What a share moves in the campaign. */
+export interface Steered {
+  readonly state: CampaignState;
+  readonly clock: CampaignClock;
+  readonly pacer: Pacer;
+  readonly run: RunState;
+}
 
 export class GovernorLink {
   private share: Share | null = null;
   private apply: ((share: Share) => void) | null = null;
+  /** The first share was less than the service's whole rate: other campaigns are creating. */
+  private joinedOthers = false;
 
   constructor(
     private readonly key: string,
@@ -48,6 +74,7 @@ export class GovernorLink {
     this.report(limits);
     if (await condition(() => this.share !== null, FIRST_SHARE_WAIT_MS)) {
       const { createsPerSecond, maxInFlight } = this.share ?? limits;
+      this.joinedOthers = createsPerSecond < limits.createsPerSecond;
       return { createsPerSecond, maxInFlight };
     }
     log.warn('rate governor did not answer: creating on the service limits alone', {
@@ -56,9 +83,17 @@ export class GovernorLink {
     return null;
   }
 
-  /** Every share from now on goes to `apply` (the campaign's limits and pacer). */
-  follow(apply: (share: Share) => void): void {
-    this.apply = apply;
+  /** Every share from now on becomes the campaign's limits and its pacer's rate. */
+  steer({ state, clock, pacer, run }: Steered): void {
+    // The others may have spent the service's one-second burst just now: a newcomer's own burst
+    // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
+    if (this.joinedOthers) pacer.pauseUntil(clock.now(), clock.now());
+    this.apply = ({ pauseMs, ...share }) => {
+      state.limits = share;
+      pacer.setRate(share.createsPerSecond);
+      if (pauseMs > 0) pacer.pauseUntil(clock.now() + pauseMs, clock.now());
+      run.changed = true; // wakes the loop: a larger share may let jobs start now
+    };
   }
 
   /** The service's limits as read: the governor shares any change out to every campaign. */
