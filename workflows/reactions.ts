@@ -101,7 +101,10 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
         return;
       }
       state.onFinished(i, result.outcome);
-      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs, pending.job.step);
+      if (result.waitedMs !== null && !resumed) {
+        state.observeWait(result.waitedMs, pending.job.step);
+        governor?.observeLatency(state.latencyMs);
+      }
       if (!heir) return;
       state.promoteHeir(i);
       // The heir's create spent a token of the service's rate; an heir not tried waits its turn.

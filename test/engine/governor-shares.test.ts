@@ -41,6 +41,18 @@ const situations: [string, ServiceLimits, Claim[], Record<string, [number, numbe
     { a: [10 / 3, 1], b: [10 / 3, 1], c: [10 / 3, 1] },
   ],
   [
+    'a window-bound campaign keeps the rate it can use; the rest goes to the others',
+    R50,
+    [{ ...claim('slow', 4), perSecond: 5 }, claim('a'), claim('b')],
+    { slow: [5, 4], a: [22.5, 48], b: [22.5, 48] },
+  ],
+  [
+    'a rate need above the fair part does not cap it',
+    R50,
+    [{ ...claim('a'), perSecond: 125 }, claim('b')],
+    { a: [25, 50], b: [25, 50] },
+  ],
+  [
     'every campaign wanting less than its part leaves the rest unused',
     R50,
     [claim('a', 5), claim('b', 5)],

@@ -21,6 +21,7 @@ import {
   joinSignal,
   leaveSignal,
   limitsSignal,
+  needSignal,
   type Share,
   shareSignal,
   throttledSignal,
@@ -72,6 +73,12 @@ export async function governorWorkflow(input: GovernorInput): Promise<void> {
     if (limits && sameLimits(limits, read)) return;
     if (limits) log.info('service limits changed', { before: limits, after: read });
     limits = read;
+    changed = true;
+  });
+  setHandler(needSignal, ({ campaign, perSecond }) => {
+    const member = members.get(campaign);
+    if (!member) return;
+    members.set(campaign, { ...member, perSecond });
     changed = true;
   });
   setHandler(throttledSignal, (throttle) => {

@@ -23,6 +23,7 @@ import {
   governorWorkflowId,
   leaveSignal,
   limitsSignal,
+  needSignal,
   type Share,
   shareSignal,
   throttledSignal,
@@ -34,9 +35,14 @@ const RATE_GOVERNOR = 'rate-governor';
 /** The campaign's link to its key's governor; null when its client started none (or an old history). */
 export function governorOf(input: CampaignInput): GovernorLink | null {
   return input.governor !== undefined && patched(RATE_GOVERNOR)
-    ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
+    ? new GovernorLink(input.governor.key, workflowInfo().workflowId, input.concurrency)
     : null;
 }
+
+/** Room above the measured need, so the cap never holds back a campaign whose latency varies. */
+const NEED_MARGIN = 1.25;
+/** The need is reported again only when it moved by more than this part of the last report. */
+const NEED_CHANGE = 0.25;
 
 /** How long a campaign's first run waits for its share before creating on the service's limits. */
 export const FIRST_SHARE_WAIT_MS = 10_000;
@@ -54,11 +60,15 @@ export class GovernorLink {
   private apply: ((share: Share) => void) | null = null;
   /** The first share was less than the service's whole rate: other campaigns are creating. */
   private joinedOthers = false;
+  /** The rate need last reported (observeLatency). */
+  private reportedNeed: number | null = null;
 
   constructor(
     private readonly key: string,
     /** This campaign's workflow id, as the governor knows it. */
     private readonly campaign: string,
+    /** The campaign's own concurrency: with its latency, the most creates a second it can use. */
+    private readonly concurrency: number,
   ) {
     setHandler(shareSignal, (share) => {
       this.share = share;
@@ -99,6 +109,19 @@ export class GovernorLink {
   /** The service's limits as read: the governor shares any change out to every campaign. */
   report(limits: ServiceLimits): void {
     void this.send(limitsSignal, { campaign: this.campaign, limits });
+  }
+
+  /**
+   * The campaign's mean prediction latency moved: tells the governor the rate it can use, so a
+   * window-bound campaign's unused part of the rate goes to the others.
+   */
+  observeLatency(latencyMs: number | null): void {
+    if (latencyMs === null || latencyMs <= 0) return;
+    const perSecond = ((this.concurrency * 1000) / latencyMs) * NEED_MARGIN;
+    const last = this.reportedNeed;
+    if (last !== null && Math.abs(perSecond - last) <= last * NEED_CHANGE) return;
+    this.reportedNeed = perSecond;
+    void this.send(needSignal, { campaign: this.campaign, perSecond });
   }
 
   /** A 429 met: every other campaign on the key holds its creates as long. */

@@ -15,6 +15,11 @@ export interface Claim {
   readonly weight: number;
   /** The campaign's own concurrency: an in-flight share above it would sit unused. */
   readonly wants: number;
+  /**
+   * The most creates a second it can use (its concurrency over its measured latency, with room),
+   * once measured: a rate share above it would sit unused. Absent: no cap.
+   */
+  readonly perSecond?: number;
 }
 
 /** A campaign's part of the key's limits, and how long to hold every create (another's 429). */
@@ -30,6 +35,9 @@ export const limitsSignal =
 /** A campaign met a 429: every other campaign on the key holds its creates as long. */
 export const throttledSignal =
   defineSignal<[{ readonly campaign: string; readonly retryAfterMs: number }]>('governor-throttled');
+/** What the campaign can use of the rate, reported when its measured latency moves (Claim.perSecond). */
+export const needSignal =
+  defineSignal<[{ readonly campaign: string; readonly perSecond: number }]>('governor-need');
 /** The campaign ended: its share goes back to the others at once. */
 export const leaveSignal = defineSignal<[{ readonly campaign: string }]>('governor-leave');
 /** From the governor to a campaign: its share, whenever it changes. */

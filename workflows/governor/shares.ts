@@ -4,9 +4,9 @@
  *
  * Both limits are split by weight with water-filling (weighted max-min fairness): a campaign
  * that cannot use its fair part (its concurrency is lower) keeps what it can use, and the rest
- * goes to the others in proportion to their weights. The create rate has no cap per campaign (a
- * campaign's rate need is not known ahead: it depends on its latency), the in-flight limit is
- * capped by each campaign's concurrency and split in whole predictions.
+ * goes to the others in proportion to their weights. The create rate is capped by what a
+ * campaign reported it can use (its concurrency over its latency, known once it has run a while),
+ * the in-flight limit by its concurrency, and split in whole predictions.
  */
 import type { ServiceLimits } from '../../contract/campaign.ts';
 import type { Claim } from './messages.ts';
@@ -16,7 +16,7 @@ export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<s
   const sorted = [...claims].sort((a, b) => (a.campaign < b.campaign ? -1 : a.campaign > b.campaign ? 1 : 0));
   const rates = waterFill(
     limits.createsPerSecond,
-    sorted.map((c) => ({ weight: c.weight, cap: Number.POSITIVE_INFINITY })),
+    sorted.map((c) => ({ weight: c.weight, cap: c.perSecond ?? Number.POSITIVE_INFINITY })),
   );
   const inFlight = wholeParts(
     limits.maxInFlight,
