@@ -53,6 +53,12 @@ const situations: [string, ServiceLimits, Claim[], Record<string, [number, numbe
     { a: [25, 50], b: [25, 50] },
   ],
   [
+    'a claim that makes no sense counts as the plain claim, never as NaN',
+    R50,
+    [{ campaign: 'odd', weight: 0, wants: Number.NaN, perSecond: -3 }, claim('a')],
+    { a: [25, 99], odd: [25, 1] },
+  ],
+  [
     'every campaign wanting less than its part leaves the rest unused',
     R50,
     [claim('a', 5), claim('b', 5)],

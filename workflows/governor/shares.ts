@@ -13,7 +13,9 @@ import type { Claim } from './messages.ts';
 
 /** Each campaign's share of `limits`, by campaign id; sorted by id, so join order never matters. */
 export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<string, ServiceLimits> {
-  const sorted = [...claims].sort((a, b) => (a.campaign < b.campaign ? -1 : a.campaign > b.campaign ? 1 : 0));
+  const sorted = claims
+    .map(sane)
+    .sort((a, b) => (a.campaign < b.campaign ? -1 : a.campaign > b.campaign ? 1 : 0));
   const rates = waterFill(
     limits.createsPerSecond,
     sorted.map((c) => ({ weight: c.weight, cap: c.perSecond ?? Number.POSITIVE_INFINITY })),
@@ -33,6 +35,20 @@ export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<s
       { createsPerSecond: rates[i] ?? 0, maxInFlight: Math.max(1, inFlight[i] ?? 0) },
     ]),
   );
+}
+
+/**
+ * A claim arrives in a signal: one that makes no sense (a weight or cap that is not a positive
+ * number) counts as the plain claim, never as NaN in every campaign's share.
+ */
+function sane(claim: Claim): Claim {
+  const positive = (n: number | undefined) => n !== undefined && Number.isFinite(n) && n > 0;
+  return {
+    campaign: claim.campaign,
+    weight: positive(claim.weight) ? claim.weight : 1,
+    wants: positive(claim.wants) ? claim.wants : 1,
+    ...(positive(claim.perSecond) && { perSecond: claim.perSecond }),
+  };
 }
 
 /**
