@@ -12,6 +12,7 @@ import { startOrAttach } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker, keyFingerprint } from '../../worker/governor.ts';
 import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { LIMITS_REFRESH_MS } from '../../workflows/decide.ts';
 import { governorWorkflowId } from '../../workflows/governor/messages.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -111,23 +112,26 @@ describe('rate governor', () => {
       requestsPerMinute: 600_000,
       maxInFlight: 50,
     });
-    const first = await h.plan(stills('first', 60));
-    const second = await h.plan(stills('second', 60));
+    const first = await h.plan(stills('first', 70));
+    const second = await h.plan(stills('second', 70));
+    // A campaign re-reads the limits after a 429 at most every LIMITS_REFRESH_MS since its last
+    // read (at its start), so the cut is known everywhere about that long after it, at worst.
+    const settleMs = LIMITS_REFRESH_MS + 1_000;
     let cutAt = 0;
     let refusedBySettle = 0;
     const results = await runAll([first, second], async () => {
       await sleep(2_000);
       h.emulator.setLimits({ createsPerMinute: 6 * 60 });
       cutAt = Date.now();
-      await sleep(3_000);
+      await sleep(settleMs);
       refusedBySettle = h.emulator.ledger().rateLimited;
     });
     expect(results.map((p) => p.outcome)).toEqual(['completed', 'completed']);
     // Once settled, the two together keep to the new rate: a few 429s at most where two token
-    // buckets' bursts meet (without the governor, the same run drew 14 more).
+    // buckets' bursts meet (without the governor, the same run drew 25 more).
     expect(h.emulator.ledger().rateLimited - refusedBySettle).toBeLessThanOrEqual(4);
     // While both run after that, each creates at about half the new 6 a second.
-    const settled = cutAt + 3_000;
+    const settled = cutAt + settleMs;
     const created = await Promise.all([first, second].map((plan) => createdAt(h, plan)));
     const bothUntil = Math.min(...created.map((times) => times.at(-1) ?? 0));
     expect(bothUntil - settled).toBeGreaterThan(3_000);
