@@ -54,10 +54,11 @@ export async function measureSharedKey({ campaigns, jobs, staggerS }: SharedKeyO
     const requests = requestStats(ledger, total);
     const allDoneS = Math.max(...runs.map((r) => r.endedS));
     const windows = shareWindows(created);
-    const worstDeviation = Math.max(
-      0,
-      ...windows.flatMap((w) => w.shares.map((s) => Math.abs(s - 1 / campaigns))),
-    );
+    // No whole window while all ran (a small run) measures nothing: that is a miss, not a pass.
+    const worstDeviation =
+      windows.length === 0
+        ? Number.POSITIVE_INFINITY
+        : Math.max(...windows.flatMap((w) => w.shares.map((s) => Math.abs(s - 1 / campaigns))));
     const ids = [...runs.map(({ run }) => run.workflowId), governorWorkflowId(governor)];
     const replays = await Promise.all(ids.map((id) => replayCampaign(stack.client, id)));
     const histories = await Promise.all(ids.map((id) => historyProfile(stack.client, id)));
