@@ -4,6 +4,7 @@
  *   throughput-2k | throughput-10k | chain-1k   mediaflow, then the baseline, on the workload
  *   throughput-100k                              mediaflow alone (no baseline goal at this size)
  *   baseline [workload…]                         the baseline alone (default: every workload with a baseline goal)
+ *   shared-key [--jobs N --campaigns K --stagger-s S]   campaigns on one key (bench/shared-key.ts)
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -11,15 +12,29 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
+import { measureSharedKey } from './shared-key.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
 import { WORKLOADS, type Workload } from './throughput/workloads.ts';
 
 /** Other work on this 2-core machine skews every number: the load average says how much there was. */
 const loadAtStart = os.loadavg().map((n) => round(n, 2));
-const { positionals } = parseArgs({ allowPositionals: true });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { jobs: { type: 'string' }, campaigns: { type: 'string' }, 'stagger-s': { type: 'string' } },
+});
 const [name, ...rest] = positionals;
 
-if (name === 'baseline') {
+if (name === 'shared-key') {
+  const sizes = { jobs: Number(values.jobs ?? 2_500), campaigns: Number(values.campaigns ?? 4) };
+  const result = await measureSharedKey({ ...sizes, staggerS: Number(values['stagger-s'] ?? 5) });
+  const recorded = { benchmark: 'shared-key', ...header(), ...result };
+  // A smaller run only checks the code: printed, never recorded as the benchmark's result.
+  const full = sizes.jobs === 2_500 && sizes.campaigns === 4;
+  if (!full) console.log(JSON.stringify(recorded, null, 2));
+  for (const v of result.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  if (full) console.log(`written ${writeResult('shared-key', recorded)}`);
+} else if (name === 'baseline') {
   const withBaseline = Object.values(WORKLOADS).filter((w) => w.goals.wallOverBaseline !== undefined);
   const names = rest.length > 0 ? rest : withBaseline.map((w) => w.name);
   const results: Record<string, unknown> = {};
@@ -29,7 +44,7 @@ if (name === 'baseline') {
     results[workloadName] = { ...baseline, overBound: round(baseline.wallS / workload.boundSeconds, 3) };
     console.log(workloadName, JSON.stringify(summary(baseline)));
   }
-  writeResult('baseline', { benchmark: 'baseline', ...header('baseline'), results });
+  writeResult('baseline', { benchmark: 'baseline', ...header(), results });
 } else {
   const workload = workloadOf(name);
   const mediaflow = await measureMediaflow(workload);
@@ -39,7 +54,7 @@ if (name === 'baseline') {
   const verdicts = verdictsOf(workload, mediaflow, baseline);
   const file = writeResult(workload.name, {
     benchmark: workload.name,
-    ...header(workload.name),
+    ...header(),
     workload: {
       description: workload.description,
       jobs: workload.jobs,
@@ -64,18 +79,20 @@ if (name === 'baseline') {
 function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
-    console.error(`usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline'].join(' | ')}>`);
+    console.error(
+      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key'].join(' | ')}>`,
+    );
     process.exit(2);
   }
   return workload;
 }
 
-function header(benchmark: string) {
+function header() {
   return {
     date: new Date().toISOString(),
     machine: machine(),
     loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((n) => round(n, 2)) },
-    command: `npm run bench -- ${benchmark}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
   };
 }
 

@@ -9,6 +9,7 @@ import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } 
 import { createServiceClient } from '../api/client/index.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
 import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../worker/create-worker.ts';
+import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../worker/governor.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
@@ -59,22 +60,24 @@ export async function startLocalWorker(
   const target = loadTemporalTarget(env.embedded ? { localAddress: env.temporalAddress } : {});
   const connection = await NativeConnection.connect(target.connectionOptions);
   const service = createServiceClient({ ...env.service, connections: serviceConnectionsFor() });
-  let worker: Worker;
+  let workers: Worker[];
   try {
-    worker = await createMediaflowWorker({
-      connection,
-      namespace: env.namespace,
-      client: service,
-      taskQueue,
-    });
+    // The rate governors' queue too: they live as long as any campaign on their key has a worker.
+    workers = [
+      await createMediaflowWorker({ connection, namespace: env.namespace, client: service, taskQueue }),
+      await createGovernorWorker({ connection, namespace: env.namespace }),
+    ];
   } catch (error) {
     await connection.close();
     throw error;
   }
-  const running = worker.run();
+  const running = Promise.all(workers.map((worker) => worker.run()));
+  const shutdown = () => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
   return {
     async stop(graceMs) {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      shutdown();
       // The service client's close waits for its open requests (a prediction's event stream).
       const stopping = (async () => {
         await running.catch(() => {});
@@ -88,7 +91,7 @@ export async function startLocalWorker(
       return Promise.race([stopping, timer]);
     },
     abandon() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      shutdown();
       running.catch(() => {});
     },
   };
@@ -104,7 +107,7 @@ function fileLog(path: string, onFirst?: () => void) {
   let closed = false;
   return {
     write(entry: LogEntry): void {
-      if (closed) return;
+      if (closed || isGovernorActivityNotice(entry)) return;
       if (fd === null) {
         mkdirSync(dirname(path), { recursive: true });
         fd = openSync(path, 'a');
@@ -120,6 +123,16 @@ function fileLog(path: string, onFirst?: () => void) {
       if (fd !== null) closeSync(fd);
     },
   };
+}
+
+/**
+ * The governors' worker registers no activity on purpose (a governor runs none), and the SDK
+ * warns about it at every start: not news for the person watching a campaign.
+ */
+function isGovernorActivityNotice(entry: LogEntry): boolean {
+  return (
+    entry.meta?.taskQueue === GOVERNOR_TASK_QUEUE && entry.message.startsWith('No activities registered')
+  );
 }
 
 /** An error's name and message are not enumerable: JSON.stringify alone would drop them. */

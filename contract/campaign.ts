@@ -136,6 +136,12 @@ export interface CampaignInput {
    * unregistered attribute fails its workflow task. Absent in campaigns started before them.
    */
   readonly searchAttributes?: boolean;
+  /**
+   * The rate governor this campaign shares its API key's limits through (workflows/governor/):
+   * the key's fingerprint, never the key. Absent in campaigns started before it, or by clients
+   * that start no governor: such a campaign paces to the service's whole limits on its own.
+   */
+  readonly governor?: { readonly key: string };
   /** Set by continue-as-new only. */
   readonly carried?: CarriedState;
 }

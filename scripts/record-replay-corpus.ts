@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { REVIEW_UPDATE, type ReviewAck, type ReviewBatch, type ReviewDecision } from '../contract/review.ts';
 import { startDevServer } from '../worker/dev-server.ts';
+import { createGovernorWorker } from '../worker/governor.ts';
 import { exportCampaign, type RunSummary } from './replay-corpus/export.ts';
 import { pairs, productLaunch, stills } from './replay-corpus/specs.ts';
 import {
@@ -186,6 +187,26 @@ async function reviewGates(t: Temporal): Promise<Campaign> {
   return c;
 }
 
+/**
+ * Two campaigns on one key through its rate governor, the recorded one second: its share (half
+ * the key) signalled in, its limits and rate need reported, the whole key once the other has
+ * left, its own leave. Each has its own emulator: the governor knows keys only by fingerprint.
+ */
+async function governed(t: Temporal): Promise<Campaign> {
+  const key = 'corpus-governed-key';
+  const options = { latencyMs: 300, jitter: false, timeScale: 1, limits: { createsPerMinute: 600 } };
+  const other = await startCampaign(t, 'governed-other', stills(10, 4), options, key);
+  const c = await startCampaign(t, 'governed', stills(30, 4), options, key);
+  const governors = await createGovernorWorker({ connection: t.connection, namespace: 'default' });
+  try {
+    await governors.runUntil(Promise.all([runToEnd(other), runToEnd(c)]));
+  } finally {
+    await other.closeEmulator();
+    await rm(other.dir, { recursive: true, force: true });
+  }
+  return c;
+}
+
 type Check = (runs: RunSummary[]) => string | null;
 const total = (runs: RunSummary[], count: (r: RunSummary) => number) =>
   runs.reduce((n, r) => n + count(r), 0);
@@ -248,6 +269,11 @@ const SHAPES: Shape[] = [
       total(r, (s) => s.retries429) > 0 && total(r, (s) => s.limitReads) > r.length
         ? null
         : 'no 429 or no re-read',
+  },
+  {
+    name: 'governed',
+    record: governed,
+    check: (r) => (total(r, (s) => s.shares) >= 2 ? null : 'fewer than two shares (half, then whole)'),
   },
 ];
 

@@ -19,6 +19,7 @@ import { progressQuery } from '../workflows/messages.ts';
 import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { TASK_QUEUE } from './create-worker.ts';
+import { joinGovernor } from './governor.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
 export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
@@ -100,14 +101,24 @@ export function planIdentity(plan: Plan): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
+/**
+ * Starts the campaign, or attaches to its running one. Given `governor` (the API key's
+ * fingerprint, worker/governor.ts), a campaign it starts shares the key's limits with every other
+ * campaign on the key through their rate governor.
+ */
 export async function startOrAttach(
   client: Client,
   plan: Plan,
   ref: PlanRef,
   taskQueue = TASK_QUEUE,
+  governor?: string,
 ): Promise<Started> {
   const searchable = await searchAttributesRegistered(client);
-  const input: CampaignInput = { ...campaignInputOf(plan, ref), searchAttributes: searchable };
+  const input: CampaignInput = {
+    ...campaignInputOf(plan, ref),
+    searchAttributes: searchable,
+    ...(governor !== undefined && { governor: { key: governor } }),
+  };
   const progress = nothingRunYet(input);
   try {
     const handle = await client.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
@@ -129,6 +140,13 @@ export async function startOrAttach(
       staticSummary: campaignSummary(input),
       staticDetails: campaignDetails(input, searchable),
     });
+    if (governor !== undefined) {
+      await joinGovernor(client, governor, {
+        campaign: handle.workflowId,
+        weight: 1,
+        wants: plan.concurrency,
+      });
+    }
     return { handle, attached: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

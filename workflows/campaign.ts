@@ -23,12 +23,13 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import type { CampaignInput, CampaignProgress, ServiceLimits } from '../contract/campaign.ts';
 import { cancelOutstanding, loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { CampaignClock } from './clock.ts';
 import { type Command, decide, MAX_DRAIN_MS, mayPublish, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
+import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { reactions } from './reactions.ts';
@@ -68,7 +69,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
-  const limits = input.carried?.limits ?? (await readLimits());
+  const governor = governorOf(input);
+  const read = input.carried?.limits ?? (await readLimits());
+  // A run carried over holds its share already; the first one waits for it before any create.
+  const limits = governor && !input.carried ? ((await governor.firstShare(read)) ?? read) : read;
   const state = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits,
@@ -82,7 +86,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  const { finish, submit } = reactions({ state, clock, pacer, run, context });
+  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor });
+  governor?.steer({ state, clock, pacer, run });
   // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
   const gates = hasGates(input.steps) ? reviewGates({ state, clock, run, context }) : null;
   if (gates) void gates.watchDeadlines();
@@ -162,15 +167,22 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           break;
         case 'read-limits': {
           const before = state.limits;
+          let read: ServiceLimits;
           try {
-            state.limits = await readLimits();
+            read = await readLimits();
           } catch (error) {
             stopped(error);
             run.limitsRead(clock.now()); // not again at once: the stop lets work in flight land
             break;
           }
-          pacer.setRate(state.limits.createsPerSecond);
           run.limitsRead(clock.now());
+          // Shared out by the governor, the limits come back as this campaign's share.
+          if (governor) {
+            governor.report(read);
+            break;
+          }
+          state.limits = read;
+          pacer.setRate(state.limits.createsPerSecond);
           if (JSON.stringify(before) !== JSON.stringify(state.limits))
             log.info('service limits changed', { before, after: state.limits });
           break;
@@ -227,8 +239,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       command = decide(situation());
     }
   } catch (error) {
-    if (!isCancellation(error)) throw error;
-    return cancelCampaign();
+    if (isCancellation(error)) return cancelCampaign();
+    if (governor) await governor.leave(); // a failed campaign creates nothing more
+    throw error;
   }
 
   async function cancelCampaign(): Promise<CampaignProgress> {
@@ -242,6 +255,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
         await condition(() => run.chaining === 0);
         await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
       }
+      if (governor) await governor.leave();
     });
     state.cancelAll();
     publish(null, true);
@@ -253,6 +267,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
 
   // A decision's record is written before its acknowledgement: let the last ones land.
   if (gates) await condition(allHandlersFinished);
+  if (governor && command.kind === 'complete') await governor.leave();
   publish(null, true);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });

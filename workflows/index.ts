@@ -1,2 +1,3 @@
 export { campaignWorkflow } from './campaign.ts';
 export { checkAccessWorkflow } from './check-access.ts';
+export { governorWorkflow } from './governor/governor.ts';

@@ -13,6 +13,7 @@ import type { CampaignState } from './campaign-state.ts';
 import type { CampaignClock } from './clock.ts';
 import { mayNameHeir } from './decide.ts';
 import { messageOf, stopOf } from './failure-of.ts';
+import type { GovernorLink } from './governor/link.ts';
 import type { Pacer } from './pacer.ts';
 import type { RunState } from './run-state.ts';
 import { createSummary, finishSummary } from './summaries.ts';
@@ -23,9 +24,11 @@ export interface Campaign {
   readonly pacer: Pacer;
   readonly run: RunState;
   readonly context: { readonly campaign: string; readonly plan: PlanRef; readonly outputDir: string };
+  /** The key's rate governor, when the campaign shares its key through one. */
+  readonly governor: GovernorLink | null;
 }
 
-export function reactions({ state, clock, pacer, run, context }: Campaign) {
+export function reactions({ state, clock, pacer, run, context, governor }: Campaign) {
   /** An heir is named only while the window, not the create rate, binds (decide.ts). */
   const mayName = () =>
     mayNameHeir({
@@ -57,7 +60,10 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
         state.onRejected(outcome.i, outcome.code, outcome.message, outcome.failure);
         break;
       case 'retry':
-        if (!run.limitsStale) log.warn('rate limited: creates pause', { forMs: outcome.afterMs });
+        if (!run.limitsStale) {
+          log.warn('rate limited: creates pause', { forMs: outcome.afterMs });
+          governor?.throttled(outcome.afterMs); // once per read of the limits, like the warning
+        }
         state.onRetry(outcome.i);
         pacer.pauseUntil(clock.now() + outcome.afterMs, clock.now());
         run.rateLimited();
@@ -94,7 +100,10 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
         return;
       }
       state.onFinished(i, result.outcome);
-      if (result.waitedMs !== null && !resumed) state.observeWait(result.waitedMs, pending.job.step);
+      if (result.waitedMs !== null && !resumed) {
+        state.observeWait(result.waitedMs, pending.job.step);
+        governor?.observeLatency(state.latencyMs);
+      }
       if (!heir) return;
       state.promoteHeir(i);
       // The heir's create spent a token of the service's rate; an heir not tried waits its turn.

@@ -33,6 +33,8 @@ export interface RunCampaignOptions {
   onProgress?: (p: CampaignProgress) => void;
   /** Default 30 minutes; the run is abandoned (not canceled) with an error after it. */
   timeoutMs?: number;
+  /** The API key's fingerprint: the campaign shares the key through its rate governor, as `run` does. */
+  governor?: string;
 }
 
 let runs = 0;
@@ -68,7 +70,7 @@ export async function runCampaign(
   }
 
   const started = Date.now();
-  const { handle } = await startOrAttach(stack.client, plan, ref, stack.taskQueue);
+  const { handle } = await startOrAttach(stack.client, plan, ref, stack.taskQueue, opts.governor);
   type Outcome = { progress: CampaignProgress } | { error: unknown };
   const settled = handle.result().then(
     (progress): Outcome => ({ progress }),

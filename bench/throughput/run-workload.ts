@@ -130,7 +130,7 @@ async function runBaselineProcess(stack: Stack, specFile: string, workload: Work
 const READY_TIMEOUT_MS = 120_000;
 
 /** The worker prints one line once it polls its task queue (cli/commands/worker.ts). */
-async function workerReady(stack: Stack): Promise<void> {
+export async function workerReady(stack: Stack): Promise<void> {
   const log = join(stack.dir, 'logs', 'worker-1.log');
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {

@@ -40,7 +40,11 @@ export interface Goals {
 const COMMON_GOALS = { wallOverBaseline: 1.1, requestsPerJob: 3, rateLimitedShare: 0.01 } as const;
 
 /** Limits of the issue: R creates/s, C in flight; other requests never bind. */
-function emulatorFor(createsPerSecond: number, maxInFlight: number, latencyMs: EmulatorOptions['latencyMs']) {
+export function emulatorFor(
+  createsPerSecond: number,
+  maxInFlight: number,
+  latencyMs: EmulatorOptions['latencyMs'],
+) {
   return {
     latencyMs,
     jitter: false,
@@ -55,7 +59,7 @@ function values(prefix: string, count: number): string {
   return `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
 }
 
-function imageSweep(name: string, rows: number, columns: number, concurrency: number): string {
+export function imageSweep(name: string, rows: number, columns: number, concurrency: number): string {
   return `version: 1
 campaign: ${name}
 budget: { max_usd: 10000 }

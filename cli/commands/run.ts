@@ -20,6 +20,7 @@ import {
   startOrAttach,
 } from '../../worker/campaign-control.ts';
 import { checkWorkerAccess } from '../../worker/check-access.ts';
+import { keyFingerprint } from '../../worker/governor.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -139,7 +140,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         return { code: 1, exitNow: false };
       }
       if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
-      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue);
+      // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
+      const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
+      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
       if (attached) {
         console.error(`${plan.campaign} is already running: attaching to it.`);
         taskQueue = (await handle.describe()).taskQueue;

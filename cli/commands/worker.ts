@@ -12,6 +12,7 @@ import {
   serviceConnectionsFor,
   TASK_QUEUE,
 } from '../../worker/create-worker.ts';
+import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../../worker/governor.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { wholeNumber } from '../options.ts';
@@ -64,9 +65,14 @@ export function register(program: Command): void {
         taskQueue: options.taskQueue,
         maxConcurrentActivities: options.maxActivities,
       });
-      console.log(`mediaflow worker polling ${options.taskQueue} on ${address} (namespace ${namespace})`);
+      // Every worker also runs rate governors (workflows/governor/): one per API key in use.
+      const governors = await createGovernorWorker({ connection, namespace });
+      console.log(
+        `mediaflow worker polling ${options.taskQueue} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
+      );
       try {
-        await worker.run(); // returns after SIGINT/SIGTERM, once in-flight tasks are handed back
+        // Both return after SIGINT/SIGTERM, once in-flight tasks are handed back.
+        await Promise.all([worker.run(), governors.run()]);
       } finally {
         await connection.close();
         await service.close();

@@ -25,6 +25,8 @@ export interface RunSummary {
   retries429: number;
   /** readServiceLimits activities: the first read of run 1, then one per re-read after a 429. */
   limitReads: number;
+  /** Shares its rate governor signalled. */
+  shares: number;
   /** Creates or finishes of a regeneration (regen > 0). */
   regenerations: number;
   continuedAsNew: boolean;
@@ -126,6 +128,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
     heirs: 0,
     retries429: 0,
     limitReads: 0,
+    shares: 0,
     regenerations: 0,
     continuedAsNew: false,
     outcome: null,
@@ -160,6 +163,8 @@ function summarize(file: string, history: HistoryJson): RunSummary {
             : [];
       summary.retries429 += outcomes.filter((o) => o?.kind === 'retry').length;
     }
+    const signaled = event.workflowExecutionSignaledEventAttributes as Record<string, Json> | undefined;
+    if (signaled?.signalName === 'governor-share') summary.shares++;
     if (event.workflowExecutionContinuedAsNewEventAttributes) summary.continuedAsNew = true;
     const done = event.workflowExecutionCompletedEventAttributes;
     if (done) {

@@ -77,6 +77,8 @@ export async function startCampaign(
   shape: string,
   yaml: string,
   emulatorOptions: EmulatorOptions,
+  /** A key fingerprint: the campaign joins that rate governor (the recorder runs its worker). */
+  governor?: string,
 ): Promise<Campaign> {
   const dir = await mkdtemp(join(tmpdir(), 'mediaflow-corpus-'));
   const specFile = join(dir, 'spec.yaml');
@@ -86,7 +88,7 @@ export async function startCampaign(
   const plan = result.plan;
   const taskQueue = `corpus-${shape}`;
   const ref = await storePlan(plan);
-  const { handle } = await startOrAttach(temporal.client, plan, ref, taskQueue);
+  const { handle } = await startOrAttach(temporal.client, plan, ref, taskQueue, governor);
 
   const options = { port: 0, ...emulatorOptions };
   const emulator = await startEmulator(options);

@@ -41,6 +41,8 @@ describe('mediaflow run', () => {
     const { dir, campaign, mediaflow } = await setup(SPEC);
     const result = await mediaflow('run', 'spec.yaml', '--worker');
     expect(result.stderr).toContain('3 of 3 jobs to run, $0.09');
+    // Nothing went wrong, so nothing to read in the worker's log (its rate governor included).
+    expect(result.stderr).not.toContain('worker warnings are written');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/still\s+I4\s+3\s+3\s+0\s+0/);
     expect(result.stdout).toContain('spent $0.09');

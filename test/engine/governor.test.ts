@@ -1,0 +1,144 @@
+/**
+ * Two campaigns on one API key share its limits through the rate governor, on the suite's real
+ * Temporal and a real emulator: few 429s, about half the creates each while both run, the whole
+ * rate for the one left once the other has finished, and a limit cut seen by one reaches both.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { storePlan } from '../../activities/plan-store.ts';
+import type { Limits } from '../../emulator/index.ts';
+import type { Plan } from '../../plan/types.ts';
+import { startOrAttach } from '../../worker/campaign-control.ts';
+import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { createGovernorWorker, keyFingerprint } from '../../worker/governor.ts';
+import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { LIMITS_REFRESH_MS } from '../../workflows/decide.ts';
+import { governorWorkflowId } from '../../workflows/governor/messages.ts';
+import { type Harness, harness } from './harness.ts';
+
+const RATE = 10;
+
+function stills(campaign: string, jobs: number): string {
+  return `
+version: 1
+campaign: ${campaign}
+concurrency: 20
+output: { dir: out-${campaign} }
+steps:
+  - id: still
+    model: I4
+    repeat: ${jobs}
+    input: { prompt: "A lamp on an oak table, ${campaign}" }
+`;
+}
+
+/** Creation times (service clock, ms) of a finished campaign's predictions, in order. */
+async function createdAt(h: Harness, plan: Plan): Promise<number[]> {
+  const entries = await h.manifest(plan);
+  return entries.map((e) => Date.parse(String(e.created_at))).sort((a, b) => a - b);
+}
+
+const within = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length;
+
+/** A harness whose emulator has `limits`, and a way to run plans on one key with a governor. */
+async function sharedKey(limits: Partial<Limits>) {
+  const h = await harness({ timeScale: 1, latencyMs: 300, jitter: false, limits });
+  const key = keyFingerprint(h.emulator.baseUrl, h.emulator.apiKey);
+  const bundle = await workflowBundle();
+  const options = { connection: h.connection, namespace: 'default', workflowBundle: bundle };
+  const worker = await createMediaflowWorker({ ...options, client: h.service, taskQueue: h.taskQueue });
+  const governor = await createGovernorWorker(options);
+  /** Starts the plans together on the key and returns their results; `meanwhile` runs alongside. */
+  const runAll = (plans: Plan[], meanwhile?: () => Promise<void>) =>
+    governor.runUntil(
+      worker.runUntil(async () => {
+        const handles = await Promise.all(
+          plans.map(
+            async (plan) =>
+              (await startOrAttach(h.temporal, plan, await storePlan(plan), h.taskQueue, key)).handle,
+          ),
+        );
+        await meanwhile?.();
+        return Promise.all(handles.map((handle) => handle.result()));
+      }),
+    );
+  return { h, key, runAll };
+}
+
+describe('rate governor', () => {
+  it('shares one key between two campaigns: few 429s, half each, all of it once one ends', async () => {
+    const { h, key, runAll } = await sharedKey({
+      createsPerMinute: RATE * 60,
+      requestsPerMinute: 600_000,
+      maxInFlight: 50,
+    });
+    const long = await h.plan(stills('long', 80));
+    const short = await h.plan(stills('short', 40));
+    const results = await runAll([long, short]);
+    expect(results.map((p) => p.outcome)).toEqual(['completed', 'completed']);
+
+    const ledger = h.emulator.ledger();
+    expect(ledger.predictionsCreated).toBe(120);
+    // Each pacing to the whole rate on its own, the same two campaigns drew 16 (docs/engine.md).
+    expect(ledger.rateLimited).toBeLessThanOrEqual(8);
+
+    const a = await createdAt(h, long);
+    const b = await createdAt(h, short);
+    const bothFrom = Math.max(a[0] ?? 0, b[0] ?? 0) + 1_000; // the second joined a second ago
+    const bothTo = b[b.length - 1] ?? 0;
+    const together = within(a, bothFrom, bothTo) + within(b, bothFrom, bothTo);
+    expect(together).toBeGreaterThan(10);
+    const longPart = within(a, bothFrom, bothTo) / together;
+    expect(longPart).toBeGreaterThan(0.35);
+    expect(longPart).toBeLessThan(0.65);
+    // Alone, the long campaign takes the whole rate: nearly 10 a second once the short one ended.
+    const alone = a.filter((t) => t > bothTo + 500);
+    expect(alone.length).toBeGreaterThan(20);
+    const aloneRate = ((alone.length - 1) * 1000) / ((alone[alone.length - 1] ?? 0) - (alone[0] ?? 0));
+    expect(aloneRate).toBeGreaterThan(RATE * 0.8);
+
+    // The governor knows the key by its fingerprint only: the key is in no history.
+    const histories = await Promise.all(
+      [governorWorkflowId(key), ...results.map((p) => `mediaflow-${p.campaign}`)].map((id) =>
+        h.temporal.workflow.getHandle(id).fetchHistory(),
+      ),
+    );
+    expect(JSON.stringify(histories)).not.toContain(h.emulator.apiKey);
+  }, 60_000);
+
+  it('a limit cut met by one campaign reaches the other: both slow down to half the new rate', async () => {
+    const { h, runAll } = await sharedKey({
+      createsPerMinute: 20 * 60,
+      requestsPerMinute: 600_000,
+      maxInFlight: 50,
+    });
+    const first = await h.plan(stills('first', 70));
+    const second = await h.plan(stills('second', 70));
+    // A campaign re-reads the limits after a 429 at most every LIMITS_REFRESH_MS since its last
+    // read (at its start), so the cut is known everywhere about that long after it, at worst.
+    const settleMs = LIMITS_REFRESH_MS + 1_000;
+    let cutAt = 0;
+    let refusedBySettle = 0;
+    const results = await runAll([first, second], async () => {
+      await sleep(2_000);
+      h.emulator.setLimits({ createsPerMinute: 6 * 60 });
+      cutAt = Date.now();
+      await sleep(settleMs);
+      refusedBySettle = h.emulator.ledger().rateLimited;
+    });
+    expect(results.map((p) => p.outcome)).toEqual(['completed', 'completed']);
+    // Once settled, the two together keep to the new rate: a few 429s at most where two token
+    // buckets' bursts meet (without the governor, the same run drew 25 more).
+    expect(h.emulator.ledger().rateLimited - refusedBySettle).toBeLessThanOrEqual(4);
+    // While both run after that, each creates at about half the new 6 a second.
+    const settled = cutAt + settleMs;
+    const created = await Promise.all([first, second].map((plan) => createdAt(h, plan)));
+    const bothUntil = Math.min(...created.map((times) => times.at(-1) ?? 0));
+    expect(bothUntil - settled).toBeGreaterThan(3_000);
+    for (const times of created) {
+      const rate = (within(times, settled, bothUntil) * 1000) / (bothUntil - settled);
+      expect(rate).toBeGreaterThan(2);
+      expect(rate).toBeLessThan(4);
+    }
+  }, 60_000);
+});
