@@ -5,7 +5,7 @@
  * 1.05 × T_min (N/R + L from the first start, ≈ 201 s), 429 share ≤ 0.5 %, and while all four run
  * each gets 25 % ± 5 % of the creates in every 10 s window.
  *
- * `--jobs 50` (and `--campaigns`, `--stagger-s`) checks the code on a small size.
+ * `--jobs 100 --stagger-s 1` (and `--campaigns`) checks the code on a small size.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -39,16 +39,19 @@ export async function measureSharedKey({ campaigns, jobs, staggerS }: SharedKeyO
   try {
     await workerReady(stack);
     const governor = keyFingerprint(stack.emulatorUrl, stack.apiKey);
-    const firstStart = Date.now();
-    const runs = await Promise.all(
+    const ran = await Promise.all(
       Array.from({ length: campaigns }, async (_, i) => {
         await sleep(i * staggerS * 1000);
         // Each campaign asks for the whole in-flight limit: the governor decides what it gets.
         const spec = imageSweep(`shared-${i + 1}`, jobs / 50, 50, IN_FLIGHT).replace('{{OUT}}', 'out');
         const run = await runCampaign(stack, spec, { governor, timeoutMs: boundS * 5 * 1000 });
-        return { run, endedS: (Date.now() - firstStart) / 1000 };
+        return { run, endedAt: Date.now() };
       }),
     );
+    // T_min counts from the first workflow start (each run's wall is from its start request):
+    // planning and preflight before it are the CLI's, as in the throughput benchmarks.
+    const firstStart = Math.min(...ran.map(({ run, endedAt }) => endedAt - run.wallMs));
+    const runs = ran.map(({ run, endedAt }) => ({ run, endedS: (endedAt - firstStart) / 1000 }));
     const created = await Promise.all(runs.map(({ run }) => createdAt(run, firstStart)));
     const ledger = await stack.ledger();
     const requests = requestStats(ledger, total);
