@@ -12,31 +12,30 @@
  */
 import {
   allHandlersFinished,
-  CancellationScope,
   condition,
   continueAsNew,
   isCancellation,
   log,
   patched,
   setHandler,
-  upsertMemo,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress, ServiceLimits } from '../contract/campaign.ts';
-import { cancelOutstanding, loadJobs, readServiceLimits } from './activities.ts';
+import { loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
+import { cancelCampaign } from './cancel.ts';
 import { CampaignClock } from './clock.ts';
-import { type Command, decide, MAX_DRAIN_MS, mayPublish, rollOverAt, type Situation } from './decide.ts';
+import { type Command, decide, MAX_DRAIN_MS, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
+import { publisher } from './publish.ts';
 import { reactions } from './reactions.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
-import { PublishedAttributes, progressAttributes } from './search-attributes.ts';
-import { CANCEL_SUMMARY, loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
+import { PublishedAttributes } from './search-attributes.ts';
+import { loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
 
 /**
  * Progress is published in the memo, so clients read it from the server without a query (a query
@@ -52,8 +51,6 @@ const PROGRESS_IN_MEMO = 'progress-in-memo';
  * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
  */
 const SEARCH_ATTRIBUTES = 'search-attributes';
-/** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
-const INDEX_EVERY_MS = 10_000;
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -83,6 +80,14 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const run = new RunState(clock.now());
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
   const rollOverLimit = rollOverAt(state.maxInFlight);
+  const publish = publisher({
+    campaign: input.campaign,
+    state,
+    clock,
+    run,
+    enabled: publishesProgress,
+    indexed,
+  });
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
@@ -121,27 +126,6 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     // will then report a change, so being done is a reason to wake too.
     const wake = () => run.changed || state.isDone();
     return ms === undefined ? condition(wake) : condition(wake, ms);
-  }
-
-  /** The memo's progress and changed search attributes, when decide.ts's rule says so (`final`: always). */
-  function publish(idleFor: number | null, final = false): void {
-    if (!publishesProgress) return;
-    const due = mayPublish({
-      sinceMs: clock.now() - run.publishedAt,
-      unpublished: run.reports - run.publishedReports,
-      idleFor,
-      reportGapMs: state.expectedReportGapMs(),
-    });
-    if (!final && !due) return;
-    run.publishedAt = clock.now();
-    run.publishedReports = run.reports;
-    const progress = state.progress(input.campaign, clock.now());
-    upsertMemo({ progress });
-    // Counts and money for searching need not move every second: every INDEX_EVERY_MS, and last.
-    if (!indexed || (!final && clock.now() - run.indexedAt < INDEX_EVERY_MS)) return;
-    const changed = indexed.changed(progressAttributes(progress));
-    if (changed.length > 0) upsertSearchAttributes(changed);
-    run.indexedAt = clock.now();
   }
 
   /**
@@ -239,30 +223,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       command = decide(situation());
     }
   } catch (error) {
-    if (isCancellation(error)) return cancelCampaign();
+    if (isCancellation(error)) return cancelCampaign({ state, run, context, governor, publish });
     if (governor) await governor.leave(); // a failed campaign creates nothing more
     throw error;
-  }
-
-  async function cancelCampaign(): Promise<CampaignProgress> {
-    run.cancelled = true;
-    await CancellationScope.nonCancellable(async () => {
-      // Let creates under way land, so the predictions they made are in the claims log too.
-      await condition(() => run.creating === 0);
-      await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
-      // Heirs created while their predecessors were being canceled are canceled in turn.
-      if (run.chaining > 0) {
-        await condition(() => run.chaining === 0);
-        await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
-      }
-      if (governor) await governor.leave();
-    });
-    state.cancelAll();
-    publish(null, true);
-    log.info('campaign canceled', { campaign: input.campaign });
-    // Completing (rather than rethrowing) keeps the final progress readable as the result, with
-    // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
-    return state.progress(input.campaign, Date.now());
   }
 
   // A decision's record is written before its acknowledgement: let the last ones land.
