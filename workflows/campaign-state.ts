@@ -4,7 +4,11 @@
  * its own verbs: the window over the plan (state/window.ts), the slots held at the service
  * (state/slots.ts), the money (state/budget.ts) and the tally of outcomes (state/tally.ts). This
  * class moves them together as each event of a job arrives; what a failure does is read from the
- * failure policy (contract/failure-policy.ts).
+ * failure policy (contract/failure-policy.ts). Review gates (state/gates.ts) park jobs beside them.
+ *
+ * Longer than our files usually are, on purpose: it is the one place where an event of a job moves
+ * several parts at once (a finish frees a slot, settles money, counts an outcome and may release a
+ * window place), one verb per event; splitting it would scatter each event over files.
  */
 import type { Micros } from '../api/money.ts';
 import type { FinishOutcome } from '../contract/activities.ts';
