@@ -1,16 +1,20 @@
 /**
- * The claims logs: `<output>/.mediaflow/claims/<campaign>.jsonl`, one line per prediction a
- * campaign created, written right after the service answered. One file per campaign, because two
- * campaigns may share an output folder and `cancel` must stop only its own. They serve two rescues:
+ * Claims: one create-once record per prediction a campaign created, written right after the
+ * service answered, under `.mediaflow/claims/<campaign>/` in the campaign's store. Per campaign,
+ * because two campaigns may share an output location and `cancel` must stop only its own. Each is
+ * named by its create's Idempotency-Key (hashed), so a create finds its claim with one read. They
+ * serve two rescues:
  *  - reconciling a "maybe created" request: a prediction found on the service that another create
- *    (of any campaign in the folder) already claimed is not ours;
- *  - cancel: every prediction its campaign claimed that is not in the manifest may still be running.
+ *    (of any campaign in the location) already claimed is not ours;
+ *  - cancel: every prediction its campaign claimed that is not recorded may still be running.
+ * Output folders of earlier versions hold an appended log per campaign (`claims/<campaign>.jsonl`):
+ * it is still read, never written.
  */
-import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import pLimit from 'p-limit';
 import { z } from 'zod';
-import { appendLines, isMissing, type LineWriter, nodeWriter, readLines } from './jsonl.ts';
-import { stateDirOf } from './plan-store.ts';
+import { claimKey, claimsOf, type Store } from '../store/index.ts';
+import { completeLines, parseJson, parseLines } from './jsonl.ts';
 
 export const Claim = z.object({
   campaign: z.string(),
@@ -22,44 +26,82 @@ export const Claim = z.object({
 });
 export type Claim = z.infer<typeof Claim>;
 
-function claimsDir(outputDir: string): string {
-  return join(stateDirOf(outputDir), 'claims');
-}
-
-/** Campaign names are safe file names (plan/schema.ts, SAFE_NAME). */
-export function claimsFile(outputDir: string, campaign: string): string {
-  return join(claimsDir(outputDir), `${campaign}.jsonl`);
-}
-
-/** A claim as a create makes it; the campaign is the file's. */
+/** A claim as a create makes it; the campaign is the request's. */
 export type NewClaim = Omit<Claim, 'campaign'>;
 
-export async function appendClaims(
-  outputDir: string,
+const CLAIMS = '.mediaflow/claims/';
+
+const hashed = (text: string, length: number) =>
+  createHash('sha256').update(text).digest('hex').slice(0, length);
+
+/** The claim of the first prediction made under an idempotency key. */
+export function claimName(idempotencyKey: string): string {
+  return hashed(idempotencyKey, 32);
+}
+
+/** Campaign names are safe key segments (plan/schema.ts, SAFE_NAME). */
+export function legacyClaimsLog(campaign: string): string {
+  return `${CLAIMS}${campaign}.jsonl`;
+}
+
+export async function addClaims(store: Store, campaign: string, claims: readonly NewClaim[]): Promise<void> {
+  const limit = pLimit(8);
+  await Promise.all(
+    claims.map((claim) =>
+      limit(async () => {
+        const body = `${JSON.stringify(Claim.parse({ campaign, ...claim }))}\n`;
+        const name = claimName(claim.idempotency_key);
+        const first = await store.createOnce(claimKey(campaign, name), body);
+        // A service that ignores idempotency keys can make a second prediction under one key: it
+        // is claimed too (beside the first), so cancel stops it and no other job adopts it.
+        if (!first.created && parseClaim(first.existing)?.prediction_id !== claim.prediction_id) {
+          await store.createOnce(claimKey(campaign, `${name}.${hashed(claim.prediction_id, 16)}`), body);
+        }
+      }),
+    ),
+  );
+}
+
+/** The claim of the first prediction a campaign's create made under `idempotencyKey`, if any. */
+export async function findClaim(
+  store: Store,
   campaign: string,
-  claims: readonly NewClaim[],
-  writer: LineWriter = nodeWriter,
-): Promise<void> {
-  if (claims.length === 0) return;
-  await mkdir(claimsDir(outputDir), { recursive: true });
-  const lines = claims.map((claim) => JSON.stringify(Claim.parse({ campaign, ...claim })));
-  appendLines(claimsFile(outputDir, campaign), lines, writer);
+  idempotencyKey: string,
+): Promise<Claim | undefined> {
+  const text = await store.read(claimKey(campaign, claimName(idempotencyKey)));
+  return text === undefined ? undefined : parseClaim(text);
 }
 
 /** The claims of one campaign. */
-export function readClaims(outputDir: string, campaign: string): Promise<Claim[]> {
-  return readLines(claimsFile(outputDir, campaign), Claim);
+export async function readClaims(store: Store, campaign: string): Promise<Claim[]> {
+  const keys: string[] = [legacyClaimsLog(campaign)];
+  for await (const key of store.list(claimsOf(campaign))) keys.push(key);
+  return readEach(store, keys);
 }
 
-/** The claims of every campaign writing to this folder. */
-export async function readAllClaims(outputDir: string): Promise<Claim[]> {
-  let names: string[];
-  try {
-    names = await readdir(claimsDir(outputDir));
-  } catch (error) {
-    if (isMissing(error)) return [];
-    throw error;
-  }
-  const files = names.filter((name) => name.endsWith('.jsonl'));
-  return (await Promise.all(files.map((name) => readLines(join(claimsDir(outputDir), name), Claim)))).flat();
+/** The claims of every campaign writing to this location. */
+export async function readAllClaims(store: Store): Promise<Claim[]> {
+  const keys: string[] = [];
+  for await (const key of store.list(CLAIMS)) keys.push(key);
+  return readEach(store, keys);
+}
+
+async function readEach(store: Store, keys: readonly string[]): Promise<Claim[]> {
+  const limit = pLimit(16);
+  const texts = await Promise.all(
+    keys.map((key) => limit(async () => [key, await store.read(key)] as const)),
+  );
+  return texts.flatMap(([key, text]) => {
+    if (text === undefined) return [];
+    // An old log: its complete lines (a torn tail, from a killed writer, is skipped).
+    if (key.endsWith('.jsonl')) return parseLines(completeLines(Buffer.from(text)).lines, Claim);
+    const claim = parseClaim(text);
+    return claim ? [claim] : [];
+  });
+}
+
+/** A claim, or undefined for anything else (a damaged or foreign object is not trusted). */
+function parseClaim(text: string): Claim | undefined {
+  const parsed = Claim.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : undefined;
 }

@@ -9,7 +9,8 @@ import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
-import { checkAccess } from './check-access.ts';
+import type { Store } from '../store/index.ts';
+import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
@@ -24,6 +25,8 @@ import { retryableFailure } from './service-failure.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
+  /** The store an output location names (store/index.ts, openStore). */
+  readonly storeOf: (location: string) => Store;
   /** Plans read back from disk (verified against their digest). */
   readonly plans: PlanCache;
   /** The manifest of each output folder. */
@@ -43,7 +46,7 @@ function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) =>
     });
 }
 
-export function createActivities({ client, plans, manifests, download }: ActivityDeps) {
+export function createActivities({ client, storeOf, plans, manifests, download }: ActivityDeps) {
   const resolver = new InputResolver(client);
   const claims = new ClaimsIndex();
   const finishing = new SharedWork<JobResult>();
@@ -54,13 +57,17 @@ export function createActivities({ client, plans, manifests, download }: Activit
     });
 
   return {
-    /** Can this worker read the plan and write the output folder? (activities/check-access.ts) */
-    checkAccess,
+    /** Can this worker read the plan and write the output location? (activities/check-access.ts) */
+    checkAccess: (input: CheckAccessInput) => checkAccess(input, storeOf),
 
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
-      const { plan } = await planOf(ref);
-      const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
-      return plan.jobs.slice(from, from + count).map((job, offset) => {
+      const plan = await planOf(ref);
+      const stepIndex = new Map(plan.head.steps.map((step, index) => [step.id, index]));
+      const jobs = await plan.jobs(from, count).catch((error: unknown) => {
+        // A page changed or gone is the plan's condition, final like an unreadable head.
+        throw retryableFailure(error instanceof ApplicationFailure ? new PlanUnreadable(ref, error) : error);
+      });
+      return jobs.map((job, offset) => {
         // The budget guard commits a price before every create: a job without one must not run.
         if (job.usd === null) {
           throw ApplicationFailure.nonRetryable(
@@ -105,9 +112,8 @@ export function createActivities({ client, plans, manifests, download }: Activit
      */
     async cancelOutstanding(context: { campaign: string; outputDir: string }): Promise<number> {
       const manifest = await manifests.of(context.outputDir);
-      await manifest.refresh();
-      const finished = new Set([...manifest.all()].map((entry) => entry.prediction_id));
-      const outstanding = (await readClaims(context.outputDir, context.campaign)).filter(
+      const finished = new Set((await manifest.recorded()).map((entry) => entry.prediction_id));
+      const outstanding = (await readClaims(manifest.store, context.campaign)).filter(
         (c) => !finished.has(c.prediction_id),
       );
       const limit = pLimit(8);

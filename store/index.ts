@@ -11,8 +11,8 @@ import type { Store } from './types.ts';
 export { BadKey } from './keys.ts';
 export * from './layout.ts';
 export { isS3Url, type Location, parseLocation } from './location.ts';
-export { PLAN_PAGE_SIZE, readJobIndex, readPlanHead, readPlanPage, writePlanPages } from './plan-pages.ts';
-export type { Created, Store, Stored, Written } from './types.ts';
+export { openPlan, type PagedPlan, PLAN_PAGE_SIZE, PlanDamaged, writePlan } from './plan-pages.ts';
+export type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
 export { LocalStore, S3Store };
 
 /**

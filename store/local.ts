@@ -7,11 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, checkPrefix } from './keys.ts';
-import type { Created, Store, Stored, Written } from './types.ts';
+import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
 
 const TEMPORARY = '.part';
 
@@ -80,8 +80,9 @@ export class LocalStore implements Store {
     yield* keys.sort();
   }
 
-  async write(key: string, body: Readable): Promise<Written> {
+  async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {
     const target = await this.prepare(key);
+    if (options.clearLeftovers) await removeLeftovers(target);
     const temporary = temporaryOf(target);
     const hash = createHash('sha256');
     let bytes = 0;
@@ -126,6 +127,17 @@ export class LocalStore implements Store {
     await mkdir(dirname(target), { recursive: true });
     return target;
   }
+}
+
+/** Temporary files of earlier writes of `target`, left by a process killed mid-write. */
+async function removeLeftovers(target: string): Promise<void> {
+  const prefix = `${basename(target)}.`;
+  const names = await readdir(dirname(target));
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith(TEMPORARY))
+      .map((name) => rm(join(dirname(target), name), { force: true })),
+  );
 }
 
 function temporaryOf(target: string): string {

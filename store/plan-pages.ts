@@ -1,15 +1,19 @@
 /**
  * A plan stored in pages, so a worker never loads a whole plan: memory follows the pages it is
  * using, not the plan's size (100,000 jobs are 100 pages of 1,000). Under `plans/<digest>/`:
- *  - `head.json`: everything but the jobs, plus the page size and the job count;
  *  - `pages/<n>.json`: jobs [n × size, (n + 1) × size) as a JSON array;
  *  - `keys/<xx>.json`: job key → index for keys starting with the hex digits `xx` (256 shards),
- *    so a job is found by its key by reading one small object.
- * Written once per digest (content-addressed): a second writer writes the same bytes. The head is
- * written last, so a plan whose head is there is whole.
+ *    so a job is found by its key by reading one small object;
+ *  - `head.json`: everything but the jobs, the page size, the job count, and the sha256 of every
+ *    page and shard. The digest is the head's own hash, so a worker checks the head against the
+ *    digest it was started with, and each page or shard it reads against the head: a plan edited
+ *    in the folder or bucket is refused, without ever reading all of it.
+ * Content-addressed: a second writer of one plan writes the same bytes. The head goes last, so a
+ * plan whose head is there is whole.
  *
- * The store knows nothing of the plan's schema: pages are JSON arrays the caller parses.
+ * The store knows nothing of the plan's schema: the caller parses what it reads.
  */
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import { planPrefix } from './layout.ts';
@@ -17,27 +21,39 @@ import type { Store } from './types.ts';
 
 export const PLAN_PAGE_SIZE = 1_000;
 
-export interface PlanHead {
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const PlanHead = z.object({
+  jobCount: z.number().int().nonnegative(),
+  pageSize: z.number().int().positive(),
+  pages: z.array(Sha256),
+  shards: z.record(z.string(), Sha256),
+  rest: z.unknown(),
+});
+type PlanHead = z.infer<typeof PlanHead>;
+const KeyShard = z.record(z.string(), z.number().int().nonnegative());
+
+/** The stored plan is missing, or not what its digest says (changed after it was written). */
+export class PlanDamaged extends Error {
+  override readonly name = 'PlanDamaged';
+}
+
+export interface PagedPlan {
+  readonly digest: string;
   readonly jobCount: number;
   readonly pageSize: number;
-  /** Everything of the plan but its jobs, as the caller gave it. */
+  /** Everything of the plan but its jobs, as the writer gave it (unparsed: the caller's schema). */
   readonly rest: unknown;
+  /** Page `n`'s jobs (unparsed), checked against the head. */
+  page(n: number): Promise<unknown[]>;
+  /** The plan index of `key`, or -1 when the plan has no such job. */
+  indexOf(key: string): Promise<number>;
 }
 
 interface Keyed {
   readonly key: string;
 }
 
-const KeyShard = z.record(z.string(), z.number().int().nonnegative());
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const headKey = (digest: string) => `${planPrefix(digest)}head.json`;
 const pageKey = (digest: string, page: number) => `${planPrefix(digest)}pages/${page}.json`;
 const shardKey = (digest: string, shard: string) => `${planPrefix(digest)}keys/${shard}.json`;
@@ -48,49 +64,77 @@ function shardOf(key: string): string {
   return /^[0-9a-f]{2}$/.test(start) ? start : 'other';
 }
 
-export async function writePlanPages(
+/** Writes the plan's pages, key shards and head; returns its digest. */
+export async function writePlan(
   store: Store,
-  digest: string,
   rest: unknown,
   jobs: readonly Keyed[],
   pageSize = PLAN_PAGE_SIZE,
-): Promise<void> {
-  const writes: Array<() => Promise<void>> = [];
-  for (let page = 0; page * pageSize < jobs.length; page++) {
-    const slice = jobs.slice(page * pageSize, (page + 1) * pageSize);
-    writes.push(() => store.put(pageKey(digest, page), JSON.stringify(slice)));
+): Promise<string> {
+  const pages: string[] = [];
+  for (let start = 0; start < jobs.length; start += pageSize) {
+    pages.push(JSON.stringify(jobs.slice(start, start + pageSize)));
   }
-  const shards = new Map<string, Record<string, number>>();
+  const byShard = new Map<string, Record<string, number>>();
   jobs.forEach((job, index) => {
     const shard = shardOf(job.key);
-    const entries = shards.get(shard) ?? {};
+    const entries = byShard.get(shard) ?? (Object.create(null) as Record<string, number>);
     entries[job.key] = index;
-    shards.set(shard, entries);
+    byShard.set(shard, entries);
   });
-  for (const [shard, entries] of shards)
-    writes.push(() => store.put(shardKey(digest, shard), JSON.stringify(entries)));
+  const shards = new Map([...byShard].map(([shard, entries]) => [shard, JSON.stringify(entries)]));
+  const head: PlanHead = {
+    jobCount: jobs.length,
+    pageSize,
+    pages: pages.map(sha256),
+    shards: Object.fromEntries([...shards].map(([shard, text]) => [shard, sha256(text)])),
+    rest,
+  };
+  const headText = JSON.stringify(head);
+  const digest = sha256(headText).slice(0, 32);
   // A few at a time: a bucket answers each PUT in milliseconds, a folder faster still.
   const limit = pLimit(16);
-  await Promise.all(writes.map((write) => limit(write)));
-  const head: PlanHead = { jobCount: jobs.length, pageSize, rest };
-  await store.put(headKey(digest), JSON.stringify(head));
+  await Promise.all([
+    ...pages.map((text, n) => limit(() => store.put(pageKey(digest, n), text))),
+    ...[...shards].map(([shard, text]) => limit(() => store.put(shardKey(digest, shard), text))),
+  ]);
+  await store.put(headKey(digest), headText);
+  return digest;
 }
 
-/** The head's JSON text, or undefined when no whole plan with this digest is stored. */
-export function readPlanHead(store: Store, digest: string): Promise<string | undefined> {
-  return store.read(headKey(digest));
-}
-
-/** The JSON text of page `page` (an array of jobs), or undefined when it is missing. */
-export function readPlanPage(store: Store, digest: string, page: number): Promise<string | undefined> {
-  return store.read(pageKey(digest, page));
-}
-
-/** The plan index of `key`, or -1 when the plan has no such job. */
-export async function readJobIndex(store: Store, digest: string, key: string): Promise<number> {
-  const text = await store.read(shardKey(digest, shardOf(key)));
-  if (text === undefined) return -1;
-  const shard = KeyShard.safeParse(parseJson(text));
-  if (!shard.success) throw new Error(`the plan ${digest}'s key index is damaged: ${shard.error.message}`);
-  return Object.hasOwn(shard.data, key) ? shard.data[key]! : -1;
+/** Opens the stored plan `digest`; throws PlanDamaged when it is missing or not what the digest says. */
+export async function openPlan(store: Store, digest: string): Promise<PagedPlan> {
+  const headText = await store.read(headKey(digest));
+  if (headText === undefined) throw new PlanDamaged(`${headKey(digest)} is missing in ${store.location}`);
+  if (sha256(headText).slice(0, 32) !== digest) {
+    throw new PlanDamaged(
+      `the plan ${digest} does not match its digest: it was changed after the campaign started`,
+    );
+  }
+  const head = PlanHead.parse(JSON.parse(headText));
+  const checked = async (key: string, expected: string | undefined): Promise<unknown> => {
+    const text = await store.read(key);
+    if (text === undefined || expected === undefined || sha256(text) !== expected) {
+      throw new PlanDamaged(
+        `${key} in ${store.location} is missing or does not match its digest: it was changed after the campaign started`,
+      );
+    }
+    return JSON.parse(text);
+  };
+  return {
+    digest,
+    jobCount: head.jobCount,
+    pageSize: head.pageSize,
+    rest: head.rest,
+    async page(n) {
+      if (n < 0 || n >= head.pages.length) return [];
+      return z.array(z.unknown()).parse(await checked(pageKey(digest, n), head.pages[n]));
+    },
+    async indexOf(key) {
+      const shard = shardOf(key);
+      if (!Object.hasOwn(head.shards, shard)) return -1;
+      const entries = KeyShard.parse(await checked(shardKey(digest, shard), head.shards[shard]));
+      return Object.hasOwn(entries, key) ? entries[key]! : -1;
+    },
+  };
 }

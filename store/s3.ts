@@ -11,7 +11,7 @@
  * loser reads the winner's record.
  */
 import { createHash } from 'node:crypto';
-import { type Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, checkPrefix } from './keys.ts';
-import type { Created, Store, Stored, Written } from './types.ts';
+import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
 
 export interface S3Location {
   readonly bucket: string;
@@ -115,23 +115,24 @@ export class S3Store implements Store {
     }
   }
 
-  async write(key: string, body: Readable): Promise<Written> {
+  /** Nothing to clear of earlier writes (WriteOptions): an unfinished upload is never visible. */
+  async write(key: string, body: Readable, _options?: WriteOptions): Promise<Written> {
     const hash = createHash('sha256');
     let bytes = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    body.on('error', (error) => count.destroy(error));
+    // A generator: the body's error fails the upload (which then aborts), never an unhandled event.
+    async function* counted(): AsyncGenerator<Buffer> {
+      for await (const chunk of body) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+        yield chunk as Buffer;
+      }
+    }
     // lib-storage: one PUT for a small body, a multipart upload (parts in parallel, memory bounded
     // by queueSize × partSize) for a large one. With SHA256 the SDK sends each part's checksum and
     // the server verifies it: the whole object's for a single PUT, per part for a multipart one.
     const upload = new Upload({
       client: this.client,
-      params: { ...this.objectOf(key), Body: body.pipe(count), ChecksumAlgorithm: 'SHA256' },
+      params: { ...this.objectOf(key), Body: Readable.from(counted()), ChecksumAlgorithm: 'SHA256' },
       queueSize: 2,
     });
     await upload.done();

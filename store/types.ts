@@ -24,6 +24,15 @@ export interface Written {
   readonly sha256: string;
 }
 
+export interface WriteOptions {
+  /**
+   * Remove what an earlier, killed writer of this key left (a folder's temporary files beside it).
+   * For retries only: on a folder it lists the key's directory. S3 has nothing to clear: an
+   * unfinished upload is never visible (a bucket lifecycle rule reclaims its parts).
+   */
+  readonly clearLeftovers?: boolean;
+}
+
 export interface Store {
   /** Where it is, for messages and `--output`: a folder path or `s3://bucket/prefix`. */
   readonly location: string;
@@ -44,7 +53,7 @@ export interface Store {
    * partial object); returns its size and sha256, which the S3 backend also sends as the object's
    * checksum so the server verifies what it stored.
    */
-  write(key: string, body: Readable): Promise<Written>;
+  write(key: string, body: Readable, options?: WriteOptions): Promise<Written>;
   /** A stream of `key`'s bytes, or undefined when there is none. */
   open(key: string): Promise<Readable | undefined>;
   /** Renames `from` to `to` (replacing `to`); nothing happens when `from` is missing. */

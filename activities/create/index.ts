@@ -13,7 +13,8 @@
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
-import { appendClaims, type NewClaim } from '../claims.ts';
+import type { PlannedJob } from '../../plan/types.ts';
+import { addClaims, type NewClaim } from '../claims.ts';
 import type { ClaimsIndex } from '../claims-index.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
@@ -29,7 +30,7 @@ import { adoptMaybeCreated } from './reconcile.ts';
 export interface CreateDeps {
   readonly client: ServiceClient;
   readonly resolver: InputResolver;
-  /** This worker's view of the claims logs, read incrementally. */
+  /** This worker's view of the claims (claims-index.ts). */
   readonly claims: ClaimsIndex;
 }
 
@@ -70,18 +71,28 @@ export async function createAll(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
-  const claimed = await adoptClaimed(deps.client, deps.claims, request, ready);
+  const claimed = await adoptClaimed(
+    deps.client,
+    deps.claims.of(manifest.store, request.outputDir, request.campaign),
+    ready,
+  );
   outcomes.push(...claimed.adopted);
   let toCreate = claimed.rest;
   if (reconcile) {
-    const adoption = await adoptMaybeCreated(deps.client, request, toCreate, reconcile.since);
+    const adoption = await adoptMaybeCreated(
+      deps.client,
+      manifest.store,
+      request.campaign,
+      toCreate,
+      reconcile.since,
+    );
     outcomes.push(...adoption.adopted);
     toCreate = adoption.rest;
   }
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const sent = await sendCreates(deps.client, toCreate);
-  await appendClaims(request.outputDir, request.campaign, claimsOf(sent.outcomes, toCreate));
+  await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, toCreate));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;
@@ -95,20 +106,20 @@ export async function createAll(
  */
 async function prepare(
   deps: CreateDeps,
-  { plan, indexOf }: LoadedPlan,
+  loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
 ): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
   for (const item of request.items) {
-    const job = plan.jobs[item.i]!;
+    const job = await loaded.job(item.i);
     const recorded = await recordedOutput(manifest, job.key);
     if (recorded.state === 'done') {
       outcomes.push({ kind: 'cached', i: item.i });
       continue;
     }
-    const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
+    const parentName = job.parent ? ((await loaded.jobByKey(job.parent))?.name ?? null) : null;
     const resolved = await resolveOrRefuse(deps, job, parentName, manifest);
     if (!resolved.ok) {
       outcomes.push(
@@ -149,7 +160,7 @@ function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[])
  */
 async function resolveOrRefuse(
   deps: CreateDeps,
-  job: LoadedPlan['plan']['jobs'][number],
+  job: PlannedJob,
   parentName: string | null,
   manifest: Manifest,
 ): ReturnType<InputResolver['resolve']> {

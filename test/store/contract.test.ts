@@ -9,15 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import {
-  BadKey,
-  LocalStore,
-  readJobIndex,
-  readPlanHead,
-  readPlanPage,
-  type Store,
-  writePlanPages,
-} from '../../store/index.ts';
+import { BadKey, LocalStore, openPlan, PlanDamaged, type Store, writePlan } from '../../store/index.ts';
 import { s3TestStore } from '../helpers/s3-store.ts';
 
 const backends: Array<[string, () => Promise<Store>]> = [
@@ -171,20 +163,36 @@ describe.each(backends)('the %s store', (_name, open) => {
 
   it('stores a plan in pages, with a key index, so a job is read without the whole plan', async () => {
     const store = await open();
-    const jobs = Array.from({ length: 2_345 }, (_, i) => ({ key: sha256(`job ${i}`), name: `job-${i}` }));
-    await writePlanPages(store, 'd1', { campaign: 'c', steps: [] }, jobs, 1_000);
-    expect(JSON.parse((await readPlanHead(store, 'd1'))!)).toEqual({
-      jobCount: 2_345,
-      pageSize: 1_000,
-      rest: { campaign: 'c', steps: [] },
-    });
-    const last = JSON.parse((await readPlanPage(store, 'd1', 2))!);
+    const jobs = Array.from({ length: 2_345 }, (_, i) => ({
+      key: sha256(`job ${i}`).slice(0, 32),
+      name: `job-${i}`,
+    }));
+    const digest = await writePlan(store, { campaign: 'c', steps: [] }, jobs, 1_000);
+    const plan = await openPlan(store, digest);
+    expect(plan).toMatchObject({ jobCount: 2_345, pageSize: 1_000, rest: { campaign: 'c', steps: [] } });
+    const last = await plan.page(2);
     expect(last).toHaveLength(345);
     expect(last[344]).toEqual(jobs[2_344]);
-    expect(await readPlanPage(store, 'd1', 3)).toBeUndefined();
-    expect(await readJobIndex(store, 'd1', jobs[1_234]!.key)).toBe(1_234);
-    expect(await readJobIndex(store, 'd1', sha256('not a job'))).toBe(-1);
-    expect(await readPlanHead(store, 'other')).toBeUndefined();
+    expect(await plan.page(3)).toEqual([]);
+    expect(await plan.indexOf(jobs[1_234]!.key)).toBe(1_234);
+    expect(await plan.indexOf(sha256('not a job').slice(0, 32))).toBe(-1);
+    // The same plan written again is the same digest (content-addressed).
+    expect(await writePlan(store, { campaign: 'c', steps: [] }, jobs, 1_000)).toBe(digest);
+  });
+
+  it('refuses a stored plan that is missing or was changed, page by page', async () => {
+    const store = await open();
+    await expect(openPlan(store, 'f'.repeat(32))).rejects.toThrow(PlanDamaged);
+    const jobs = [{ key: 'ab'.repeat(16), name: 'one' }];
+    const digest = await writePlan(store, { campaign: 'c' }, jobs);
+    const plan = await openPlan(store, digest);
+    await store.put(
+      `.mediaflow/plans/${digest}/pages/0.json`,
+      JSON.stringify([{ key: 'ab'.repeat(16), name: 'evil' }]),
+    );
+    await expect(plan.page(0)).rejects.toThrow(/does not match its digest/);
+    await store.put(`.mediaflow/plans/${digest}/head.json`, JSON.stringify({ jobCount: 9 }));
+    await expect(openPlan(store, digest)).rejects.toThrow(/does not match its digest/);
   });
 });
 
