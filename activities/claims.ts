@@ -1,20 +1,25 @@
 /**
- * Claims: one create-once record per prediction a campaign created, written right after the
- * service answered, under `.mediaflow/claims/<campaign>/` in the campaign's store. Per campaign,
- * because two campaigns may share an output location and `cancel` must stop only its own. Each is
- * named by its create's Idempotency-Key (hashed), so a create finds its claim with one read. They
- * serve two rescues:
+ * Claims: one per prediction a campaign created, written right after the service answered. Per
+ * campaign, because two campaigns may share an output location and `cancel` must stop only its
+ * own. They serve two rescues:
  *  - reconciling a "maybe created" request: a prediction found on the service that another create
  *    (of any campaign in the location) already claimed is not ours;
  *  - cancel: every prediction its campaign claimed that is not recorded may still be running.
- * Output folders of earlier versions hold an appended log per campaign (`claims/<campaign>.jsonl`):
- * it is still read, never written.
+ *
+ * In S3 mode each claim is a create-once object under `.mediaflow/claims/<campaign>/`, named by its
+ * create's Idempotency-Key (hashed), so a create on any host finds it with one read. A folder is
+ * one host's (ARCHITECTURE.md decision 11: workers on several hosts share a bucket, not a folder),
+ * so it keeps the appended log per campaign it always had (`claims/<campaign>.jsonl`, jsonl.ts:
+ * one checked write per batch): a file per claim would cost a disk block per prediction, and a
+ * disk filling up would then refuse the very claim that keeps a re-run from paying again.
  */
 import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { claimKey, claimsOf, type Store } from '../store/index.ts';
-import { completeLines, parseJson, parseLines } from './jsonl.ts';
+import { claimKey, claimsOf, isS3Url, type Store } from '../store/index.ts';
+import { appendLines, completeLines, type LineWriter, nodeWriter, parseJson, parseLines } from './jsonl.ts';
 
 export const Claim = z.object({
   campaign: z.string(),
@@ -39,12 +44,28 @@ export function claimName(idempotencyKey: string): string {
   return hashed(idempotencyKey, 32);
 }
 
-/** Campaign names are safe key segments (plan/schema.ts, SAFE_NAME). */
-export function legacyClaimsLog(campaign: string): string {
+/** A folder's log of a campaign's claims. Campaign names are safe key segments (plan/schema.ts, SAFE_NAME). */
+export function claimsLogOf(campaign: string): string {
   return `${CLAIMS}${campaign}.jsonl`;
 }
 
-export async function addClaims(store: Store, campaign: string, claims: readonly NewClaim[]): Promise<void> {
+export async function addClaims(
+  store: Store,
+  campaign: string,
+  claims: readonly NewClaim[],
+  writer: LineWriter = nodeWriter,
+): Promise<void> {
+  if (claims.length === 0) return;
+  if (!isS3Url(store.location)) {
+    const log = join(store.location, claimsLogOf(campaign));
+    await mkdir(dirname(log), { recursive: true });
+    appendLines(
+      log,
+      claims.map((claim) => JSON.stringify(Claim.parse({ campaign, ...claim }))),
+      writer,
+    );
+    return;
+  }
   const limit = pLimit(8);
   await Promise.all(
     claims.map((claim) =>
@@ -62,7 +83,7 @@ export async function addClaims(store: Store, campaign: string, claims: readonly
   );
 }
 
-/** The claim of the first prediction a campaign's create made under `idempotencyKey`, if any. */
+/** S3 mode: the claim of the first prediction a campaign's create made under `idempotencyKey`. */
 export async function findClaim(
   store: Store,
   campaign: string,
@@ -74,7 +95,7 @@ export async function findClaim(
 
 /** The claims of one campaign. */
 export async function readClaims(store: Store, campaign: string): Promise<Claim[]> {
-  const keys: string[] = [legacyClaimsLog(campaign)];
+  const keys: string[] = [claimsLogOf(campaign)];
   for await (const key of store.list(claimsOf(campaign))) keys.push(key);
   return readEach(store, keys);
 }
@@ -93,7 +114,7 @@ async function readEach(store: Store, keys: readonly string[]): Promise<Claim[]>
   );
   return texts.flatMap(([key, text]) => {
     if (text === undefined) return [];
-    // An old log: its complete lines (a torn tail, from a killed writer, is skipped).
+    // A folder's log: its complete lines (a torn tail, from a killed writer, is skipped).
     if (key.endsWith('.jsonl')) return parseLines(completeLines(Buffer.from(text)).lines, Claim);
     const claim = parseClaim(text);
     return claim ? [claim] : [];

@@ -6,7 +6,8 @@
  * a folder, `If-None-Match: *` on S3), so however many workers on however many hosts finish a job,
  * one of them records it and the others are told. The record is the truth; `manifest.jsonl` is the
  * user's view of the records: appended by the writer that created the record on a folder (as it
- * always was), materialized from the records in S3 mode (manifest-view.ts, `mediaflow export`).
+ * always was), materialized from the records in S3 mode (materializeManifest, at the end of `run` and by
+ * `mediaflow export`).
  *
  * A job's latest record is found by following a chain: `<key>` holds its first output, and an
  * output regenerated after the one before was lost is recorded as `<key>.<hash of the replaced
@@ -19,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { isS3Url, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
+import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
 import { AppendedLines, appendLines, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
 
 export const ManifestEntry = z.object({
@@ -44,7 +45,7 @@ export const ManifestEntry = z.object({
 });
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
-export const MANIFEST_FILE = 'manifest.jsonl';
+export const MANIFEST_FILE = MANIFEST_KEY;
 
 /** The folder's manifest.jsonl: appended, read incrementally. */
 class FolderView {
@@ -176,4 +177,18 @@ export class Manifests {
     }
     return manifest;
   }
+}
+
+/**
+ * The manifest as JSON lines, oldest record first. In S3 mode it is also written to the bucket as
+ * `manifest.jsonl` (the folder's own file is already that view, and is left alone).
+ */
+export async function materializeManifest(
+  outputDir: string,
+  store: Store = openStore(outputDir),
+): Promise<string> {
+  const manifest = await Manifest.open(outputDir, nodeWriter, store);
+  const text = (await manifest.recorded()).map((entry) => `${JSON.stringify(entry)}\n`).join('');
+  if (isS3Url(outputDir)) await store.put(MANIFEST_KEY, text);
+  return text;
 }

@@ -3,6 +3,7 @@
  * the manifest cost nothing), its price with the service's estimate for jobs the catalogue cannot
  * price, the account balance, and a verdict against the budget and the balance.
  */
+import pLimit from 'p-limit';
 import { Manifest } from '../activities/manifest.ts';
 import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
@@ -24,10 +25,13 @@ export interface PreflightReport {
 
 export async function preflight(service: ServiceClient, plan: Plan): Promise<PreflightReport> {
   const manifest = await Manifest.open(plan.outputDir);
-  const pending: PlannedJob[] = [];
   // A recorded job counts only while its file is there: a lost one is priced as a new generation.
-  for (const job of plan.jobs)
-    if ((await recordedOutput(manifest, job.key)).state !== 'done') pending.push(job);
+  // Several at a time: in S3 mode each lookup is a request or two.
+  const limit = pLimit(32);
+  const done = await Promise.all(
+    plan.jobs.map((job) => limit(async () => (await recordedOutput(manifest, job.key)).state === 'done')),
+  );
+  const pending: PlannedJob[] = plan.jobs.filter((_, i) => !done[i]);
 
   const { byKey: prices } = await servicePrices(
     service,

@@ -2,8 +2,10 @@
  * A plan stored in pages, so a worker never loads a whole plan: memory follows the pages it is
  * using, not the plan's size (100,000 jobs are 100 pages of 1,000). Under `plans/<digest>/`:
  *  - `pages/<n>.json`: jobs [n × size, (n + 1) × size) as a JSON array;
- *  - `keys/<xx>.json`: job key → index for keys starting with the hex digits `xx` (256 shards),
- *    so a job is found by its key by reading one small object;
+ *  - `keys/<prefix>.json`: job key → index for the keys starting with `<prefix>`, so a job is
+ *    found by its key by reading one small object: no prefix (one shard) up to 1,000 jobs, one
+ *    hex digit (16 shards) up to 16,000, two beyond (256); few objects for a small plan, small
+ *    ones for a large plan;
  *  - `head.json`: everything but the jobs, the page size, the job count, and the sha256 of every
  *    page and shard. The digest is the head's own hash, so a worker checks the head against the
  *    digest it was started with, and each page or shard it reads against the head: a plan edited
@@ -26,6 +28,7 @@ const PlanHead = z.object({
   jobCount: z.number().int().nonnegative(),
   pageSize: z.number().int().positive(),
   pages: z.array(Sha256),
+  shardDigits: z.number().int().min(0).max(2),
   shards: z.record(z.string(), Sha256),
   rest: z.unknown(),
 });
@@ -58,10 +61,15 @@ const headKey = (digest: string) => `${planPrefix(digest)}head.json`;
 const pageKey = (digest: string, page: number) => `${planPrefix(digest)}pages/${page}.json`;
 const shardKey = (digest: string, shard: string) => `${planPrefix(digest)}keys/${shard}.json`;
 
-/** The shard of a job key: its first two characters when they are hex digits, else "other". */
-function shardOf(key: string): string {
-  const start = key.slice(0, 2).toLowerCase();
-  return /^[0-9a-f]{2}$/.test(start) ? start : 'other';
+/** Hex digits of the key that name its shard, for a plan of `jobs` jobs. */
+function shardDigitsFor(jobs: number): number {
+  return jobs <= 1_000 ? 0 : jobs <= 16_000 ? 1 : 2;
+}
+
+/** The shard of a job key: its first `digits` characters when they are hex digits, else "other". */
+function shardOf(key: string, digits: number): string {
+  const start = key.slice(0, digits).toLowerCase();
+  return digits === 0 ? 'all' : new RegExp(`^[0-9a-f]{${digits}}$`).test(start) ? start : 'other';
 }
 
 /** Writes the plan's pages, key shards and head; returns its digest. */
@@ -75,9 +83,10 @@ export async function writePlan(
   for (let start = 0; start < jobs.length; start += pageSize) {
     pages.push(JSON.stringify(jobs.slice(start, start + pageSize)));
   }
+  const shardDigits = shardDigitsFor(jobs.length);
   const byShard = new Map<string, Record<string, number>>();
   jobs.forEach((job, index) => {
-    const shard = shardOf(job.key);
+    const shard = shardOf(job.key, shardDigits);
     const entries = byShard.get(shard) ?? (Object.create(null) as Record<string, number>);
     entries[job.key] = index;
     byShard.set(shard, entries);
@@ -87,6 +96,7 @@ export async function writePlan(
     jobCount: jobs.length,
     pageSize,
     pages: pages.map(sha256),
+    shardDigits,
     shards: Object.fromEntries([...shards].map(([shard, text]) => [shard, sha256(text)])),
     rest,
   };
@@ -131,7 +141,7 @@ export async function openPlan(store: Store, digest: string): Promise<PagedPlan>
       return z.array(z.unknown()).parse(await checked(pageKey(digest, n), head.pages[n]));
     },
     async indexOf(key) {
-      const shard = shardOf(key);
+      const shard = shardOf(key, head.shardDigits);
       if (!Object.hasOwn(head.shards, shard)) return -1;
       const entries = KeyShard.parse(await checked(shardKey(digest, shard), head.shards[shard]));
       return Object.hasOwn(entries, key) ? entries[key]! : -1;

@@ -71,11 +71,7 @@ export async function createAll(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
-  const claimed = await adoptClaimed(
-    deps.client,
-    deps.claims.of(manifest.store, request.outputDir, request.campaign),
-    ready,
-  );
+  const claimed = await adoptClaimed(deps.client, deps.claims.of(manifest.store, request.campaign), ready);
   outcomes.push(...claimed.adopted);
   let toCreate = claimed.rest;
   if (reconcile) {
