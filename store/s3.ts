@@ -166,6 +166,10 @@ export class S3Store implements Store {
 
 /** The SDK's standard configuration, with path-style addressing for a custom endpoint. */
 export function defaultS3Client(env: NodeJS.ProcessEnv = process.env): S3Client {
+  // The SDK warns once per process, on stderr, that its releases after January 2027 will need
+  // Node 22; mediaflow pins the SDK (package-lock.json) and supports Node 20 (package.json
+  // engines), so the warning only clutters the live view of `run`. The user's own setting wins.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const customEndpoint = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
   // A self-hosted server ignores the region but the SDK refuses to sign without one.
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || (customEndpoint ? 'us-east-1' : undefined);
