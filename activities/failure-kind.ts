@@ -40,6 +40,26 @@ export function localFailureKind(error: unknown): FailureKind | null {
   return null;
 }
 
+/** Network errors of a store that is there but not answering right now (restarting, overloaded). */
+const PASSING_NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+/**
+ * Whether reading the store failed for a passing reason (an S3 server restarting, a 5xx, a reset),
+ * so the read is retried rather than taken as the store's final answer.
+ */
+export function passingStoreError(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 500) >= 500;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && PASSING_NETWORK.has(code);
+}
+
 /** A plan this worker cannot read, said with which worker and which path, and what to do. */
 export class PlanUnreadable extends Error {
   override readonly name = 'PlanUnreadable';

@@ -14,7 +14,7 @@ import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
-import { PlanUnreadable } from './failure-kind.ts';
+import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import type { Download } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
@@ -50,10 +50,13 @@ export function createActivities({ client, storeOf, plans, manifests, download }
   const resolver = new InputResolver(client);
   const claims = new ClaimsIndex();
   const finishing = new SharedWork<JobResult>();
-  /** A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry. */
+  /**
+   * A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry;
+   * a store that is only restarting (passingStoreError) is retried like any passing fault.
+   */
   const planOf = (ref: PlanRef) =>
     plans.get(ref).catch((error: unknown) => {
-      throw retryableFailure(new PlanUnreadable(ref, error));
+      throw retryableFailure(passingStoreError(error) ? error : new PlanUnreadable(ref, error));
     });
 
   return {
@@ -65,7 +68,7 @@ export function createActivities({ client, storeOf, plans, manifests, download }
       const stepIndex = new Map(plan.head.steps.map((step, index) => [step.id, index]));
       const jobs = await plan.jobs(from, count).catch((error: unknown) => {
         // A page changed or gone is the plan's condition, final like an unreadable head.
-        throw retryableFailure(error instanceof ApplicationFailure ? new PlanUnreadable(ref, error) : error);
+        throw retryableFailure(passingStoreError(error) ? error : new PlanUnreadable(ref, error));
       });
       return jobs.map((job, offset) => {
         // The budget guard commits a price before every create: a job without one must not run.

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -53,6 +53,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
   }
   const ownRoot = options.root === undefined;
   const root = options.root ?? (await mkdtemp(join(tmpdir(), 'mediaflow-s3-')));
+  await mkdir(root, { recursive: true });
   const bucket = options.bucket ?? 'mediaflow';
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
