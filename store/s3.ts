@@ -32,6 +32,9 @@ export interface S3Location {
   readonly prefix: string;
 }
 
+/** Connections of a process's S3 client (defaultS3Client). */
+const S3_SOCKETS = 256;
+
 /** How many times a create is tried again when the server reports a concurrent conditional write. */
 const CONFLICT_RETRIES = 5;
 
@@ -173,7 +176,14 @@ export function defaultS3Client(env: NodeJS.ProcessEnv = process.env): S3Client 
   const customEndpoint = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
   // A self-hosted server ignores the region but the SDK refuses to sign without one.
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || (customEndpoint ? 'us-east-1' : undefined);
-  return new S3Client({ forcePathStyle: customEndpoint, ...(region ? { region } : {}) });
+  // Every output streams into an upload while records and claims are written: the SDK's default
+  // of 50 sockets would queue a worker's 200 predictions in flight behind each other.
+  const agent = { keepAlive: true, maxSockets: S3_SOCKETS };
+  return new S3Client({
+    forcePathStyle: customEndpoint,
+    ...(region ? { region } : {}),
+    requestHandler: { httpAgent: agent, httpsAgent: agent },
+  });
 }
 
 function statusOf(error: unknown): number | undefined {
