@@ -9,10 +9,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { materializeManifest } from '../../activities/manifest.ts';
-import { outputLocation } from '../../plan/index.ts';
 import { isS3Url, MANIFEST_KEY } from '../../store/index.ts';
 import { workflowIdOf } from '../../worker/campaign-control.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { outputOverride } from '../output-location.ts';
 import { unknownCampaign } from './status.ts';
 
 /** The part of the campaign workflow's input this command reads; the rest is not its business. */
@@ -29,7 +29,7 @@ export function register(program: Command): void {
       'the output location (a folder or s3://bucket/prefix) instead of the campaign’s',
     )
     .action(async (campaign: string, options: { output?: string }) => {
-      let outputDir = options.output ? outputLocation(process.cwd(), options.output) : undefined;
+      let outputDir = options.output ? outputOverride(options.output) : undefined;
       if (outputDir === undefined) {
         const env = await openEnvironment({ service: false });
         try {

@@ -28,6 +28,7 @@ import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { stopLine } from '../outcomes.ts';
+import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -93,7 +94,7 @@ export function register(program: Command): void {
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const loaded = await loadPlanOrReport(spec);
   if (!loaded) return { code: 1, exitNow: false };
-  const plan = options.output ? withOutput(loaded, options.output) : loaded;
+  const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -244,17 +245,6 @@ function printSummary({ progress, closedAt }: CampaignView, outputDir: string, j
   }
   console.log(summaryTable(progress, closedAt));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
-}
-
-/** The plan with `--output` as its location: a folder relative to the current one, or an S3 URL. */
-function withOutput(plan: Plan, output: string): Plan {
-  const outputDir = outputLocation(process.cwd(), output);
-  try {
-    parseLocation(outputDir);
-  } catch (error) {
-    throw new UserError(`--output ${(error as Error).message}`, 'give a folder, or s3://<bucket>/<prefix>');
-  }
-  return { ...plan, outputDir };
 }
 
 function sleep(ms: number): Promise<'tick'> {
