@@ -11,7 +11,7 @@ import type { Store } from './types.ts';
 export { BadKey } from './keys.ts';
 export * from './layout.ts';
 export { isS3Url, type Location, parseLocation } from './location.ts';
-export { openPlan, type PagedPlan, PLAN_PAGE_SIZE, PlanDamaged, writePlan } from './plan-pages.ts';
+export { openPlan, type PagedPlan, PlanDamaged, writePlan } from './plan-pages.ts';
 export type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
 export { LocalStore, S3Store };
 

@@ -18,12 +18,13 @@ export const MANIFEST_KEY = 'manifest.jsonl';
 
 export const RECORDS = `${STATE}/records/`;
 export const DECISIONS = `${STATE}/decisions/`;
-export const PLANS = `${STATE}/plans/`;
+const PLANS = `${STATE}/plans/`;
 
 export function recordKey(name: string): string {
   return RECORDS + name;
 }
 
+/** Review decisions (create-once, like records): where activities/decisions.ts's files move to. */
 export function decisionKey(name: string): string {
   return DECISIONS + name;
 }

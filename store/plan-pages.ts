@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { planPrefix } from './layout.ts';
 import type { Store } from './types.ts';
 
-export const PLAN_PAGE_SIZE = 1_000;
+const PLAN_PAGE_SIZE = 1_000;
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const PlanHead = z.object({

@@ -12,8 +12,7 @@ import { materializeManifest } from '../../activities/manifest.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import { outputLocation, type Plan } from '../../plan/index.ts';
-import { isS3Url, parseLocation } from '../../store/index.ts';
+import { isS3Url } from '../../store/index.ts';
 import {
   attach,
   type CampaignView,
@@ -24,7 +23,6 @@ import {
 } from '../../worker/campaign-control.ts';
 import { checkWorkerAccess } from '../../worker/check-access.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
-import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { stopLine } from '../outcomes.ts';
