@@ -3,6 +3,7 @@
  *
  *   throughput-2k | throughput-10k | chain-1k   mediaflow, then the baseline, on the workload
  *   baseline [workload…]                         the baseline alone (default: all three)
+ *   s3-throughput-2k                             throughput-2k into a folder, then into S3
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -11,6 +12,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
+import { measureS3Throughput } from './throughput/s3-comparison.ts';
 import { WORKLOADS, type Workload } from './throughput/workloads.ts';
 
 /** Other work on this 2-core machine skews every number: the load average says how much there was. */
@@ -18,7 +20,13 @@ const loadAtStart = os.loadavg().map((n) => round(n, 2));
 const { positionals } = parseArgs({ allowPositionals: true });
 const [name, ...rest] = positionals;
 
-if (name === 'baseline') {
+if (name === 's3-throughput-2k') {
+  const measured = await measureS3Throughput();
+  const file = writeResult(name, { benchmark: name, ...header(name), ...measured });
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  console.log(`written ${file}`);
+} else if (name === 'baseline') {
   const names = rest.length > 0 ? rest : Object.keys(WORKLOADS);
   const results: Record<string, unknown> = {};
   for (const workloadName of names) {
@@ -61,7 +69,7 @@ if (name === 'baseline') {
 function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
-    console.error(`usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline'].join(' | ')}>`);
+    console.error(`usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 's3-throughput-2k'].join(' | ')}>`);
     process.exit(2);
   }
   return workload;
