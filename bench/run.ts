@@ -69,7 +69,9 @@ if (name === 's3-throughput-2k') {
 function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
-    console.error(`usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 's3-throughput-2k'].join(' | ')}>`);
+    console.error(
+      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 's3-throughput-2k'].join(' | ')}>`,
+    );
     process.exit(2);
   }
   return workload;
