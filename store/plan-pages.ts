@@ -34,6 +34,8 @@ const PlanHead = z.object({
 });
 type PlanHead = z.infer<typeof PlanHead>;
 const KeyShard = z.record(z.string(), z.number().int().nonnegative());
+/** Key shards of one plan kept parsed (at most 32 × ~400 keys for the largest plans). */
+const SHARDS_IN_MEMORY = 32;
 
 /** The stored plan is missing, or not what its digest says (changed after it was written). */
 export class PlanDamaged extends Error {
@@ -122,6 +124,8 @@ export async function openPlan(store: Store, digest: string): Promise<PagedPlan>
     );
   }
   const head = PlanHead.parse(JSON.parse(headText));
+  // Every chained create looks its parent up by key: the shards read last stay parsed.
+  const shards = new Map<string, Promise<z.infer<typeof KeyShard>>>();
   const checked = async (key: string, expected: string | undefined): Promise<unknown> => {
     const text = await store.read(key);
     if (text === undefined || expected === undefined || sha256(text) !== expected) {
@@ -143,8 +147,15 @@ export async function openPlan(store: Store, digest: string): Promise<PagedPlan>
     async indexOf(key) {
       const shard = shardOf(key, head.shardDigits);
       if (!Object.hasOwn(head.shards, shard)) return -1;
-      const entries = KeyShard.parse(await checked(shardKey(digest, shard), head.shards[shard]));
-      return Object.hasOwn(entries, key) ? entries[key]! : -1;
+      let entries = shards.get(shard);
+      if (!entries) {
+        entries = checked(shardKey(digest, shard), head.shards[shard]).then((json) => KeyShard.parse(json));
+        entries.catch(() => shards.delete(shard));
+        shards.set(shard, entries);
+        if (shards.size > SHARDS_IN_MEMORY) shards.delete(shards.keys().next().value!);
+      }
+      const index = await entries;
+      return Object.hasOwn(index, key) ? index[key]! : -1;
     },
   };
 }
