@@ -110,5 +110,8 @@ describe('a campaign into S3', () => {
         .map((line) => (JSON.parse(line) as { key: string }).key)
         .sort(),
     ).toEqual(manifest.map((entry) => entry.key).sort());
+    const unknown = await mediaflow(['export', `${campaign}-nope`], { cwd: specDir, env });
+    expect(unknown.code).toBe(1);
+    expect(lines(unknown.stderr)).toEqual([expect.stringMatching(/no campaign named ".*-nope"/)]);
   }, 120_000);
 });
