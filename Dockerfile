@@ -6,7 +6,8 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .
-# Downloads land in /app/out (a volume in docker-compose.yml); run as the unprivileged `node` user.
+# With a folder as output.dir downloads land under /app (e.g. /app/out, a volume you mount); the
+# compose setup writes to S3 instead. Run as the unprivileged `node` user.
 RUN mkdir -p /app/out && chown node:node /app/out
 USER node
 # The heap cap: worker/create-worker.ts, WORKER_NODE_FLAGS.

@@ -5,14 +5,13 @@
  * (`<file>.mismatch`, never deleted) so the job reads as lost, and the preflight prices it as a
  * new generation (outputs.ts: a job is done only while its file is intact).
  */
-import { rename } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import type { Plan } from '../plan/types.ts';
+import { BadKey } from '../store/index.ts';
 import type { Download } from './finish/save-output.ts';
-import { isMissing } from './jsonl.ts';
 import { Manifest, type ManifestEntry } from './manifest.ts';
-import { fileIntact, insideOutput } from './outputs.ts';
+import { fileIntact } from './outputs.ts';
 
 export interface Audit {
   /** Names of jobs whose file was fetched again from their prediction. */
@@ -36,10 +35,10 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
     plan.jobs.map((job) =>
       limit(async () => {
         const entry = await manifest.get(job.key);
-        if (!entry || (await fileIntact(plan.outputDir, entry, options.verify))) return;
-        if (await refetch(client, plan.outputDir, entry, options.download)) refetched.push(job.name);
+        if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
+        if (await refetch(client, manifest, entry, options.download)) refetched.push(job.name);
         else {
-          await setAside(plan.outputDir, entry);
+          await setAside(manifest, entry);
           lost.push(job.name);
         }
       }),
@@ -51,7 +50,7 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
 /** True when the prediction's output came back with the recorded size and sha256. */
 async function refetch(
   client: ServiceClient,
-  outputDir: string,
+  manifest: Manifest,
   entry: ManifestEntry,
   download: Download,
 ): Promise<boolean> {
@@ -59,7 +58,7 @@ async function refetch(
     const prediction = await retryRead(() => client.predictions.get(entry.prediction_id));
     const url = prediction.status === 'succeeded' ? prediction.outputs[0] : undefined;
     if (url === undefined) return false;
-    const got = await download(url, insideOutput(outputDir, entry.file), { cleanUp: true });
+    const got = await download(url, { store: manifest.store, key: entry.file }, { cleanUp: true });
     return got.sha256 === entry.sha256 && got.bytes === entry.bytes;
   } catch {
     return false; // forgotten by the service, link expired or refused: the job is made again
@@ -67,16 +66,10 @@ async function refetch(
 }
 
 /** A wrong file is kept for the user, under another name, so the job no longer reads as done. */
-async function setAside(outputDir: string, entry: ManifestEntry): Promise<void> {
-  let path: string;
+async function setAside(manifest: Manifest, entry: ManifestEntry): Promise<void> {
   try {
-    path = insideOutput(outputDir, entry.file);
-  } catch {
-    return; // a line pointing outside the folder: nothing of ours to move
-  }
-  try {
-    await rename(path, `${path}.mismatch`);
+    await manifest.store.move(entry.file, `${entry.file}.mismatch`);
   } catch (error) {
-    if (!isMissing(error)) throw error;
+    if (!(error instanceof BadKey)) throw error; // a record pointing outside: nothing of ours to move
   }
 }

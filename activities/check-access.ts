@@ -1,18 +1,18 @@
 /**
  * Can a worker of this task queue do a campaign's work? `run` asks one before it shows progress
  * (workflows/check-access.ts, worker/check-access.ts): the worker reads the stored plan (checking
- * its digest, as every activity does) and creates and removes a probe file in the output folder.
- * A worker on another machine without the shared folder, a read-only mount or a full disk is then
- * named in seconds, with the worker and the path, instead of stopping the campaign later.
+ * its digest, as every activity does) and creates and removes a probe in the output location (a
+ * folder or a bucket). A worker on another machine without the shared folder or the bucket's
+ * credentials, a read-only mount or a full disk is then named in seconds, with the worker and the
+ * location, instead of stopping the campaign later.
  */
 
 import { randomBytes } from 'node:crypto';
-import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { PlanRef } from '../contract/campaign.ts';
+import type { Store } from '../store/index.ts';
 import { localFailureKind, PlanUnreadable } from './failure-kind.ts';
-import { parseStoredPlan } from './plan-store.ts';
+import { readPlan } from './plan-store.ts';
 
 export interface CheckAccessInput {
   readonly plan: PlanRef;
@@ -33,7 +33,10 @@ export type AccessResult =
 /** What a probe writes: a few bytes, so a full disk refuses it (an empty file may still fit). */
 const PROBE = 'mediaflow access check\n';
 
-export async function checkAccess({ plan, outputDir }: CheckAccessInput): Promise<AccessResult> {
+export async function checkAccess(
+  { plan, outputDir }: CheckAccessInput,
+  storeOf: (location: string) => Store,
+): Promise<AccessResult> {
   const worker = `${hostname()}/${process.pid}`;
   const problem = (outcome: AccessProblem, message: string): AccessResult => ({
     ok: false,
@@ -43,20 +46,19 @@ export async function checkAccess({ plan, outputDir }: CheckAccessInput): Promis
   });
 
   try {
-    parseStoredPlan(await readFile(plan.file, 'utf8'), plan);
+    // The head and the first page: the reads every campaign activity starts with.
+    await (await readPlan(plan, storeOf)).jobs(0, 1);
   } catch (error) {
     const message = new PlanUnreadable(plan, error).message;
     return { ok: false, outcome: 'plan_unreadable', message, worker };
   }
 
-  const probe = join(
-    outputDir,
-    `.mediaflow-probe-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
-  );
+  const store = storeOf(outputDir);
+  const probe = `.mediaflow-probe-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    await writeFile(probe, PROBE, { flag: 'wx' });
+    await store.createOnce(probe, PROBE);
   } catch (error) {
-    await unlink(probe).catch(() => {});
+    await store.remove(probe).catch(() => {});
     const kind = localFailureKind(error);
     return kind === 'disk_full'
       ? problem(
@@ -65,23 +67,23 @@ export async function checkAccess({ plan, outputDir }: CheckAccessInput): Promis
         )
       : problem(
           'output_unwritable',
-          `cannot write into the output folder ${outputDir} (${reasonOf(error)}): mount it writable for the worker's user`,
+          `cannot write into the output location ${outputDir} (${reasonOf(error)}): make it writable for the worker (a folder mounted writable for its user, or S3 credentials that may write the bucket)`,
         );
   }
   try {
-    await unlink(probe);
+    await store.remove(probe);
   } catch (error) {
     return problem(
       'output_unwritable',
-      `wrote ${probe} but cannot remove it (${reasonOf(error)}): the worker needs to replace files in the output folder`,
+      `wrote ${probe} in ${outputDir} but cannot remove it (${reasonOf(error)}): the worker needs to replace files there`,
     );
   }
   return { ok: true, worker };
 }
 
-/** The errno code when there is one (ENOENT, EROFS, ENOSPC…), else the message. */
+/** The errno code when there is one (ENOENT, EROFS, ENOSPC…), else the error's name and message. */
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -1,44 +1,51 @@
 /**
- * Review decisions as recorded beside the manifest: one create-once JSON file per job key and
- * take, `<output>/.mediaflow/decisions/<campaign>/<key>.<take>.json`, holding a DecisionRecord
- * (contract/review.ts). A re-run reads them so it never asks, nor pays, again; the review page
- * reads them to show what was decided (readDecisions, awaitingReview).
+ * Review decisions as recorded beside the manifest, in the campaign's store (store/): one
+ * create-once record per job key and take, `.mediaflow/decisions/<campaign>/<key>.<take>.json`,
+ * holding a DecisionRecord (contract/review.ts). A re-run reads them so it never asks, nor pays,
+ * again; the review page reads them to show what was decided (readDecisions, awaitingReview).
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DecisionRecord } from '../contract/review.ts';
-import { createOnce } from './create-once.ts';
-import { isMissing, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
+import { decisionKey, openStore, type Store } from '../store/index.ts';
+import { parseJson } from './jsonl.ts';
 import type { ManifestEntry } from './manifest.ts';
-import { stateDirOf } from './plan-store.ts';
 
-/** Campaign names and job keys are safe file names (plan/schema.ts SAFE_NAME, plan/keys.ts). */
-export function decisionsDir(outputDir: string, campaign: string): string {
-  return join(stateDirOf(outputDir), 'decisions', campaign);
+/** Campaign names and job keys are safe key segments (plan/schema.ts SAFE_NAME, plan/keys.ts). */
+function decisionsPrefix(campaign: string): string {
+  return decisionKey(`${campaign}/`);
 }
 
-function decisionFile(outputDir: string, campaign: string, key: string, take: number): string {
-  return join(decisionsDir(outputDir, campaign), `${key}.${take}.json`);
+function recordKeyOf(campaign: string, key: string, take: number): string {
+  return `${decisionsPrefix(campaign)}${key}.${take}.json`;
 }
 
-/** Keys come from the workflow, which took them from a client: only plan keys name files. */
+/** Keys come from the workflow, which took them from a client: only plan keys name records. */
 const JOB_KEY = /^[0-9a-f]{32}$/;
 
 /** Records each decision once; a record already there (an earlier attempt's) is kept as it is. */
-export function writeDecisions(
+export async function writeDecisions(
   outputDir: string,
   campaign: string,
   records: readonly DecisionRecord[],
-  writer: LineWriter = nodeWriter,
-): number {
+  store: Store = openStore(outputDir),
+): Promise<number> {
   let written = 0;
   for (const record of records) {
     const parsed = DecisionRecord.parse(record);
     if (!JOB_KEY.test(parsed.key)) throw new Error(`${JSON.stringify(parsed.key)} is not a job key`);
-    const file = decisionFile(outputDir, campaign, parsed.key, parsed.take);
-    if (createOnce(file, `${JSON.stringify(parsed)}\n`, writer)) written++;
+    const created = await store.createOnce(
+      recordKeyOf(campaign, parsed.key, parsed.take),
+      `${JSON.stringify(parsed)}\n`,
+    );
+    if (created.created) written++;
   }
   return written;
+}
+
+function parsedDecision(text: string | undefined, key?: string): DecisionRecord | undefined {
+  if (text === undefined) return undefined;
+  const parsed = DecisionRecord.safeParse(parseJson(text));
+  // A record someone else put there, or one that names another job, is not a decision.
+  return parsed.success && (key === undefined || parsed.data.key === key) ? parsed.data : undefined;
 }
 
 /** The decision recorded for one take of a job, if any (a record that does not parse counts as none). */
@@ -47,37 +54,24 @@ export async function readDecision(
   campaign: string,
   key: string,
   take: number,
+  store: Store = openStore(outputDir),
 ): Promise<DecisionRecord | undefined> {
-  let text: string;
-  try {
-    text = await readFile(decisionFile(outputDir, campaign, key, take), 'utf8');
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-  const parsed = DecisionRecord.safeParse(parseJson(text));
-  return parsed.success && parsed.data.key === key ? parsed.data : undefined;
+  return parsedDecision(await store.read(recordKeyOf(campaign, key, take)), key);
 }
 
 /** Every job's latest decision (the highest take decided), by job key. */
 export async function readDecisions(
   outputDir: string,
   campaign: string,
+  store: Store = openStore(outputDir),
 ): Promise<Map<string, DecisionRecord>> {
-  const dir = decisionsDir(outputDir, campaign);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if (isMissing(error)) return new Map();
-    throw error;
-  }
   const latest = new Map<string, DecisionRecord>();
-  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
-    const parsed = DecisionRecord.safeParse(parseJson(await readFile(join(dir, name), 'utf8')));
-    if (!parsed.success) continue; // a file someone else put there is not a decision
-    const known = latest.get(parsed.data.key);
-    if (!known || known.take < parsed.data.take) latest.set(parsed.data.key, parsed.data);
+  for await (const name of store.list(decisionsPrefix(campaign))) {
+    if (!name.endsWith('.json')) continue;
+    const decision = parsedDecision(await store.read(name));
+    if (!decision) continue;
+    const known = latest.get(decision.key);
+    if (!known || known.take < decision.take) latest.set(decision.key, decision);
   }
   return latest;
 }

@@ -1,7 +1,8 @@
 /**
- * Downloads an output file without ever leaving a partial one in place: the body streams into a
- * temporary file beside the target while its sha256 is computed, the length is checked against
- * Content-Length, and only then is it renamed into place (rename is atomic on one filesystem).
+ * Downloads an output file into the campaign's store without ever leaving a partial one in place:
+ * the body streams into the store (store.write: a temporary file renamed into place on a folder, an
+ * upload that becomes visible only once complete on S3) while its sha256 is computed, and the
+ * length is checked against Content-Length before the store commits it.
  *
  * Every hop (the link and each redirect) obeys the link policy (api/client/link-policy.ts): http(s)
  * only, no private/loopback/link-local address unless the service is at one (checked on the
@@ -9,13 +10,8 @@
  * A refusal is a DownloadRefused (permanent); links in errors never carry their query string.
  */
 
-import { createHash, randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ConfigurationError, ServiceError } from '../api/client/index.ts';
 import {
@@ -30,6 +26,7 @@ import {
   sizeRefusal,
 } from '../api/client/link-policy.ts';
 import { addressesOf, configuredServiceUrl } from '../api/client/service-address.ts';
+import type { Store } from '../store/index.ts';
 import { localFailureKind } from './failure-kind.ts';
 
 export { DownloadRefused, type RefusalReason, redactLink } from '../api/client/link-policy.ts';
@@ -39,10 +36,17 @@ export interface Downloaded {
   readonly bytes: number;
 }
 
+/** Where a download lands: a key of the campaign's store (`<step>/<name>.<ext>`). */
+export interface OutputTarget {
+  readonly store: Store;
+  readonly key: string;
+}
+
 export interface DownloadOptions {
   /**
    * Remove temporary files an earlier attempt left beside the target (a worker killed
-   * mid-download). Only on retries: listing a folder of 100,000 outputs for every download would not scale.
+   * mid-download; store.write's clearLeftovers). Only on retries: listing a folder of 100,000
+   * outputs for every download would not scale.
    */
   readonly cleanUp: boolean;
   /** Default: the policy for the configured service (MEDIAFLOW_API_URL, else the embedded emulator). */
@@ -51,51 +55,39 @@ export interface DownloadOptions {
 
 export async function downloadFile(
   url: string,
-  target: string,
+  target: OutputTarget,
   { cleanUp, policy: given }: DownloadOptions,
 ): Promise<Downloaded> {
   const policy = given ?? (await configuredPolicy().catch(policyFailure));
-  await mkdir(dirname(target), { recursive: true });
-  if (cleanUp) await removeLeftovers(target);
-  const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
-  const hash = createHash('sha256');
-  let bytes = 0;
   let link = url;
+  let response: Dispatcher.ResponseData | undefined;
   try {
-    const response = await follow(url, policy, (hop) => {
+    response = await follow(url, policy, (hop) => {
       link = hop;
     });
     const expected = Number(response.headers['content-length'] ?? Number.NaN);
     const tooLarge = Number.isNaN(expected) ? null : sizeRefusal(expected, link, policy);
-    if (tooLarge) {
-      // Never read a body we will not keep; destroying it makes undici emit an abort, expected here.
-      response.body.on('error', () => {}).destroy();
-      throw tooLarge;
-    }
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        bytes += chunk.length;
+    if (tooLarge) throw tooLarge;
+    const body = response.body;
+    // Checks what arrives before the store commits it: the cap, and a body cut short. A generator,
+    // so an error on either side ends both (and leaving the loop early destroys the body).
+    async function* checked(): AsyncGenerator<Buffer> {
+      let bytes = 0;
+      for await (const chunk of body) {
+        bytes += (chunk as Buffer).length;
         // Content-Length may be absent or false: the cap holds on what actually arrives.
-        callback(sizeRefusal(bytes, link, policy), chunk);
-      },
-    });
-    await pipeline(response.body, count, createWriteStream(temporary));
-    if (!Number.isNaN(expected) && bytes !== expected) {
-      throw new ServiceError({
-        message: `download of ${redactLink(link)} stopped after ${bytes} of ${expected} bytes`,
-        status: null,
-        type: 'download_error',
-        code: 'DOWNLOAD_TRUNCATED',
-        retryable: true,
-      });
+        const refused = sizeRefusal(bytes, link, policy);
+        if (refused) throw refused;
+        yield chunk as Buffer;
+      }
+      if (!Number.isNaN(expected) && bytes !== expected) throw truncated(link, bytes, expected);
     }
-    await rename(temporary, target);
-    return { sha256: hash.digest('hex'), bytes };
+    return await target.store.write(target.key, Readable.from(checked()), { clearLeftovers: cleanUp });
   } catch (error) {
-    await rm(temporary, { force: true });
-    // A full or read-only disk is the output folder's condition, not the link's: its errno tells
-    // the failure policy to stop the campaign (activities/failure-kind.ts).
+    // Never read a body we will not keep; destroying it makes undici emit an abort, expected here.
+    response?.body.on('error', () => {}).destroy();
+    // A full or read-only disk, or a bucket that refuses us, is the output's condition, not the
+    // link's: it tells the failure policy to stop the campaign (activities/failure-kind.ts).
     if (error instanceof ServiceError || localFailureKind(error) !== null) throw error;
     // Transport errors may quote what they were fetching: only the redacted link may remain.
     const why = [url, link].reduce((text, raw) => text.split(raw).join(redactLink(raw)), String(error));
@@ -107,6 +99,16 @@ export async function downloadFile(
       retryable: true,
     });
   }
+}
+
+function truncated(link: string, bytes: number, expected: number): ServiceError {
+  return new ServiceError({
+    message: `download of ${redactLink(link)} stopped after ${bytes} of ${expected} bytes`,
+    status: null,
+    type: 'download_error',
+    code: 'DOWNLOAD_TRUNCATED',
+    retryable: true,
+  });
 }
 
 /** Requests `url`, following redirects under the policy; resolves with the 200 reply. */
@@ -216,15 +218,4 @@ function policyFailure(error: unknown): never {
     code: misconfigured ? 'DOWNLOAD_MISCONFIGURED' : 'DOWNLOAD_FAILED',
     retryable: !misconfigured,
   });
-}
-
-/** Temporary files of an earlier attempt at this target, left by a worker killed mid-download. */
-async function removeLeftovers(target: string): Promise<void> {
-  const prefix = `${basename(target)}.`;
-  const names = await readdir(dirname(target));
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith(prefix) && name.endsWith('.part'))
-      .map((name) => rm(join(dirname(target), name), { force: true })),
-  );
 }

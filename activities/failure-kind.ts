@@ -4,6 +4,7 @@
  * (its errno code). What follows from the kind is the policy's, not this module's.
  */
 import { hostname } from 'node:os';
+import { S3ServiceException } from '@aws-sdk/client-s3';
 import type { ServiceError } from '../api/client/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
@@ -25,11 +26,38 @@ const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
 export function localFailureKind(error: unknown): FailureKind | null {
   // A line that did not all land had no room: the disk (or the quota) is full.
   if (error instanceof ShortWrite) return 'disk_full';
+  // A bucket that refuses our credentials, or does not exist, stays so however often we retry;
+  // anything else from S3 (5xx, a reset, a slow-down) passes.
+  if (error instanceof S3ServiceException) {
+    return error.$metadata.httpStatusCode === 403 || error.name === 'NoSuchBucket'
+      ? 'output_unwritable'
+      : null;
+  }
   const code = errnoOf(error);
   if (code === null) return null;
   if (DISK_FULL.has(code)) return 'disk_full';
   if (UNWRITABLE.has(code)) return 'output_unwritable';
   return null;
+}
+
+/** Network errors of a store that is there but not answering right now (restarting, overloaded). */
+const PASSING_NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+/**
+ * Whether reading the store failed for a passing reason (an S3 server restarting, a 5xx, a reset),
+ * so the read is retried rather than taken as the store's final answer.
+ */
+export function passingStoreError(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 500) >= 500;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && PASSING_NETWORK.has(code);
 }
 
 /** A plan this worker cannot read, said with which worker and which path, and what to do. */

@@ -10,12 +10,13 @@ import { retryRead, type ServiceClient, ServiceError } from '../api/client/index
 import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
-import { checkAccess } from './check-access.ts';
+import type { Store } from '../store/index.ts';
+import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
 import { writeDecisions } from './decisions.ts';
-import { PlanUnreadable } from './failure-kind.ts';
+import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import type { Download } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
@@ -23,10 +24,11 @@ import type { Manifests } from './manifest.ts';
 import type { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
-import { subtreesOf } from './subtrees.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
+  /** The store an output location names (store/index.ts, openStore). */
+  readonly storeOf: (location: string) => Store;
   /** Plans read back from disk (verified against their digest). */
   readonly plans: PlanCache;
   /** The manifest of each output folder. */
@@ -46,26 +48,31 @@ function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) =>
     });
 }
 
-export function createActivities({ client, plans, manifests, download }: ActivityDeps) {
+export function createActivities({ client, storeOf, plans, manifests, download }: ActivityDeps) {
   const resolver = new InputResolver(client);
   const claims = new ClaimsIndex();
   const finishing = new SharedWork<JobResult>();
-  /** A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry. */
+  /**
+   * A plan this worker cannot read stops the campaign with `plan_unreadable`, never a silent retry;
+   * a store that is only restarting (passingStoreError) is retried like any passing fault.
+   */
   const planOf = (ref: PlanRef) =>
     plans.get(ref).catch((error: unknown) => {
-      throw retryableFailure(new PlanUnreadable(ref, error));
+      throw retryableFailure(passingStoreError(error) ? error : new PlanUnreadable(ref, error));
     });
 
   return {
-    /** Can this worker read the plan and write the output folder? (activities/check-access.ts) */
-    checkAccess,
+    /** Can this worker read the plan and write the output location? (activities/check-access.ts) */
+    checkAccess: (input: CheckAccessInput) => checkAccess(input, storeOf),
 
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
-      const { plan } = await planOf(ref);
-      const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
-      const reviewed = new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
-      const subtrees = reviewed.size > 0 ? subtreesOf(plan) : null;
-      return plan.jobs.slice(from, from + count).map((job, offset) => {
+      const plan = await planOf(ref);
+      const stepIndex = new Map(plan.head.steps.map((step, index) => [step.id, index]));
+      const jobs = await plan.jobs(from, count).catch((error: unknown) => {
+        // A page changed or gone is the plan's condition, final like an unreadable head.
+        throw retryableFailure(passingStoreError(error) ? error : new PlanUnreadable(ref, error));
+      });
+      return jobs.map((job, offset) => {
         const i = from + offset;
         // The budget guard commits a price before every create: a job without one must not run.
         if (job.usd === null) {
@@ -73,8 +80,6 @@ export function createActivities({ client, plans, manifests, download }: Activit
             `job ${job.name} has no price: run stores the service's estimate with the plan`,
           );
         }
-        // A reviewed job with descendants: the gate holds back the indexes up to `end`.
-        const end = subtrees && reviewed.has(job.step) ? subtrees.end[i]! : i + 1;
         return {
           i,
           key: job.key,
@@ -82,7 +87,8 @@ export function createActivities({ client, plans, manifests, download }: Activit
           parent: job.parent,
           step: stepIndex.get(job.step)!,
           usd: job.usd,
-          ...(end > i + 1 ? { end, belowUsd: subtrees!.belowUsd[i]! } : {}),
+          // A reviewed job with descendants: its gate holds back the indexes up to `end` (stored by run).
+          ...(job.subtree ? { end: job.subtree.end, belowUsd: job.subtree.belowUsd } : {}),
         };
       });
     },
@@ -94,7 +100,12 @@ export function createActivities({ client, plans, manifests, download }: Activit
       records: readonly DecisionRecord[];
     }): Promise<number> {
       try {
-        return writeDecisions(request.outputDir, request.campaign, request.records);
+        return await writeDecisions(
+          request.outputDir,
+          request.campaign,
+          request.records,
+          storeOf(request.outputDir),
+        );
       } catch (error) {
         throw retryableFailure(error);
       }
@@ -127,9 +138,8 @@ export function createActivities({ client, plans, manifests, download }: Activit
      */
     async cancelOutstanding(context: { campaign: string; outputDir: string }): Promise<number> {
       const manifest = await manifests.of(context.outputDir);
-      await manifest.refresh();
-      const finished = new Set([...manifest.all()].map((entry) => entry.prediction_id));
-      const outstanding = (await readClaims(context.outputDir, context.campaign)).filter(
+      const finished = new Set((await manifest.recorded()).map((entry) => entry.prediction_id));
+      const outstanding = (await readClaims(manifest.store, context.campaign)).filter(
         (c) => !finished.has(c.prediction_id),
       );
       const limit = pLimit(8);

@@ -1,23 +1,27 @@
 /**
- * The manifest: `manifest.jsonl` in the output folder, one line per finished job. It is the
- * record users keep, and it is how a re-run knows what exists already (decision 2).
+ * The manifest: one record per finished job, in the campaign's store (store/). It is the record
+ * users keep, and it is how a re-run knows what exists already (decision 2).
  *
- * Exactly one line per job and prediction, however many workers finish it: before appending, a
- * writer creates `.mediaflow/records/<key>` (O_EXCL, holding the same line), and only the process
- * that created it appends. A check-then-append raced between processes; a create-once file does not.
- * If that writer dies between the two steps, the record still answers lookups (get()).
+ * Each job's record is created once (`.mediaflow/records/<name>`, store.createOnce: O_EXCL-like on
+ * a folder, `If-None-Match: *` on S3), so however many workers on however many hosts finish a job,
+ * one of them records it and the others are told. The record is the truth; `manifest.jsonl` is the
+ * user's view of the records: appended by the writer that created the record on a folder (as it
+ * always was), materialized from the records in S3 mode (materializeManifest, at the end of `run` and by
+ * `mediaflow export`).
  *
- * Lines are written and read by jsonl.ts: checked writes, torn tails skipped (never cut: another
- * worker may be appending). Each worker keeps an index that it refreshes from the bytes others
- * appended when a lookup misses.
+ * A job's latest record is found by following a chain: `<key>` holds its first output, and an
+ * output regenerated after the one before was lost is recorded as `<key>.<hash of the replaced
+ * prediction>`; so lookups read a few small objects, never a listing.
+ *
+ * On a folder, lines are written and read by jsonl.ts (checked writes, torn tails skipped); each
+ * worker keeps an index that it refreshes from the bytes others appended when a lookup misses.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { z } from 'zod';
-import { createOnce } from './create-once.ts';
-import { AppendedLines, appendLines, isMissing, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
-import { stateDirOf } from './plan-store.ts';
+import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
+import { AppendedLines, appendLines, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -28,7 +32,7 @@ export const ManifestEntry = z.object({
   prediction_id: z.string(),
   /** Decimal string, as the service reports it; null when the record did not say. */
   credits_used: z.string().nullable(),
-  /** Relative to the output folder. */
+  /** Relative to the output folder (a key of the store). */
   file: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   bytes: z.number().int().nonnegative(),
@@ -41,95 +45,150 @@ export const ManifestEntry = z.object({
 });
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
-export const MANIFEST_FILE = 'manifest.jsonl';
+export const MANIFEST_FILE = MANIFEST_KEY;
+
+/** The folder's manifest.jsonl: appended, read incrementally. */
+class FolderView {
+  readonly appended: AppendedLines<typeof ManifestEntry>;
+
+  constructor(
+    readonly file: string,
+    readonly writer: LineWriter,
+  ) {
+    this.appended = new AppendedLines(file, ManifestEntry);
+  }
+}
 
 export class Manifest {
   private readonly entries = new Map<string, ManifestEntry>();
-  private readonly appended: AppendedLines<typeof ManifestEntry>;
 
   private constructor(
+    /** Where the campaign writes: a folder, or `s3://bucket/prefix`. */
     readonly outputDir: string,
-    private readonly writer: LineWriter,
-  ) {
-    this.appended = new AppendedLines(join(outputDir, MANIFEST_FILE), ManifestEntry);
-  }
+    readonly store: Store,
+    private readonly view: FolderView | null,
+  ) {}
 
-  get file(): string {
-    return join(this.outputDir, MANIFEST_FILE);
-  }
-
-  static async open(outputDir: string, writer: LineWriter = nodeWriter): Promise<Manifest> {
-    const manifest = new Manifest(outputDir, writer);
+  /** `store` defaults to the one `outputDir` names (store/index.ts, openStore). */
+  static async open(
+    outputDir: string,
+    writer: LineWriter = nodeWriter,
+    store: Store = openStore(outputDir),
+  ): Promise<Manifest> {
+    const view = isS3Url(outputDir) ? null : new FolderView(join(outputDir, MANIFEST_FILE), writer);
+    const manifest = new Manifest(outputDir, store, view);
     await manifest.refresh();
     return manifest;
   }
 
-  /** The job's latest entry: from the manifest, else from its record (a writer died before appending). */
+  /** The job's latest entry: known, in the folder's manifest, else from its records. */
   async get(key: string): Promise<ManifestEntry | undefined> {
     const known = this.entries.get(key);
     if (known) return known;
     await this.refresh();
-    return this.entries.get(key) ?? (await this.fromRecord(key));
+    const found = this.entries.get(key) ?? (await this.fromRecords(key));
+    if (found) this.entries.set(key, found);
+    return found;
   }
 
+  /** The entries known to this worker (on a folder: every line of manifest.jsonl read so far). */
   all(): IterableIterator<ManifestEntry> {
     return this.entries.values();
+  }
+
+  /**
+   * Every record, oldest first: on a folder, the lines of manifest.jsonl; in S3 mode, every
+   * record object (a listing, then a read of each: for cancel and export, never per job).
+   */
+  async recorded(): Promise<ManifestEntry[]> {
+    if (this.view) {
+      await this.refresh();
+      return [...this.entries.values()];
+    }
+    const keys: string[] = [];
+    for await (const key of this.store.list(RECORDS)) keys.push(key);
+    const limit = pLimit(16);
+    const texts = await Promise.all(keys.map((key) => limit(() => this.store.read(key))));
+    const entries = texts.flatMap((text) => {
+      const parsed = text === undefined ? undefined : ManifestEntry.safeParse(parseJson(text));
+      return parsed?.success ? [parsed.data] : [];
+    });
+    return entries.sort((a, b) => a.finished_at.localeCompare(b.finished_at));
   }
 
   /**
    * Records a finished job once: `replaces` is the prediction whose lost file this one replaces
    * (null for the job's first output). False when another writer recorded it first.
    */
-  record(entry: ManifestEntry, replaces: string | null): boolean {
+  async record(entry: ManifestEntry, replaces: string | null): Promise<boolean> {
     const line = JSON.stringify(ManifestEntry.parse(entry));
-    const marker = join(stateDirOf(this.outputDir), 'records', recordName(entry.key, replaces));
-    if (!createOnce(marker, `${line}\n`, this.writer)) return false;
-    appendLines(this.file, [line], this.writer);
+    const created = await this.store.createOnce(recordKey(recordName(entry.key, replaces)), `${line}\n`);
+    if (!created.created) return false;
+    // A writer that dies here leaves the record without its line: get() still finds it.
+    if (this.view) appendLines(this.view.file, [line], this.view.writer);
     this.entries.set(entry.key, entry);
     return true;
   }
 
-  /** Reads lines appended since the last read (by this process or another worker). */
+  /** On a folder, reads lines appended since the last read (by this process or another worker). */
   async refresh(): Promise<void> {
-    for (const entry of await this.appended.next()) this.entries.set(entry.key, entry);
+    if (!this.view) return;
+    for (const entry of await this.view.appended.next()) this.entries.set(entry.key, entry);
   }
 
-  private async fromRecord(key: string): Promise<ManifestEntry | undefined> {
-    let text: string;
-    try {
-      text = await readFile(join(stateDirOf(this.outputDir), 'records', recordName(key, null)), 'utf8');
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
+  /** Follows the job's chain of records to its latest (see the top of this file). */
+  private async fromRecords(key: string): Promise<ManifestEntry | undefined> {
+    let latest: ManifestEntry | undefined;
+    for (let name = key; ; ) {
+      const text = await this.store.read(recordKey(name));
+      const parsed = text === undefined ? undefined : ManifestEntry.safeParse(parseJson(text));
+      if (!parsed?.success || parsed.data.key !== key) return latest;
+      latest = parsed.data;
+      name = recordName(key, latest.prediction_id);
     }
-    const parsed = ManifestEntry.safeParse(parseJson(text));
-    return parsed.success && parsed.data.key === key ? parsed.data : undefined;
   }
 }
 
 /**
  * The create-once record of a job's output: the job key for its first output; with the replaced
- * prediction's id (hashed: ids are the service's, not safe file names) for an output regenerated
+ * prediction's id (hashed: ids are the service's, not safe names) for an output regenerated
  * after the first was lost.
  */
-function recordName(key: string, replaces: string | null): string {
+export function recordName(key: string, replaces: string | null): string {
   if (replaces === null) return key;
   return `${key}.${createHash('sha256').update(replaces).digest('hex').slice(0, 16)}`;
 }
 
-/** One Manifest per output folder per worker process. */
+/** One Manifest per output location per worker process. */
 export class Manifests {
   private readonly open = new Map<string, Promise<Manifest>>();
 
-  constructor(private readonly writer: LineWriter = nodeWriter) {}
+  constructor(
+    private readonly storeOf: (location: string) => Store = openStore,
+    private readonly writer: LineWriter = nodeWriter,
+  ) {}
 
   of(outputDir: string): Promise<Manifest> {
     let manifest = this.open.get(outputDir);
     if (!manifest) {
-      manifest = Manifest.open(outputDir, this.writer);
+      manifest = Manifest.open(outputDir, this.writer, this.storeOf(outputDir));
       manifest.catch(() => this.open.delete(outputDir));
       this.open.set(outputDir, manifest);
     }
     return manifest;
   }
+}
+
+/**
+ * The manifest as JSON lines, oldest record first. In S3 mode it is also written to the bucket as
+ * `manifest.jsonl` (the folder's own file is already that view, and is left alone).
+ */
+export async function materializeManifest(
+  outputDir: string,
+  store: Store = openStore(outputDir),
+): Promise<string> {
+  const manifest = await Manifest.open(outputDir, nodeWriter, store);
+  const text = (await manifest.recorded()).map((entry) => `${JSON.stringify(entry)}\n`).join('');
+  if (isS3Url(outputDir)) await store.put(MANIFEST_KEY, text);
+  return text;
 }

@@ -4,30 +4,42 @@
  * its `end`. Review gates hold back that range while a job awaits review (workflows/state/reviews.ts).
  */
 import type { Micros } from '../api/money.ts';
-import type { Plan } from '../plan/types.ts';
+import type { PlannedJob, PlannedStep } from '../plan/types.ts';
 
 export interface Subtrees {
   readonly end: readonly number[];
   readonly belowUsd: readonly Micros[];
 }
 
-const computed = new WeakMap<Plan, Subtrees>();
+/**
+ * The jobs as `run` stores them: each job of a reviewed step with descendants carries its
+ * `subtree`, so the workers reading the plan by pages know what its gate holds back.
+ */
+export function withSubtrees(
+  steps: readonly PlannedStep[],
+  jobs: readonly PlannedJob[],
+): readonly PlannedJob[] {
+  const reviewed = new Set(steps.filter((step) => step.review).map((step) => step.id));
+  if (reviewed.size === 0) return jobs;
+  const { end, belowUsd } = subtreesOf(jobs);
+  return jobs.map((job, i) =>
+    reviewed.has(job.step) && end[i]! > i + 1
+      ? { ...job, subtree: { end: end[i]!, belowUsd: belowUsd[i]! } }
+      : job,
+  );
+}
 
-export function subtreesOf(plan: Plan): Subtrees {
-  const known = computed.get(plan);
-  if (known) return known;
-  const index = new Map(plan.jobs.map((job, i) => [job.key, i]));
-  const size = plan.jobs.map(() => 1);
-  const below = plan.jobs.map(() => 0);
+export function subtreesOf(jobs: readonly PlannedJob[]): Subtrees {
+  const index = new Map(jobs.map((job, i) => [job.key, i]));
+  const size = jobs.map(() => 1);
+  const below = jobs.map(() => 0);
   // Children come after their parent: walking back, each job's totals are complete when it is reached.
-  for (let i = plan.jobs.length - 1; i >= 0; i--) {
-    const job = plan.jobs[i]!;
+  for (let i = jobs.length - 1; i >= 0; i--) {
+    const job = jobs[i]!;
     const parent = job.parent === null ? undefined : index.get(job.parent);
     if (parent === undefined) continue;
     size[parent]! += size[i]!;
     below[parent]! += below[i]! + (job.usd ?? 0);
   }
-  const subtrees = { end: size.map((n, i) => i + n), belowUsd: below };
-  computed.set(plan, subtrees);
-  return subtrees;
+  return { end: size.map((n, i) => i + n), belowUsd: below };
 }

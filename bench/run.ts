@@ -5,6 +5,7 @@
  *   throughput-100k                              mediaflow alone (no baseline goal at this size)
  *   baseline [workload…]                         the baseline alone (default: every workload with a baseline goal)
  *   shared-key [--jobs N --campaigns K --stagger-s S]   campaigns on one key (bench/shared-key.ts)
+ *   s3-throughput-2k                             throughput-2k into a folder, then into S3
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureSharedKey } from './shared-key.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
+import { measureS3Throughput } from './throughput/s3-comparison.ts';
 import { WORKLOADS, type Workload } from './throughput/workloads.ts';
 
 /** Other work on this 2-core machine skews every number: the load average says how much there was. */
@@ -24,7 +26,13 @@ const { positionals, values } = parseArgs({
 });
 const [name, ...rest] = positionals;
 
-if (name === 'shared-key') {
+if (name === 's3-throughput-2k') {
+  const measured = await measureS3Throughput();
+  const file = writeResult(name, { benchmark: name, ...header(), ...measured });
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  console.log(`written ${file}`);
+} else if (name === 'shared-key') {
   const sizes = { jobs: Number(values.jobs ?? 2_500), campaigns: Number(values.campaigns ?? 4) };
   const result = await measureSharedKey({ ...sizes, staggerS: Number(values['stagger-s'] ?? 5) });
   const recorded = { benchmark: 'shared-key', ...header(), ...result };
@@ -80,7 +88,7 @@ function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
     console.error(
-      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key'].join(' | ')}>`,
+      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key', 's3-throughput-2k'].join(' | ')}>`,
     );
     process.exit(2);
   }

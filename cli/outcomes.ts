@@ -28,7 +28,7 @@ export const OUTCOMES: Readonly<Record<CampaignOutcome, OutcomeText>> = {
   },
   plan_unreadable: {
     says: 'Stopped: a worker cannot read the plan',
-    fix: 'give every worker the output folder at the same path (docs/deployment.md), then run again',
+    fix: 'give every worker the output folder at the same path, or put outputs in a bucket (output.dir: s3://…; docs/deployment.md), then run again',
   },
   authentication_failed: {
     says: 'Stopped: the service refused the API key (deleted or rotated)',

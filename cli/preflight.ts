@@ -3,12 +3,15 @@
  * the manifest cost nothing), its price with the service's estimate for jobs the catalogue cannot
  * price, the account balance, and a verdict against the budget and the balance.
  */
+import pLimit from 'p-limit';
+import { nodeWriter } from '../activities/jsonl.ts';
 import { Manifest } from '../activities/manifest.ts';
 import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import { type ReviewCosts, reviewCosts } from '../plan/review.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
+import { openStore, type Store } from '../store/index.ts';
 import { servicePrices } from './service-prices.ts';
 
 export interface PreflightReport {
@@ -25,12 +28,19 @@ export interface PreflightReport {
   readonly refusals: readonly string[];
 }
 
-export async function preflight(service: ServiceClient, plan: Plan): Promise<PreflightReport> {
-  const manifest = await Manifest.open(plan.outputDir);
-  const pending: PlannedJob[] = [];
+export async function preflight(
+  service: ServiceClient,
+  plan: Plan,
+  store: Store = openStore(plan.outputDir),
+): Promise<PreflightReport> {
+  const manifest = await Manifest.open(plan.outputDir, nodeWriter, store);
   // A recorded job counts only while its file is there: a lost one is priced as a new generation.
-  for (const job of plan.jobs)
-    if ((await recordedOutput(manifest, job.key)).state !== 'done') pending.push(job);
+  // Several at a time: in S3 mode each lookup is a request or two.
+  const limit = pLimit(32);
+  const done = await Promise.all(
+    plan.jobs.map((job) => limit(async () => (await recordedOutput(manifest, job.key)).state === 'done')),
+  );
+  const pending: PlannedJob[] = plan.jobs.filter((_, i) => !done[i]);
 
   const { byKey: prices } = await servicePrices(
     service,

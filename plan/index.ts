@@ -63,7 +63,7 @@ export async function planCampaign(specFile: string): Promise<PlanResult> {
     plan: {
       campaign: spec.campaign,
       specFile: file,
-      outputDir: path.resolve(specDir, spec.output?.dir ?? path.join('out', spec.campaign)),
+      outputDir: outputLocation(specDir, spec.output?.dir ?? path.join('out', spec.campaign)),
       budget: spec.budget ? parseUsd(spec.budget.max_usd) : null,
       concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
       steps: plannedSteps,
@@ -72,4 +72,12 @@ export async function planCampaign(specFile: string): Promise<PlanResult> {
       unpricedJobs,
     },
   };
+}
+
+/**
+ * A folder relative to the spec (made absolute), or an object-storage URL (`s3://bucket/prefix`),
+ * kept as written: the store (store/location.ts) reads it, which plan/ may not import.
+ */
+export function outputLocation(base: string, dir: string): string {
+  return dir.startsWith('s3://') ? dir.replace(/\/+$/, '') : path.resolve(base, dir);
 }

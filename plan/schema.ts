@@ -13,6 +13,9 @@ import { ReviewSpec } from './review.ts';
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const SAFE_NAME_RULE =
   'a name of 1 to 64 letters, digits, "-" or "_" starting with a letter or digit (no "/", "." or spaces)';
+/** What store/location.ts accepts as an S3 location (plan/ may not import it). */
+const S3_URL = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([^/.][^/]*)?)*$/;
+
 /** Variables and matrix keys, as written inside `{{ }}`. */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const IDENTIFIER_RULE = 'a name of letters, digits and "_" not starting with a digit';
@@ -126,7 +129,19 @@ export const CampaignSpec = z
       .optional()
       .meta({ description: `Predictions in flight for the campaign (default ${DEFAULT_CONCURRENCY}).` }),
     output: z
-      .strictObject({ dir: z.string().min(1).meta({ description: 'Relative to the spec file.' }) })
+      .strictObject({
+        dir: z
+          .string()
+          .min(1)
+          .refine((dir) => !dir.startsWith('s3://') || S3_URL.test(dir), {
+            message:
+              'an S3 location is s3://<bucket>/<prefix>, the bucket 3 to 63 lower-case letters, digits, dots or hyphens',
+          })
+          .meta({
+            description:
+              'A folder, relative to the spec file, or s3://bucket/prefix for S3-compatible object storage (endpoint and credentials from the AWS SDK configuration).',
+          }),
+      })
       .optional(),
     vars: Variables.optional(),
     defaults: Defaults.optional(),

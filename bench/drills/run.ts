@@ -9,6 +9,7 @@ import { budgetDrill } from './budget.ts';
 import { crashDrill } from './crash.ts';
 import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
+import { scaleOutDrill } from './scale-out.ts';
 import { diskFullDrill, keyDeletedDrill } from './stops.ts';
 
 const { positionals, values } = parseArgs({
@@ -26,6 +27,7 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'rate-limit': () => rateLimitDrill({ jobs, seed }),
   'disk-full': () => diskFullDrill({ jobs, seed }),
   'key-deleted': () => keyDeletedDrill({ jobs, seed }),
+  'scale-out': () => scaleOutDrill({ jobs, seed }),
 };
 
 const name = positionals[0] ?? '';

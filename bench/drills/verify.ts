@@ -5,15 +5,16 @@
  * equal to the manifest's credits_used, never over the budget. Facts come from three independent
  * witnesses: the files on disk, the emulator's ledger and the workflow's final progress.
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, ManifestEntry } from '../../activities/manifest.ts';
+import { MANIFEST_FILE, ManifestEntry, materializeManifest } from '../../activities/manifest.ts';
+import { sha256Of } from '../../activities/outputs.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import type { CampaignProgress, Failure } from '../../contract/campaign.ts';
 import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
+import { isS3Url, openStore, type Store } from '../../store/index.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import type { CampaignRun, Stack } from '../lib/stack.ts';
 import { type Check, check } from './report.ts';
@@ -25,8 +26,17 @@ export interface ManifestFacts {
   duplicateKeys: number;
 }
 
-export async function readManifest(outputDir: string): Promise<ManifestFacts> {
-  const text = await readFile(join(outputDir, MANIFEST_FILE), 'utf8').catch(() => '');
+/**
+ * The manifest a user would get: a folder's manifest.jsonl, or in S3 mode the one made from the
+ * records (what `run` writes into the bucket at the end), so "one line per job" is one record per job.
+ */
+export async function readManifest(
+  outputDir: string,
+  store: Store = openStore(outputDir),
+): Promise<ManifestFacts> {
+  const text = isS3Url(outputDir)
+    ? await materializeManifest(outputDir, store)
+    : await readFile(join(outputDir, MANIFEST_FILE), 'utf8').catch(() => '');
   const lines = text.split('\n').filter((line) => line !== '');
   const entries: ManifestEntry[] = [];
   let badLines = 0;
@@ -41,14 +51,16 @@ export async function readManifest(outputDir: string): Promise<ManifestFacts> {
   return { lines: lines.length, badLines, entries, duplicateKeys };
 }
 
-/** Files whose bytes do not hash to the manifest's sha256 (or are missing), and leftover partials. */
-async function checkFiles(outputDir: string, entries: readonly ManifestEntry[]) {
+/**
+ * Files (or objects) whose bytes do not hash to the manifest's sha256 (or are missing), and
+ * leftover partials in a folder (an S3 upload is never visible unfinished).
+ */
+async function checkFiles(outputDir: string, store: Store, entries: readonly ManifestEntry[]) {
   let mismatched = 0;
   for (const entry of entries) {
-    const data = await readFile(join(outputDir, entry.file)).catch(() => null);
-    if (!data || createHash('sha256').update(data).digest('hex') !== entry.sha256) mismatched++;
+    if ((await sha256Of(store, entry.file).catch(() => undefined)) !== entry.sha256) mismatched++;
   }
-  const files = await readdir(outputDir, { recursive: true });
+  const files = isS3Url(outputDir) ? [] : await readdir(outputDir, { recursive: true });
   const partials = files.filter((f) => f.endsWith('.part')).length;
   return { mismatched, partials };
 }
@@ -89,8 +101,9 @@ export async function verifyOutcome(
   // The campaign is over: the witnesses' own reads (search) must not meet the injected faults.
   await stack.setFaults(DEFAULT_FAULTS);
   const ledger = await stack.ledger();
-  const manifest = await readManifest(plan.outputDir);
-  const files = await checkFiles(plan.outputDir, manifest.entries);
+  const store = stack.storeOf(plan.outputDir);
+  const manifest = await readManifest(plan.outputDir, store);
+  const files = await checkFiles(plan.outputDir, store, manifest.entries);
   const succeeded = sum(progress, 'succeeded');
   const failed = sum(progress, 'failed');
   const skipped = sum(progress, 'skipped');

@@ -28,6 +28,8 @@ export interface CampaignRun {
 }
 
 export interface RunCampaignOptions {
+  /** The output location instead of the spec's, as `run --output` gives it (e.g. s3://bucket/prefix). */
+  output?: string;
   /** Start even when the plan costs more than its budget, as `run --allow-over-budget` does. */
   allowOverBudget?: boolean;
   onProgress?: (p: CampaignProgress) => void;
@@ -55,16 +57,19 @@ export async function runCampaign(
   await writeFile(specFile, specYaml.replace(/^campaign: *(\S+) *$/m, `campaign: $1-${id}`));
   const planned = await planCampaign(specFile);
   if (!planned.ok) throw new Error(planned.problems.map(formatProblem).join('\n'));
-  const { plan } = planned;
+  const plan = opts.output
+    ? { ...planned.plan, outputDir: `${opts.output}/${planned.plan.campaign}` }
+    : planned.plan;
+  const store = stack.storeOf(plan.outputDir);
 
   const service = createServiceClient({ baseUrl: stack.emulatorUrl, apiKey: stack.apiKey });
   let ref: Awaited<ReturnType<typeof storePlan>>;
   try {
-    const report = await preflight(service, plan);
+    const report = await preflight(service, plan, store);
     if (report.refusals.length > 0 && !opts.allowOverBudget) {
       throw new Error(`preflight refused ${plan.campaign}: ${report.refusals.join('; ')}`);
     }
-    ref = await storePlan(plan, report.servicePrices);
+    ref = await storePlan(plan, report.servicePrices, store);
   } finally {
     await service.close();
   }

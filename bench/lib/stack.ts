@@ -15,6 +15,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
+import { openStore, type Store } from '../../store/index.ts';
+import { startS3Server } from '../../test/helpers/s3.ts';
 import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import { watchdog } from '../../worker/watchdog.ts';
@@ -41,6 +43,11 @@ export interface StackOptions {
   workers?: number;
   /** Where specs, outputs and logs go (default a temp dir). */
   dir?: string;
+  /**
+   * An S3 server (versitygw, test/helpers/s3.ts) for outputs in a bucket; each worker then starts
+   * in an empty working directory of its own and gets only the AWS SDK's environment to reach it.
+   */
+  s3?: boolean;
 }
 
 export interface WorkerProcess {
@@ -72,6 +79,14 @@ export interface Stack {
   startWorker(): Promise<WorkerProcess>;
   /** Stops the dev server and starts it again on the same port and database. */
   restartTemporal(): Promise<void>;
+  /** `s3://<bucket>` of the stack's S3 server (StackOptions.s3), else undefined. */
+  bucketUrl: string | undefined;
+  /** Stops the S3 server and starts it again over the same folder (StackOptions.s3). */
+  restartS3(): Promise<void>;
+  /** The store of an output location, reaching the stack's S3 server for s3:// ones. */
+  storeOf(location: string): Store;
+  /** The working directory of each worker started, in order (empty ones unless a worker wrote). */
+  workerDirs: string[];
   ledger(): Promise<Ledger>;
   setFaults(f: Partial<Faults>): Promise<void>;
   setLimits(l: Partial<Limits>): Promise<void>;
@@ -95,33 +110,47 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
 
   try {
-    const [server, emulator] = await Promise.all([
+    const [server, emulator, s3] = await Promise.all([
       startDevServer({
         dbFile: join(dir, 'temporal', 'temporal.db'),
         logFile: join(logs, 'temporal.log'),
         dynamicConfig: opts.dynamicConfig,
       }),
       startEmulatorProcess(opts.emulator ?? {}, apiKey, join(logs, 'emulator.log')),
+      opts.s3 ? startS3Server({ root: join(dir, 's3') }) : undefined,
     ]);
     stoppers.push(
       () => server.stop(),
       () => emulator.stop(),
     );
+    const s3Client = s3?.client();
+    if (s3)
+      stoppers.push(
+        async () => s3Client?.destroy(),
+        () => s3.stop(),
+      );
     const connection = await Connection.connect({ address: server.address });
     stoppers.push(() => connection.close());
     const client = new Client({ connection });
     const admin = adminOf(emulator.baseUrl);
 
     const workers: WorkerProcess[] = [];
+    const workerDirs: string[] = [];
     const startWorker = async () => {
+      // With S3, a worker shares no folder with anything: an empty directory of its own.
+      const cwd = s3 ? join(dir, 'workers', String(workers.length + 1)) : ROOT;
+      if (s3) mkdirSync(cwd, { recursive: true });
+      workerDirs.push(cwd);
       const worker = spawnWorker({
         taskQueue,
         log: join(logs, `worker-${workers.length + 1}.log`),
+        cwd,
         env: {
           TEMPORAL_ADDRESS: server.address,
           TEMPORAL_NAMESPACE: 'default',
           MEDIAFLOW_API_URL: emulator.baseUrl,
           MEDIAFLOW_API_KEY: apiKey,
+          ...s3?.env,
         },
       });
       workers.push(worker);
@@ -143,6 +172,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       workers,
       startWorker,
       restartTemporal: () => server.restart(),
+      bucketUrl: s3 ? `s3://${s3.bucket}` : undefined,
+      async restartS3() {
+        if (!s3) throw new Error('this stack has no S3 server (StackOptions.s3)');
+        await s3.restart();
+      },
+      storeOf: (location) => openStore(location, s3Client),
+      workerDirs,
       ledger: () => admin<Ledger>('GET', 'ledger'),
       setFaults: async (faults) => void (await admin('POST', 'faults', faults)),
       setLimits: async (limits) => void (await admin('POST', 'limits', limits)),
@@ -214,17 +250,19 @@ async function startEmulatorProcess(
 function spawnWorker({
   taskQueue,
   log,
+  cwd,
   env,
 }: {
   taskQueue: string;
   log: string;
+  cwd: string;
   env: Record<string, string>;
 }): WorkerProcess {
   const output = openSync(log, 'a');
   // Started as the Dockerfile starts it, heap cap included.
   const args = [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue];
   const child = spawn('sh', ['-c', WATCHDOG, process.execPath, ...args], {
-    cwd: ROOT,
+    cwd,
     stdio: ['pipe', output, output],
     env: { ...process.env, ...env },
   });

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { materializeManifest } from '../../activities/manifest.ts';
+import { isS3Url, type Store } from '../../store/index.ts';
 import { keyFingerprint } from '../../worker/governor.ts';
 import type { BaselineResult } from '../baseline.ts';
 import { historyProfile } from '../lib/history-profile.ts';
@@ -23,8 +25,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Every run is abandoned after this many times its physical bound. */
 const TIMEOUT_OVER_BOUND = 5;
 
-export async function measureMediaflow(workload: Workload) {
-  const stack = await startStack({ emulator: workload.emulator, workers: 1 });
+/** With `s3`, the outputs go to a bucket of a versitygw the stack starts (`--output s3://…`). */
+export async function measureMediaflow(workload: Workload, { s3 = false } = {}) {
+  const stack = await startStack({ emulator: workload.emulator, workers: 1, s3 });
   try {
     // The clock starts with a worker already polling: start-up (tsx, webpack bundling of the
     // workflow code) is a one-off, not throughput. Its memory peak is reported on its own.
@@ -36,11 +39,12 @@ export async function measureMediaflow(workload: Workload) {
     const run = await runCampaign(stack, specOf(workload), {
       timeoutMs: workload.boundSeconds * TIMEOUT_OVER_BOUND * 1000,
       governor: keyFingerprint(stack.emulatorUrl, stack.apiKey),
+      ...(s3 ? { output: `${stack.bucketUrl}/bench` } : {}),
     });
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
       historyProfile(stack.client, run.workflowId),
-      readManifest(run.plan.outputDir),
+      readManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir)),
       replayCampaign(stack.client, run.workflowId),
     ]);
     await worker.kill('SIGTERM'); // samples /proc a last time first
@@ -156,8 +160,11 @@ interface ManifestEntry {
   download_ms: number;
 }
 
-async function readManifest(outputDir: string): Promise<ManifestEntry[]> {
-  const text = await readFile(join(outputDir, 'manifest.jsonl'), 'utf8');
+/** A folder's manifest.jsonl, or in S3 mode the one made from the records. */
+async function readManifest(outputDir: string, store: Store): Promise<ManifestEntry[]> {
+  const text = isS3Url(outputDir)
+    ? await materializeManifest(outputDir, store)
+    : await readFile(join(outputDir, 'manifest.jsonl'), 'utf8');
   return text
     .split('\n')
     .filter(Boolean)

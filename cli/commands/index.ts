@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { register as cancel } from './cancel.ts';
 import { register as emulator } from './emulator.ts';
 import { register as estimate } from './estimate.ts';
+import { register as exportManifest } from './export.ts';
 import { register as plan } from './plan.ts';
 import { register as run } from './run.ts';
 import { register as stack } from './stack.ts';
@@ -17,6 +18,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   run,
   status,
   cancel,
+  exportManifest,
   worker,
   stack,
   emulator,

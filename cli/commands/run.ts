@@ -8,9 +8,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
+import { materializeManifest } from '../../activities/manifest.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
+import { isS3Url } from '../../store/index.ts';
 import {
   attach,
   type CampaignView,
@@ -21,10 +23,11 @@ import {
 } from '../../worker/campaign-control.ts';
 import { checkWorkerAccess } from '../../worker/check-access.ts';
 import { keyFingerprint } from '../../worker/governor.ts';
-import { type Environment, openEnvironment } from '../environment.ts';
+import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { stopLine } from '../outcomes.ts';
+import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { reviewLine } from './estimate.ts';
@@ -32,6 +35,7 @@ import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
   taskQueue?: string;
+  output?: string;
   json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
@@ -49,6 +53,10 @@ export function register(program: Command): void {
     .command('run <spec>')
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
+    .option(
+      '--output <location>',
+      'where outputs, records and the plan go, instead of output.dir: a folder, or s3://bucket/prefix',
+    )
     .option(
       '--task-queue <name>',
       'Temporal task queue of the workers that run it (default: mediaflow; on the embedded default, mediaflow-<campaign>)',
@@ -84,8 +92,9 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
-  const plan = await loadPlanOrReport(spec);
-  if (!plan) return { code: 1, exitNow: false };
+  const loaded = await loadPlanOrReport(spec);
+  if (!loaded) return { code: 1, exitNow: false };
+  const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -96,7 +105,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   let onInterrupt: (() => void) | null = null;
   const display = new ProgressDisplay();
   const wantsLocalWorker = options.worker ?? env.embedded !== null;
-  const logFile = join(plan.outputDir, '.mediaflow', 'logs', `${plan.campaign}.log`);
+  // Nothing is written to a local folder in S3 mode but this process's own log, in the state folder.
+  const logDir = isS3Url(plan.outputDir) ? stateDirOf() : join(plan.outputDir, '.mediaflow');
+  const logFile = join(logDir, 'logs', `${plan.campaign}.log`);
   const startWorker = (taskQueue: string) =>
     startLocalWorker(env, taskQueue, {
       logFile,
@@ -187,6 +198,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (next === 'done') break;
     }
     const final = await finalView(handle);
+    // In S3 mode the user's manifest.jsonl is an object made from the records, now they are all in.
+    if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();

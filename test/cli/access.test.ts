@@ -44,7 +44,7 @@ describe('mediaflow run checks a worker first', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       new RegExp(
-        `refusing to start: a worker cannot read the plan: worker \\S+ \\(pid \\d+\\) cannot read the plan ${dir}/out/.mediaflow/plans/\\S+\\.json \\(ENOENT\\)\\. To go on: give every worker the output folder at the same path`,
+        `refusing to start: a worker cannot read the plan: worker \\S+ \\(pid \\d+\\) cannot read the plan ${dir}/out/.mediaflow/plans/\\S+/ \\(.*head\\.json is missing in ${dir}/out\\)\\. To go on: give every worker the output folder at the same path`,
       ),
     );
     // Nothing started: no campaign, nothing created.

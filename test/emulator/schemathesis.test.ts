@@ -3,7 +3,7 @@
  * requests from /v1/openapi.json (valid and invalid ones, undeclared methods, missing auth) and
  * fails on any reply the document does not promise. Bounded so it stays a unit test: a fixed seed
  * (the same cases every run) and a fixed number of examples per operation.
- * Installed by `npm run setup` (scripts/install-schemathesis.sh).
+ * Installed by `npm run setup` (scripts/pip-tool.sh, pinned in package.json "setup").
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

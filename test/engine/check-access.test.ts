@@ -85,7 +85,7 @@ describe('checkWorkerAccess', () => {
     expect((missing as { message: string }).message).toMatch(/\/nonexistent\/.*ENOENT/);
 
     const { verdict: changed } = await withWorker(h, async (ref, out) => {
-      await writeFile(ref.file, '{}');
+      await writeFile(join(ref.file, 'head.json'), '{}');
       return checkWorkerAccess(h.temporal, h.taskQueue, ref, out);
     });
     expect(changed).toMatchObject({ ok: false, outcome: 'plan_unreadable' });

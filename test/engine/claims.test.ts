@@ -1,76 +1,87 @@
-import { writeSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, stat } from 'node:fs/promises';
+/**
+ * Claims (activities/claims.ts): create-once objects found by idempotency key with one read in S3
+ * mode, a checked appended log on a folder; one table of behaviours for both.
+ */
+import { appendFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendClaims, type NewClaim, readAllClaims, readClaims } from '../../activities/claims.ts';
+import { addClaims, claimsLogOf, type NewClaim, readAllClaims, readClaims } from '../../activities/claims.ts';
 import { ClaimsIndex } from '../../activities/claims-index.ts';
-import { ShortWrite } from '../../activities/jsonl.ts';
-import { stateDirOf } from '../../activities/plan-store.ts';
+import { LocalStore, type Store } from '../../store/index.ts';
+import { s3TestStore } from '../helpers/s3-store.ts';
 
-const claim = (id: string): NewClaim => ({
+const claim = (id: string, idempotencyKey = `i${id}`): NewClaim => ({
   prediction_id: id,
   key: `k${id}`,
   regen: 0,
-  idempotency_key: `i${id}`,
+  idempotency_key: idempotencyKey,
 });
-const file = (output: string, campaign: string) => join(stateDirOf(output), 'claims', `${campaign}.jsonl`);
 
-describe('the claims log', () => {
-  it('is read incrementally by each worker, lookups at the same moment missing nothing', async () => {
-    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
+async function folder(): Promise<Store> {
+  return new LocalStore(await mkdtemp(join(tmpdir(), 'mediaflow-claims-')));
+}
+
+const backends: Array<[string, () => Promise<Store>]> = [
+  ['folder', folder],
+  ['s3', async () => s3TestStore('claims')],
+];
+
+describe.each(backends)('claims in a %s', (_name, open) => {
+  it('are found by idempotency key by every worker, including claims made after its first lookup', async () => {
+    const store = await open();
     const index = new ClaimsIndex();
-    await appendClaims(output, 'c', [claim('1')]);
-    expect((await index.of(output, 'c').lookup('i1'))?.prediction_id).toBe('1');
-    await appendClaims(output, 'c', [claim('2'), claim('3')]);
-    // Two reads at once would both take the new bytes and move past them twice (the lines after
-    // would be skipped): reads run one after another.
-    const claims = index.of(output, 'c');
+    await addClaims(store, 'c', [claim('1')]);
+    expect((await index.of(store, 'c').lookup('i1'))?.prediction_id).toBe('1');
+    expect(await index.of(store, 'c').lookup('i2')).toBeUndefined();
+    await addClaims(store, 'c', [claim('2'), claim('3')]);
+    const claims = index.of(store, 'c');
     const [two, three] = await Promise.all([claims.lookup('i2'), claims.lookup('i3')]);
-    await appendClaims(output, 'c', [claim('4')]);
-    expect([two?.prediction_id, three?.prediction_id, (await claims.lookup('i4'))?.prediction_id]).toEqual([
-      '2',
-      '3',
-      '4',
-    ]);
-    expect(await claims.lookup('i5')).toBeUndefined();
+    expect([two?.prediction_id, three?.prediction_id]).toEqual(['2', '3']);
   });
 
-  it('keeps the first claim written after a torn line', async () => {
-    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
-    await appendClaims(output, 'c', [claim('1')]);
-    await appendFile(file(output, 'c'), '{"prediction_id":"2","ke');
-    await appendClaims(output, 'c', [claim('3')]);
-    expect((await readClaims(output, 'c')).map((c) => c.prediction_id)).toEqual(['1', '3']);
-  });
-
-  it('keeps each campaign to its own claims, even in a shared output folder', async () => {
-    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
-    await appendClaims(output, 'spring', [claim('1')]);
-    await appendClaims(output, 'autumn', [claim('2')]);
-    expect((await readClaims(output, 'spring')).map((c) => [c.campaign, c.prediction_id])).toEqual([
+  it('keep each campaign to its own claims, even in a shared output location', async () => {
+    const store = await open();
+    await addClaims(store, 'spring', [claim('1')]);
+    await addClaims(store, 'autumn', [claim('2')]);
+    expect((await readClaims(store, 'spring')).map((c) => [c.campaign, c.prediction_id])).toEqual([
       ['spring', '1'],
     ]);
     // Reconciliation still sees every campaign's, so it never adopts another campaign's prediction.
-    expect((await readAllClaims(output)).map((c) => c.prediction_id).sort()).toEqual(['1', '2']);
+    expect((await readAllClaims(store)).map((c) => c.prediction_id).sort()).toEqual(['1', '2']);
   });
 
-  it('skips lines that are not claims instead of trusting them', async () => {
-    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
-    await appendClaims(output, 'c', [claim('1')]);
-    await appendFile(file(output, 'c'), '{"prediction_id":7}\n["not","a","claim"]\n');
-    expect((await readClaims(output, 'c')).map((c) => c.prediction_id)).toEqual(['1']);
+  it('claim a second prediction made under one key (a service ignoring keys) beside the first', async () => {
+    const store = await open();
+    await addClaims(store, 'c', [claim('1', 'same')]);
+    await addClaims(store, 'c', [claim('2', 'same'), claim('1', 'same')]);
+    expect([...new Set((await readClaims(store, 'c')).map((c) => c.prediction_id))].sort()).toEqual([
+      '1',
+      '2',
+    ]);
+    // The first stays the key's claim.
+    expect((await new ClaimsIndex().of(store, 'c').lookup('same'))?.prediction_id).toBe('1');
   });
 
-  it('undoes a short write, so the next claim is not glued onto half a line', async () => {
-    const output = await mkdtemp(join(tmpdir(), 'mediaflow-claims-'));
-    await appendClaims(output, 'c', [claim('1')]);
-    const before = (await stat(file(output, 'c'))).size;
-    const short = { write: (fd: number, data: Buffer) => writeSync(fd, data.subarray(0, 10)) };
-    await expect(appendClaims(output, 'c', [claim('2')], short)).rejects.toThrow(ShortWrite);
-    expect((await stat(file(output, 'c'))).size).toBe(before);
-    await appendClaims(output, 'c', [claim('3')]);
-    expect((await readFile(file(output, 'c'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
-    expect((await readClaims(output, 'c')).map((c) => c.prediction_id)).toEqual(['1', '3']);
+  it('skip what is not a claim instead of trusting it', async () => {
+    const store = await open();
+    await addClaims(store, 'c', [claim('1')]);
+    await store.put('.mediaflow/claims/c/forged', '{"prediction_id":7}');
+    expect((await readClaims(store, 'c')).map((c) => c.prediction_id)).toEqual(['1']);
+  });
+});
+
+describe("a folder's claims log", () => {
+  it('is read whole lines at a time, the lines after a torn one included', async () => {
+    const store = await folder();
+    const log = join(store.location, claimsLogOf('c'));
+    await mkdir(join(store.location, '.mediaflow', 'claims'), { recursive: true });
+    const line = (id: string) => JSON.stringify({ campaign: 'c', ...claim(id) });
+    await appendFile(log, `${line('1')}\n{"prediction_id":"2","ke\n${line('3')}\n`);
+    await addClaims(store, 'c', [claim('4')]);
+    expect((await readClaims(store, 'c')).map((c) => c.prediction_id).sort()).toEqual(['1', '3', '4']);
+    const index = new ClaimsIndex();
+    expect((await index.of(store, 'c').lookup('i3'))?.prediction_id).toBe('3');
+    expect((await readAllClaims(store)).map((c) => c.prediction_id).sort()).toEqual(['1', '3', '4']);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
+import { openStore } from '../../store/index.ts';
 import { create, kinds } from './activity-env.ts';
 import { harness } from './harness.ts';
 
@@ -50,7 +51,9 @@ describe('the create activity', () => {
     const [outcome] = await create(h, plan, 2, [0]);
     expect(outcome).toMatchObject({ kind: 'created' });
     expect(h.emulator.ledger().predictionsCreated).toBe(1);
-    expect((await readClaims(plan.outputDir, plan.campaign)).map((c) => c.key)).toEqual([plan.jobs[0]!.key]);
+    expect((await readClaims(openStore(plan.outputDir), plan.campaign)).map((c) => c.key)).toEqual([
+      plan.jobs[0]!.key,
+    ]);
   });
 
   it('never adopts a prediction another job already claimed, even with identical input', async () => {

@@ -2,11 +2,11 @@
  * Review decisions on disk (activities/decisions.ts): created once per job key and take, read
  * back as the latest take per key, and what a reviewer still has to decide.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { awaitingReview, decisionsDir, readDecisions, writeDecisions } from '../../activities/decisions.ts';
+import { awaitingReview, readDecisions, writeDecisions } from '../../activities/decisions.ts';
 import type { ManifestEntry } from '../../activities/manifest.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
 
@@ -22,14 +22,16 @@ const record = (k: string, take: number, action: DecisionRecord['action']): Deci
 describe('decision records', () => {
   it('are created once per key and take; the latest take wins when read', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-decisions-'));
-    expect(writeDecisions(dir, 'c', [record(key('a'), 0, 'regenerate'), record(key('b'), 0, 'reject')])).toBe(
-      2,
-    );
+    expect(
+      await writeDecisions(dir, 'c', [record(key('a'), 0, 'regenerate'), record(key('b'), 0, 'reject')]),
+    ).toBe(2);
     // A retried activity writes the same records again: nothing changes.
-    expect(writeDecisions(dir, 'c', [record(key('a'), 0, 'approve')])).toBe(0);
-    expect(writeDecisions(dir, 'c', [record(key('a'), 1, 'approve')])).toBe(1);
+    expect(await writeDecisions(dir, 'c', [record(key('a'), 0, 'approve')])).toBe(0);
+    expect(await writeDecisions(dir, 'c', [record(key('a'), 1, 'approve')])).toBe(1);
     // Something else in the folder is not a decision.
-    await writeFile(join(decisionsDir(dir, 'c'), 'notes.json'), '{"hello": 1}');
+    const folder = join(dir, '.mediaflow', 'decisions', 'c');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'notes.json'), '{"hello": 1}');
     const read = await readDecisions(dir, 'c');
     expect([...read.entries()].map(([k, d]) => [k, d.take, d.action])).toEqual([
       [key('a'), 1, 'approve'],
@@ -40,7 +42,9 @@ describe('decision records', () => {
 
   it('refuse a key that is not a job key (it names a file)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-decisions-'));
-    expect(() => writeDecisions(dir, 'c', [record('../../escape', 0, 'approve')])).toThrow(/not a job key/);
+    await expect(writeDecisions(dir, 'c', [record('../../escape', 0, 'approve')])).rejects.toThrow(
+      /not a job key/,
+    );
   });
 });
 

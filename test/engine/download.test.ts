@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { DownloadRefused, downloadFile } from '../../activities/download.ts';
+import { DownloadRefused, downloadFile, type OutputTarget } from '../../activities/download.ts';
 import type { AddressClass, LinkPolicy } from '../../api/client/index.ts';
+import { LocalStore } from '../../store/index.ts';
+import { s3TestStore } from '../helpers/s3-store.ts';
 
 const PICTURE = Buffer.from('not really a png, but 38 bytes of it!!');
 
@@ -42,19 +44,19 @@ async function cdn(): Promise<string> {
 describe('downloadFile', () => {
   it('writes the file and reports its sha256 and size', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-    const target = join(dir, 'still', 'a.png');
-    const result = await downloadFile(`${await cdn()}/whole`, target, { cleanUp: false });
+    const result = await downloadFile(`${await cdn()}/whole`, into(dir, 'still/a.png'), { cleanUp: false });
     expect(result).toEqual({
       sha256: createHash('sha256').update(PICTURE).digest('hex'),
       bytes: PICTURE.length,
     });
-    expect(await readFile(target)).toEqual(PICTURE);
+    expect(await readFile(join(dir, 'still', 'a.png'))).toEqual(PICTURE);
   });
 
   it('never leaves a truncated file in place, nor its temporary file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-    const target = join(dir, 'a.png');
-    await expect(downloadFile(`${await cdn()}/short`, target, { cleanUp: false })).rejects.toMatchObject({
+    await expect(
+      downloadFile(`${await cdn()}/short`, into(dir, 'a.png'), { cleanUp: false }),
+    ).rejects.toMatchObject({
       type: 'download_error',
       retryable: true,
     });
@@ -65,10 +67,26 @@ describe('downloadFile', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
     await writeFile(join(dir, 'a.png.0a1b2c3d.part'), 'half a picture');
     await writeFile(join(dir, 'b.png.0a1b2c3d.part'), 'another job, still downloading');
-    await downloadFile(`${await cdn()}/whole`, join(dir, 'a.png'), { cleanUp: true });
+    await downloadFile(`${await cdn()}/whole`, into(dir, 'a.png'), { cleanUp: true });
     expect((await readdir(dir)).sort()).toEqual(['a.png', 'b.png.0a1b2c3d.part']);
   });
+
+  it('streams into S3 with the same checks: whole objects with their sha256, never a truncated one', async () => {
+    const store = s3TestStore('download');
+    const base = await cdn();
+    const result = await downloadFile(`${base}/whole`, { store, key: 'still/a.png' }, { cleanUp: false });
+    expect(result.sha256).toBe(createHash('sha256').update(PICTURE).digest('hex'));
+    expect(await store.stat('still/a.png')).toEqual({ bytes: PICTURE.length });
+    const truncated = downloadFile(`${base}/short`, { store, key: 'still/b.png' }, { cleanUp: false });
+    await expect(truncated).rejects.toMatchObject({ type: 'download_error', retryable: true });
+    expect(await store.stat('still/b.png')).toBeUndefined();
+  });
 });
+
+/** A target in a folder store. */
+function into(dir: string, key: string): OutputTarget {
+  return { store: new LocalStore(dir), key };
+}
 
 const loopback: LinkPolicy = {
   allowed: new Set<AddressClass>(['loopback']),
@@ -78,7 +96,7 @@ const loopback: LinkPolicy = {
 
 async function refusal(url: string, policy?: LinkPolicy): Promise<DownloadRefused> {
   const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-  const error = await downloadFile(url, join(dir, 'a.png'), {
+  const error = await downloadFile(url, into(dir, 'a.png'), {
     cleanUp: false,
     ...(policy ? { policy } : {}),
   }).then(
@@ -95,7 +113,7 @@ describe('downloadFile under the link policy', () => {
   // /hop/4 is five redirects, /hop/5 six.
   it('follows redirects (a CDN sending the file elsewhere), up to five', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-    const result = await downloadFile(`${await cdn()}/hop/4`, join(dir, 'a.png'), {
+    const result = await downloadFile(`${await cdn()}/hop/4`, into(dir, 'a.png'), {
       cleanUp: false,
       policy: loopback,
     });
@@ -134,7 +152,7 @@ describe('downloadFile under the link policy', () => {
     const base = await cdn();
     expect((await refusal(`${base}/stream/5000`, loopback)).reason).toBe('too_large');
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-    const fits = await downloadFile(`${base}/stream/1000`, join(dir, 'a.png'), {
+    const fits = await downloadFile(`${base}/stream/1000`, into(dir, 'a.png'), {
       cleanUp: false,
       policy: loopback,
     });
@@ -156,7 +174,7 @@ describe('downloadFile under the link policy', () => {
     });
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
     await expect(
-      downloadFile(`${await cdn()}/whole`, join(dir, 'a.png'), { cleanUp: false }),
+      downloadFile(`${await cdn()}/whole`, into(dir, 'a.png'), { cleanUp: false }),
     ).rejects.toMatchObject({
       code: 'DOWNLOAD_MISCONFIGURED',
       retryable: false,
@@ -176,7 +194,7 @@ describe('downloadFile under the link policy', () => {
     const loop = await refusal(`${base}/hop/9?token=s3cr3t`, loopback);
     expect(JSON.stringify(loop)).not.toContain('s3cr3t');
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
-    const closed = downloadFile('http://127.0.0.1:1/a.png?token=s3cr3t', join(dir, 'a.png'), {
+    const closed = downloadFile('http://127.0.0.1:1/a.png?token=s3cr3t', into(dir, 'a.png'), {
       cleanUp: false,
       policy: loopback,
     });

@@ -14,6 +14,7 @@ import { TERMINAL_STATUSES } from '../../api/wire/index.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
+import { openStore } from '../../store/index.ts';
 import { campaignView } from '../../worker/campaign-control.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
@@ -169,7 +170,7 @@ describe('durability', () => {
     });
 
     expect(progress.outcome).toBe('canceled');
-    const claims = await readClaims(plan.outputDir, plan.campaign);
+    const claims = await readClaims(openStore(plan.outputDir), plan.campaign);
     expect(claims.length).toBeGreaterThanOrEqual(10);
     // Read at once: a prediction created and not canceled would still be running for 1.5 s.
     const statuses = await Promise.all(

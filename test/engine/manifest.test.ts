@@ -1,10 +1,12 @@
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ShortWrite } from '../../activities/jsonl.ts';
+import { nodeWriter, ShortWrite } from '../../activities/jsonl.ts';
 import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
+import { openStore } from '../../store/index.ts';
+import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
 
 function entry(key: string): ManifestEntry {
   return {
@@ -36,12 +38,13 @@ describe('manifest', () => {
     const lookups: Promise<ManifestEntry | undefined>[] = [];
     for (let i = 0; i < 200; i++) {
       other(`other-${i}`);
-      if (i % 3 === 0) manifest.record(entry(`own-${i}`), null);
+      if (i % 3 === 0) lookups.push(manifest.record(entry(`own-${i}`), null).then(() => undefined));
       // Misses force a read of the file, overlapping with the reads started before.
       lookups.push(manifest.get(`other-${i}`), manifest.get(`missing-${i}`));
     }
     const found = await Promise.all(lookups);
     expect(found.filter((e) => e?.key.startsWith('other-'))).toHaveLength(200);
+    expect(await manifest.get('own-3')).toBeDefined();
     for (let i = 0; i < 200; i++) expect(await manifest.get(`other-${i}`)).toBeDefined();
     // A fresh reader sees exactly the lines written, each once.
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
@@ -68,7 +71,7 @@ describe('manifest', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     appendFileSync(join(dir, MANIFEST_FILE), JSON.stringify(entry('torn')).slice(0, 30));
     const manifest = await Manifest.open(dir);
-    expect(manifest.record(entry('next'), null)).toBe(true);
+    expect(await manifest.record(entry('next'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
     expect([...reopened.all()].map((e) => e.key)).toEqual(['next']);
   });
@@ -76,18 +79,18 @@ describe('manifest', () => {
   it('undoes a short write (a full disk) and reports it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const first = await Manifest.open(dir);
-    first.record(entry('a'), null);
+    await first.record(entry('a'), null);
     const before = (await stat(join(dir, MANIFEST_FILE))).size;
     let calls = 0;
-    // The record file is written whole; the manifest line only in part.
-    const shortOnSecond = {
+    // The record is created whole (by the store); the manifest line lands only in part.
+    const shortOnFirst = {
       write: (fd: number, data: Buffer) =>
-        ++calls === 2 ? writeSync(fd, data.subarray(0, 25)) : writeSync(fd, data),
+        ++calls === 1 ? writeSync(fd, data.subarray(0, 25)) : writeSync(fd, data),
     };
-    const manifest = await Manifest.open(dir, shortOnSecond);
-    expect(() => manifest.record(entry('b'), null)).toThrow(ShortWrite);
+    const manifest = await Manifest.open(dir, shortOnFirst);
+    await expect(manifest.record(entry('b'), null)).rejects.toThrow(ShortWrite);
     expect((await stat(join(dir, MANIFEST_FILE))).size).toBe(before);
-    expect(manifest.record(entry('c'), null)).toBe(true);
+    expect(await manifest.record(entry('c'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
     expect([...reopened.all()].map((e) => e.key)).toEqual(['a', 'c']);
   });
@@ -96,23 +99,41 @@ describe('manifest', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     // Two workers, each with its own index, both finishing job x.
     const [one, two] = await Promise.all([Manifest.open(dir), Manifest.open(dir)]);
-    expect([one.record(entry('x'), null), two.record(entry('x'), null)]).toEqual([true, false]);
+    const results = await Promise.all([one.record(entry('x'), null), two.record(entry('x'), null)]);
+    expect(results.sort()).toEqual([false, true]);
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(1);
   });
 
   it('still knows a job whose writer died between its record and its manifest line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
-    let writeCount = 0;
     const dying = await Manifest.open(dir, {
       write: (fd, data) => {
-        // The record is written; the process "dies" before the manifest line.
-        if (data.toString().includes('"key":"y"') && writeCount++ === 1) throw new Error('killed');
+        // The record is created (by the store); the process "dies" before the manifest line.
+        if (data.toString().includes('"key":"y"')) throw new Error('killed');
         return writeSync(fd, data);
       },
     });
-    expect(() => dying.record(entry('y'), null)).toThrow('killed');
+    await expect(dying.record(entry('y'), null)).rejects.toThrow('killed');
     const next = await Manifest.open(dir);
     expect(await next.get('y')).toMatchObject({ key: 'y' });
+  });
+
+  it('in S3 mode, records each job once and finds its latest output through the chain of records', async () => {
+    const location = uniqueS3Url('manifest');
+    const client = s3Client();
+    const open = () => Manifest.open(location, nodeWriter, openStore(location, client));
+    const [one, two] = await Promise.all([open(), open()]);
+    const results = await Promise.all([one.record(entry('x'), null), two.record(entry('x'), null)]);
+    expect(results.sort()).toEqual([false, true]);
+    // Made again after its file was lost: the new record replaces the old one for every reader.
+    const again = { ...entry('x'), prediction_id: 'p-x-2', finished_at: '2026-11-22T00:00:09.000Z' };
+    expect(await one.record(again, 'p-x')).toBe(true);
+    expect(await one.record(again, 'p-x')).toBe(false);
+    const fresh = await open();
+    expect((await fresh.get('x'))?.prediction_id).toBe('p-x-2');
+    expect((await fresh.recorded()).map((e) => e.prediction_id)).toEqual(['p-x', 'p-x-2']);
+    // Nothing lands in a local folder in S3 mode.
+    expect(existsSync(join(process.cwd(), MANIFEST_FILE))).toBe(false);
   });
 });

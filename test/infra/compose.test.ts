@@ -7,8 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
+import { defaultS3Client } from '../../store/s3.ts';
 import { loadTemporalTarget, TEMPORAL_ENV_VARS } from '../../worker/connection.ts';
 import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
+
+/** What the AWS SDK reads to reach a bucket (store/s3.ts). */
+const S3_ENV_VARS = ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION'];
 
 interface Service {
   image?: string;
@@ -18,6 +22,7 @@ interface Service {
   healthcheck?: unknown;
   depends_on?: Record<string, { condition: string }>;
   ports?: string[];
+  volumes?: string[];
 }
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
@@ -62,10 +67,19 @@ describe('docker-compose.yml', () => {
     const env = Object.fromEntries(
       Object.entries(worker.environment ?? {}).map(([k, v]) => [
         k,
-        interpolate(String(v), { MEDIAFLOW_API_KEY: 'k' }),
+        interpolate(String(v), {
+          MEDIAFLOW_API_KEY: 'k',
+          AWS_ACCESS_KEY_ID: 'id',
+          AWS_SECRET_ACCESS_KEY: 's',
+        }),
       ]),
     );
-    const known: readonly string[] = [...TEMPORAL_ENV_VARS, 'MEDIAFLOW_API_URL', 'MEDIAFLOW_API_KEY'];
+    const known: readonly string[] = [
+      ...TEMPORAL_ENV_VARS,
+      'MEDIAFLOW_API_URL',
+      'MEDIAFLOW_API_KEY',
+      ...S3_ENV_VARS,
+    ];
     for (const name of Object.keys(env)) expect(known, name).toContain(name);
 
     const target = loadTemporalTarget({ env: { ...env, TEMPORAL_CONFIG_FILE: '/nonexistent.toml' } });
@@ -74,6 +88,41 @@ describe('docker-compose.yml', () => {
     const service = serviceClientFromEnv(env); // throws on a missing or malformed URL or key
     await service.close();
     expect(compose.services[new URL(env.MEDIAFLOW_API_URL!).hostname]).toBeDefined();
+  });
+
+  it('gives workers no volume: they share Temporal and the bucket, nothing else', () => {
+    const built = services.filter(([, service]) => service.build);
+    expect(built.length).toBeGreaterThan(0);
+    for (const [name, service] of built) expect(service.volumes ?? [], name).toEqual([]);
+  });
+
+  it("points workers' AWS SDK at the compose S3 service, with the credentials that service starts with", () => {
+    const vars = { MEDIAFLOW_API_KEY: 'k', AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: 'secret' };
+    const env = (service: Service) =>
+      Object.fromEntries(
+        Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]),
+      );
+    const worker = env(compose.services.worker!);
+    const endpoint = new URL(worker.AWS_ENDPOINT_URL_S3!);
+    const s3 = compose.services[endpoint.hostname]!;
+    expect(s3, 'the S3 service').toBeDefined();
+    expect(s3.command).toEqual(expect.arrayContaining([`:${endpoint.port}`, 'posix']));
+    expect(env(s3)).toMatchObject({
+      ROOT_ACCESS_KEY: worker.AWS_ACCESS_KEY_ID,
+      ROOT_SECRET_KEY: worker.AWS_SECRET_ACCESS_KEY,
+    });
+    // The SDK's own client, built from the worker's environment, goes there with path-style URLs.
+    const client = defaultS3Client(worker);
+    expect(client.config.forcePathStyle).toBe(true);
+    client.destroy();
+    // The keys are required, never defaulted to something guessable.
+    expect(() =>
+      interpolate(String(compose.services.worker?.environment?.AWS_SECRET_ACCESS_KEY), {}),
+    ).toThrow(/AWS_SECRET_ACCESS_KEY/);
+    // The bucket exists before a worker starts.
+    expect(compose.services.worker?.depends_on?.['s3-bucket']?.condition).toBe(
+      'service_completed_successfully',
+    );
   });
 
   it('refuses to start without an API key rather than running with a guessable one', () => {

@@ -1,7 +1,7 @@
 /** How a spec becomes jobs: order, names, templates, defaults and chains, as the engine sees them. */
 import { describe, expect, it } from 'vitest';
 import { FROM_OUTPUT } from '../../plan/index.ts';
-import { planOk } from './write-spec.ts';
+import { planOk, planText } from './write-spec.ts';
 
 const HEAD = 'version: 1\ncampaign: demo\n';
 
@@ -106,5 +106,15 @@ steps:
     expect(plan.jobs[0]!.usd).toBeNull();
     expect(plan.unpricedJobs).toBe(1);
     expect(plan.totalUsd).toBe(0);
+  });
+
+  it('keeps an S3 output location as written (not a folder beside the spec), and refuses a bad one', async () => {
+    const steps = 'steps:\n  - { id: a, model: I4, input: { prompt: x } }\n';
+    const plan = await planOk(`${HEAD}output: { dir: "s3://media-team/campaigns/demo/" }\n${steps}`);
+    expect(plan.outputDir).toBe('s3://media-team/campaigns/demo');
+    const bad = await planText(`${HEAD}output: { dir: "s3://Not_A_Bucket/x" }\n${steps}`);
+    expect(bad.ok ? '' : bad.problems.map((problem) => problem.message).join('\n')).toMatch(
+      /an S3 location is s3:\/\/<bucket>\/<prefix>/,
+    );
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * Where each thing a campaign writes lives, relative to the store's root (the output folder, or
+ * the bucket prefix). One layout for both backends, and the folder one is the layout output
+ * folders have always had, so old folders keep working:
+ *
+ * | key | what | written |
+ * |---|---|---|
+ * | `<step>/<name>.<ext>` | an output file | streamed, replaced whole |
+ * | `manifest.jsonl` | the user's view of the records | appended (folder) / materialized (S3) |
+ * | `.mediaflow/plans/<digest>/…` | a stored plan, in pages (plan-pages.ts) | once, content-addressed |
+ * | `.mediaflow/records/<name>` | a job's record (one manifest line) | create-once |
+ * | `.mediaflow/claims/<campaign>/<name>` | a prediction a campaign created | create-once |
+ * | `.mediaflow/decisions/<name>` | a review decision | create-once |
+ */
+const STATE = '.mediaflow';
+
+export const MANIFEST_KEY = 'manifest.jsonl';
+
+export const RECORDS = `${STATE}/records/`;
+export const DECISIONS = `${STATE}/decisions/`;
+const PLANS = `${STATE}/plans/`;
+
+export function recordKey(name: string): string {
+  return RECORDS + name;
+}
+
+/** Review decisions, create-once like records (activities/decisions.ts). */
+export function decisionKey(name: string): string {
+  return DECISIONS + name;
+}
+
+export function claimsOf(campaign: string): string {
+  return `${STATE}/claims/${campaign}/`;
+}
+
+export function claimKey(campaign: string, name: string): string {
+  return claimsOf(campaign) + name;
+}
+
+export function planPrefix(digest: string): string {
+  return `${PLANS + digest}/`;
+}

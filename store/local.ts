@@ -1,0 +1,158 @@
+/**
+ * The folder backend: today's layout (outputs beside `manifest.jsonl`, state under `.mediaflow/`),
+ * so existing output folders stay valid. A record is created once by linking a complete temporary
+ * file into place (link(2) fails with EEXIST and never replaces): unlike writing into an O_EXCL
+ * file, a crash can never leave a half-written record behind that readers would find.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { checkKey, checkPrefix } from './keys.ts';
+import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
+
+const TEMPORARY = '.part';
+
+export class LocalStore implements Store {
+  readonly location: string;
+
+  constructor(folder: string) {
+    this.location = resolve(folder);
+  }
+
+  async createOnce(key: string, body: string): Promise<Created> {
+    const target = await this.prepare(key);
+    const temporary = temporaryOf(target);
+    try {
+      await writeFile(temporary, body, { flag: 'wx' });
+      await link(temporary, target);
+      return { created: true };
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw error;
+      return { created: false, existing: await readFile(target, 'utf8') };
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    const target = await this.prepare(key);
+    const temporary = temporaryOf(target);
+    try {
+      await writeFile(temporary, body);
+      await rename(temporary, target);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  async read(key: string): Promise<string | undefined> {
+    return missingAsUndefined(() => readFile(this.path(key), 'utf8'));
+  }
+
+  async readRange(key: string, start: number, end: number): Promise<Buffer | undefined> {
+    return missingAsUndefined(async () => {
+      const file = await open(this.path(key), 'r');
+      try {
+        const buffer = Buffer.alloc(Math.max(0, end - start));
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, start);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await file.close();
+      }
+    });
+  }
+
+  async stat(key: string): Promise<Stored | undefined> {
+    const info = await missingAsUndefined(() => stat(this.path(key)));
+    return info?.isFile() ? { bytes: info.size } : undefined;
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    const folder = checkPrefix(prefix) === '' ? this.location : this.path(prefix.slice(0, -1));
+    const entries = await missingAsUndefined(() => readdir(folder, { recursive: true, withFileTypes: true }));
+    const keys = (entries ?? [])
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(TEMPORARY))
+      .map((entry) => prefix + relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    // Byte order, like an S3 listing (the default sort compares UTF-16 units: the same for ASCII keys).
+    yield* keys.sort();
+  }
+
+  async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {
+    const target = await this.prepare(key);
+    if (options.clearLeftovers) await removeLeftovers(target);
+    const temporary = temporaryOf(target);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, count, createWriteStream(temporary, { flags: 'wx' }));
+      await rename(temporary, target);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+    return { bytes, sha256: hash.digest('hex') };
+  }
+
+  async open(key: string): Promise<Readable | undefined> {
+    const path = this.path(key);
+    // Opened before it is handed out, so a missing file is undefined here, not a stream error later.
+    const handle = await missingAsUndefined(() => open(path, 'r'));
+    return handle?.createReadStream();
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const target = await this.prepare(to);
+    await missingAsUndefined(() => rename(this.path(from), target));
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  private path(key: string): string {
+    return join(this.location, ...checkKey(key).split('/'));
+  }
+
+  private async prepare(key: string): Promise<string> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    return target;
+  }
+}
+
+/** Temporary files of earlier writes of `target`, left by a process killed mid-write. */
+async function removeLeftovers(target: string): Promise<void> {
+  const prefix = `${basename(target)}.`;
+  const names = await readdir(dirname(target));
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith(TEMPORARY))
+      .map((name) => rm(join(dirname(target), name), { force: true })),
+  );
+}
+
+function temporaryOf(target: string): string {
+  return `${target}.${randomBytes(4).toString('hex')}${TEMPORARY}`;
+}
+
+function codeOf(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
+}
+
+async function missingAsUndefined<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Where a campaign's state lives: one interface, two backends (store/local.ts, a folder; store/s3.ts,
+ * S3-compatible object storage). Keys are relative, `/`-separated paths, the same for both backends
+ * (store/layout.ts names them), so a folder and a bucket hold the same tree.
+ *
+ * Shared state is never appended: a record is created once (`createOnce`), and a second writer of
+ * the same key is told it exists and given what the first one wrote. That is how any number of
+ * workers, on any number of machines, agree on one record per job (ARCHITECTURE.md decision 11).
+ */
+import type { Readable } from 'node:stream';
+
+export type Created =
+  | { readonly created: true }
+  /** Another writer created the key first: its content, which the caller adopts. */
+  | { readonly created: false; readonly existing: string };
+
+export interface Stored {
+  readonly bytes: number;
+}
+
+export interface Written {
+  readonly bytes: number;
+  /** Hex sha256 of the bytes written, computed while they streamed. */
+  readonly sha256: string;
+}
+
+export interface WriteOptions {
+  /**
+   * Remove what an earlier, killed writer of this key left (a folder's temporary files beside it).
+   * For retries only: on a folder it lists the key's directory. S3 has nothing to clear: an
+   * unfinished upload is never visible (a bucket lifecycle rule reclaims its parts).
+   */
+  readonly clearLeftovers?: boolean;
+}
+
+export interface Store {
+  /** Where it is, for messages and `--output`: a folder path or `s3://bucket/prefix`. */
+  readonly location: string;
+  /** Creates `key` with `body` unless it exists; never replaces, never leaves a partial record. */
+  createOnce(key: string, body: string): Promise<Created>;
+  /** Writes or replaces `key` whole (content-addressed data, materialized views). */
+  put(key: string, body: string): Promise<void>;
+  /** The content of `key`, or undefined when there is none. */
+  read(key: string): Promise<string | undefined>;
+  /** Bytes [start, end) of `key` (fewer at its end), or undefined when there is none. */
+  readRange(key: string, start: number, end: number): Promise<Buffer | undefined>;
+  /** Size of `key`, or undefined when there is none. */
+  stat(key: string): Promise<Stored | undefined>;
+  /** Every key under `prefix` (which ends with `/`), in byte order of their names. */
+  list(prefix: string): AsyncIterable<string>;
+  /**
+   * Streams `body` into `key`, replacing it only once every byte arrived (a reader never sees a
+   * partial object); returns its size and sha256, which the S3 backend also sends as the object's
+   * checksum so the server verifies what it stored.
+   */
+  write(key: string, body: Readable, options?: WriteOptions): Promise<Written>;
+  /** A stream of `key`'s bytes, or undefined when there is none. */
+  open(key: string): Promise<Readable | undefined>;
+  /** Renames `from` to `to` (replacing `to`); nothing happens when `from` is missing. */
+  move(from: string, to: string): Promise<void>;
+  /** Removes `key`; a missing key is not an error. */
+  remove(key: string): Promise<void>;
+}
