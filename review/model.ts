@@ -1,0 +1,285 @@
+/**
+ * The read model of the review and report pages: what a person sees of each job of a campaign,
+ * computed from the stored plan, the manifest, the recorded decisions and the memo's progress.
+ * Pure: the loader (review/sources.ts) reads those; this only decides what they mean, so every
+ * state is tested as a table (test/review/model.test.ts).
+ */
+import type { ManifestEntry } from '../activities/manifest.ts';
+import { type Micros, tryParseUsd } from '../api/money.ts';
+import type { CampaignProgress } from '../contract/progress.ts';
+import type { DecisionRecord, ReviewAction } from '../contract/review.ts';
+import type { Plan, PlannedJob } from '../plan/types.ts';
+
+/**
+ * generating: not saved yet (queued or in flight); awaiting: saved, waiting for a decision;
+ * regenerating: a new take was asked for and is not saved yet; done: saved, in a step nobody
+ * reviews; skipped: an ancestor was rejected, failed or skipped, so it never runs; unrun: the
+ * campaign never ran on this Temporal (a report made from a spec).
+ */
+export type ItemState =
+  | 'generating'
+  | 'awaiting'
+  | 'approved'
+  | 'rejected'
+  | 'regenerating'
+  | 'failed'
+  | 'done'
+  | 'skipped'
+  | 'unrun';
+
+export type MediaKind = 'image' | 'video';
+
+export interface Output {
+  readonly key: string;
+  readonly name: string;
+  readonly step: string;
+  readonly state: ItemState;
+  /** Relative to the output folder, as the manifest has it; null until saved. */
+  readonly file: string | null;
+  readonly kind: MediaKind | null;
+}
+
+export interface Item extends Output {
+  /** Matrix values (and variant) by axis name, as strings. */
+  readonly axes: Readonly<Record<string, string>>;
+  readonly prompt: string | null;
+  /** Price of one take (micro-dollars), null when only the service knows it. */
+  readonly usd: Micros | null;
+  /** Regeneration counter of the saved take (0 for the first). */
+  readonly take: number;
+  readonly decision: DecisionRecord | null;
+  /** Why it failed, when the campaign said. */
+  readonly failure: string | null;
+  /** Every job made from this one, depth first (the videos of an approved still). */
+  readonly descendants: readonly Output[];
+  /** Changes whenever anything shown of the item does: the page redraws only changed cells. */
+  readonly version: string;
+}
+
+export interface StepView {
+  readonly id: string;
+  readonly model: string;
+  readonly reviewed: boolean;
+  /** The axes its jobs vary on, in the spec's order; `variant` last when the step repeats. */
+  readonly axes: readonly string[];
+  readonly items: readonly Item[];
+  /** Planned price of its jobs, and what its saved outputs cost. */
+  readonly plannedUsd: Micros;
+  readonly spentUsd: Micros;
+  readonly counts: Readonly<Record<ItemState, number>>;
+}
+
+export interface Totals {
+  /** What the campaign has paid so far (its progress), or the saved outputs' prices without one. */
+  readonly spent: Micros;
+  /** Descendants of approved jobs not saved yet: money the approvals have already decided on. */
+  readonly committedByApprovals: Micros;
+  /** Everything still to pay if every pending job is generated and every review approved. */
+  readonly worstCaseLeft: Micros;
+  readonly budget: Micros | null;
+}
+
+export interface CampaignModel {
+  readonly campaign: string;
+  readonly outcome: CampaignProgress['outcome'] | 'unknown';
+  readonly steps: readonly StepView[];
+  readonly totals: Totals;
+  readonly failures: readonly { job: string; step: string; message: string }[];
+}
+
+export interface ModelSources {
+  readonly plan: Plan;
+  /** Ids of the steps that carry `review:`. */
+  readonly reviewedSteps: ReadonlySet<string>;
+  /** The latest manifest entry per job key. */
+  readonly entries: ReadonlyMap<string, ManifestEntry>;
+  readonly decisions: readonly DecisionRecord[];
+  /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
+  readonly progress: CampaignProgress | null;
+}
+
+const VIDEO = /\.(mp4|webm|mov)$/i;
+
+export function mediaKind(file: string): MediaKind {
+  return VIDEO.test(file) ? 'video' : 'image';
+}
+
+/** The latest decision per job key (highest take, then latest time). */
+export function latestDecisions(decisions: readonly DecisionRecord[]): Map<string, DecisionRecord> {
+  const latest = new Map<string, DecisionRecord>();
+  for (const decision of decisions) {
+    const known = latest.get(decision.key);
+    if (!known || decision.take > known.take || (decision.take === known.take && decision.at > known.at)) {
+      latest.set(decision.key, decision);
+    }
+  }
+  return latest;
+}
+
+const AFTER: Record<ReviewAction, ItemState> = {
+  approve: 'approved',
+  reject: 'rejected',
+  regenerate: 'regenerating',
+};
+
+export interface JobFacts {
+  readonly reviewed: boolean;
+  readonly entry: ManifestEntry | undefined;
+  readonly decision: DecisionRecord | undefined;
+  /** The parent's state, or null for a job of a first step. */
+  readonly parent: ItemState | null;
+  readonly failed: boolean;
+  /** ended: nothing not saved will be saved; unknown: Temporal has no such campaign. */
+  readonly campaign: 'running' | 'ended' | 'unknown';
+}
+
+/** What a job's state is: the one rule of the page, tested as a table. */
+export function stateOf({ reviewed, entry, decision, parent, failed, campaign }: JobFacts): ItemState {
+  if (parent === 'rejected' || parent === 'failed' || parent === 'skipped') return 'skipped';
+  const ended = campaign !== 'running';
+  const take = entry?.regenerations ?? -1;
+  // A decision about the saved take (or a later one) is the latest word; one about an older take
+  // was a regeneration that this entry answers.
+  if (reviewed && decision && decision.take >= take) {
+    if (decision.action !== 'regenerate' || !ended) return AFTER[decision.action];
+    return entry ? 'awaiting' : 'failed';
+  }
+  if (entry) return reviewed ? 'awaiting' : 'done';
+  if (failed || campaign === 'ended') return 'failed';
+  if (campaign === 'unknown') return 'unrun';
+  // A child waits for its parent's review: it is neither made nor refused yet.
+  return 'generating';
+}
+
+function promptOf(job: PlannedJob): string | null {
+  const prompt = job.input.prompt;
+  return typeof prompt === 'string' ? prompt : null;
+}
+
+function axesOf(job: PlannedJob, repeats: boolean): Record<string, string> {
+  const axes = Object.fromEntries(Object.entries(job.vars).map(([axis, value]) => [axis, String(value)]));
+  return repeats ? { ...axes, variant: String(job.variant) } : axes;
+}
+
+/** Micro-dollars charged for a saved output (the service's decimal string), 0 when unsaid. */
+function chargedOf(entry: ManifestEntry | undefined): Micros {
+  return tryParseUsd(entry?.credits_used) ?? 0;
+}
+
+const ZERO_COUNTS: Record<ItemState, number> = {
+  generating: 0,
+  awaiting: 0,
+  approved: 0,
+  rejected: 0,
+  regenerating: 0,
+  failed: 0,
+  done: 0,
+  skipped: 0,
+  unrun: 0,
+};
+
+export function buildModel({
+  plan,
+  reviewedSteps,
+  entries,
+  decisions,
+  progress,
+}: ModelSources): CampaignModel {
+  const latest = latestDecisions(decisions);
+  const campaign = progress === null ? 'unknown' : progress.outcome === 'running' ? 'running' : 'ended';
+  const failedNames = new Map((progress?.recentFailures ?? []).map((f) => [f.job, f.message]));
+  const states = new Map<string, ItemState>();
+  const children = new Map<string, PlannedJob[]>();
+  // Parents come before their children in a plan, so one pass sees every parent's state first.
+  for (const job of plan.jobs) {
+    states.set(
+      job.key,
+      stateOf({
+        reviewed: reviewedSteps.has(job.step),
+        entry: entries.get(job.key),
+        decision: latest.get(job.key),
+        parent: job.parent === null ? null : (states.get(job.parent) ?? null),
+        failed: failedNames.has(job.name),
+        campaign,
+      }),
+    );
+    if (job.parent !== null) children.set(job.parent, [...(children.get(job.parent) ?? []), job]);
+  }
+  const outputOf = (job: PlannedJob): Output => {
+    const file = entries.get(job.key)?.file ?? null;
+    const kind = file === null ? null : mediaKind(file);
+    return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind };
+  };
+  const descendantsOf = (key: string): PlannedJob[] =>
+    (children.get(key) ?? []).flatMap((child) => [child, ...descendantsOf(child.key)]);
+
+  const steps = plan.steps.map((step): StepView => {
+    const jobs = plan.jobs.filter((job) => job.step === step.id);
+    const repeats = jobs.some((job) => job.variant > 1);
+    const items = jobs.map((job): Item => {
+      const entry = entries.get(job.key);
+      const descendants = descendantsOf(job.key).map(outputOf);
+      const item = {
+        ...outputOf(job),
+        axes: axesOf(job, repeats),
+        prompt: typeof entry?.input.prompt === 'string' ? entry.input.prompt : promptOf(job),
+        usd: job.usd,
+        take: entry?.regenerations ?? 0,
+        decision: latest.get(job.key) ?? null,
+        failure: failedNames.get(job.name) ?? null,
+        descendants,
+      };
+      const version = [item.state, item.file, item.take, ...descendants.map((d) => `${d.state}:${d.file}`)];
+      return { ...item, version: version.join('|') };
+    });
+    const counts = { ...ZERO_COUNTS };
+    for (const item of items) counts[item.state] += 1;
+    return {
+      id: step.id,
+      model: step.model,
+      reviewed: reviewedSteps.has(step.id),
+      axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
+      items,
+      plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
+      spentUsd: jobs.reduce((sum, job) => sum + chargedOf(entries.get(job.key)), 0),
+      counts,
+    };
+  });
+  return {
+    campaign: plan.campaign,
+    outcome: progress?.outcome ?? 'unknown',
+    steps,
+    totals: totalsOf(plan, states, progress, steps),
+    failures: progress?.recentFailures ?? [],
+  };
+}
+
+/** Prices still to pay: pending jobs of every step, and the descendants an approval has released. */
+function totalsOf(
+  plan: Plan,
+  states: ReadonlyMap<string, ItemState>,
+  progress: CampaignProgress | null,
+  steps: readonly StepView[],
+): Totals {
+  const byKey = new Map(plan.jobs.map((job) => [job.key, job]));
+  const approvedAncestor = (job: PlannedJob): boolean => {
+    const parent = job.parent === null ? undefined : byKey.get(job.parent);
+    if (!parent) return false;
+    return states.get(parent.key) === 'approved' || approvedAncestor(parent);
+  };
+  let committedByApprovals = 0;
+  let worstCaseLeft = 0;
+  for (const job of plan.jobs) {
+    const state = states.get(job.key)!;
+    if (state !== 'generating' && state !== 'regenerating' && state !== 'unrun') continue;
+    const price = job.usd ?? 0;
+    worstCaseLeft += price;
+    if (approvedAncestor(job)) committedByApprovals += price;
+  }
+  return {
+    spent: progress?.spent ?? steps.reduce((sum, step) => sum + step.spentUsd, 0),
+    committedByApprovals,
+    worstCaseLeft,
+    budget: progress?.budget ?? plan.budget,
+  };
+}
