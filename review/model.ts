@@ -13,7 +13,8 @@ import type { Plan, PlannedJob } from '../plan/types.ts';
 /**
  * generating: not saved yet (queued or in flight); awaiting: saved, waiting for a decision;
  * regenerating: a new take was asked for and is not saved yet; done: saved, in a step nobody
- * reviews; skipped: an ancestor was rejected, failed or skipped, so it never runs; unrun: the
+ * reviews; skipped: an ancestor was rejected, failed or skipped, so it never runs; waiting: its
+ * parent is not saved (or not approved) yet; unrun: the
  * campaign never ran on this Temporal (a report made from a spec).
  */
 export type ItemState =
@@ -25,6 +26,7 @@ export type ItemState =
   | 'failed'
   | 'done'
   | 'skipped'
+  | 'waiting'
   | 'unrun';
 
 export type MediaKind = 'image' | 'video';
@@ -147,7 +149,8 @@ export function stateOf({ reviewed, entry, decision, parent, failed, campaign }:
   if (entry) return reviewed ? 'awaiting' : 'done';
   if (failed || campaign === 'ended') return 'failed';
   if (campaign === 'unknown') return 'unrun';
-  // A child waits for its parent's review: it is neither made nor refused yet.
+  // A child of a job not saved or not decided yet is neither made nor refused.
+  if (parent !== null && parent !== 'approved' && parent !== 'done') return 'waiting';
   return 'generating';
 }
 
@@ -175,6 +178,7 @@ const ZERO_COUNTS: Record<ItemState, number> = {
   failed: 0,
   done: 0,
   skipped: 0,
+  waiting: 0,
   unrun: 0,
 };
 
@@ -271,7 +275,7 @@ function totalsOf(
   let worstCaseLeft = 0;
   for (const job of plan.jobs) {
     const state = states.get(job.key)!;
-    if (state !== 'generating' && state !== 'regenerating' && state !== 'unrun') continue;
+    if (!['generating', 'regenerating', 'waiting', 'unrun'].includes(state)) continue;
     const price = job.usd ?? 0;
     worstCaseLeft += price;
     if (approvedAncestor(job)) committedByApprovals += price;

@@ -48,7 +48,9 @@ describe('the state of a job', () => {
     ['parent rejected', { reviewed: false, parent: 'rejected' }, 'skipped'],
     ['parent failed', { reviewed: false, parent: 'failed' }, 'skipped'],
     ['grandparent rejected (parent skipped)', { reviewed: false, parent: 'skipped' }, 'skipped'],
-    ['parent awaiting: not made yet', { reviewed: false, parent: 'awaiting' }, 'generating'],
+    ['parent awaiting review: not made yet', { reviewed: false, parent: 'awaiting' }, 'waiting'],
+    ['parent being made', { reviewed: false, parent: 'generating' }, 'waiting'],
+    ['parent approved, video being made', { reviewed: false, parent: 'approved' }, 'generating'],
     ['parent approved, video saved', { reviewed: false, parent: 'approved', entry: entry(0) }, 'done'],
   ];
   it.each(table)('%s', (_, facts, state) => {
@@ -85,7 +87,7 @@ describe('the campaign model', () => {
       },
     ]);
     expect(stills!.items[2]!.descendants[0]!.state).toBe('skipped');
-    expect(clips!.items.map((item) => item.state)).toEqual(['done', 'generating', 'skipped', 'generating']);
+    expect(clips!.items.map((item) => item.state)).toEqual(['done', 'generating', 'skipped', 'waiting']);
     expect(stills!.axes).toEqual(['product', 'background']);
     expect(stills!.items[0]!.prompt).toBe('prompt 1');
     expect(s4!.key).toBe(stills!.items[3]!.key);
