@@ -42,8 +42,13 @@
   function showDetail(el) {
     if (!el) return;
     const media = el.querySelector('.thumb img, .thumb video');
-    const preview = media ? media.cloneNode(true) : null;
-    if (preview instanceof HTMLVideoElement) {
+    let preview = media ? media.cloneNode(true) : null;
+    // A still whose video landed shows the still here; its videos follow below.
+    if (media?.poster) {
+      preview = new Image();
+      preview.src = media.getAttribute('poster');
+      preview.alt = '';
+    } else if (preview instanceof HTMLVideoElement) {
       preview.controls = true;
       preview.autoplay = true;
     }
@@ -209,13 +214,12 @@
       cols: document.getElementById('cols').value,
     });
     history.replaceState(null, '', `?${query}`);
-    if (!reviewing) return say('axes are chosen on the review page; this report keeps its own');
     const response = await fetch(`sheets?${query}`);
     sheets.innerHTML = await response.text();
     paintSelection();
     markPending();
   }
-  for (const id of ['rows', 'cols']) document.getElementById(id).addEventListener('change', relayout);
+  for (const id of ['rows', 'cols']) document.getElementById(id)?.addEventListener('change', relayout);
 
   /** Swaps the items the server says changed, keeping focus, selection and pending marks. */
   async function poll() {

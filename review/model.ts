@@ -95,7 +95,8 @@ export interface ModelSources {
   readonly reviewedSteps: ReadonlySet<string>;
   /** The latest manifest entry per job key. */
   readonly entries: ReadonlyMap<string, ManifestEntry>;
-  readonly decisions: readonly DecisionRecord[];
+  /** The latest decision per job key (activities/decisions.ts, readDecisions). */
+  readonly decisions: ReadonlyMap<string, DecisionRecord>;
   /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
   readonly progress: CampaignProgress | null;
 }
@@ -104,18 +105,6 @@ const VIDEO = /\.(mp4|webm|mov)$/i;
 
 export function mediaKind(file: string): MediaKind {
   return VIDEO.test(file) ? 'video' : 'image';
-}
-
-/** The latest decision per job key (highest take, then latest time). */
-export function latestDecisions(decisions: readonly DecisionRecord[]): Map<string, DecisionRecord> {
-  const latest = new Map<string, DecisionRecord>();
-  for (const decision of decisions) {
-    const known = latest.get(decision.key);
-    if (!known || decision.take > known.take || (decision.take === known.take && decision.at > known.at)) {
-      latest.set(decision.key, decision);
-    }
-  }
-  return latest;
 }
 
 const AFTER: Record<ReviewAction, ItemState> = {
@@ -189,7 +178,7 @@ export function buildModel({
   decisions,
   progress,
 }: ModelSources): CampaignModel {
-  const latest = latestDecisions(decisions);
+  const latest = decisions;
   const campaign = progress === null ? 'unknown' : progress.outcome === 'running' ? 'running' : 'ended';
   const failedNames = new Map((progress?.recentFailures ?? []).map((f) => [f.job, f.message]));
   const states = new Map<string, ItemState>();

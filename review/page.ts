@@ -71,7 +71,10 @@ function toolbar(model: CampaignModel, options: PageOptions): string {
   ).join('');
   return [
     `<div class="filters" role="group" aria-label="show">${filters}</div>`,
-    `<div class="axes">${axisSelect('rows', 'Rows', axes, layout.rows)}${axisSelect('cols', 'Columns', axes, layout.cols)}</div>`,
+    // The report is a file: it has no server to lay its sheets out again.
+    options.mode === 'review'
+      ? `<div class="axes">${axisSelect('rows', 'Rows', axes, layout.rows)}${axisSelect('cols', 'Columns', axes, layout.cols)}</div>`
+      : '',
   ].join('');
 }
 

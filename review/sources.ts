@@ -39,7 +39,10 @@ export async function campaignStart(client: Client, handle: WorkflowHandle): Pro
 }
 
 export interface SourceDeps {
-  readonly readDecisions: (outputDir: string, campaign: string) => Promise<readonly DecisionRecord[]>;
+  readonly readDecisions: (
+    outputDir: string,
+    campaign: string,
+  ) => Promise<ReadonlyMap<string, DecisionRecord>>;
   /** The memo's progress (or the result of an ended campaign); null when Temporal does not know it. */
   readonly progress: () => Promise<CampaignProgress | null>;
 }

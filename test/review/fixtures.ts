@@ -105,3 +105,8 @@ export function running(plan: Plan, spent = 0): CampaignProgress {
     runs: 1,
   };
 }
+
+/** Decisions by job key, as readDecisions gives them. */
+export function latest(records: readonly DecisionRecord[]): Map<string, DecisionRecord> {
+  return new Map(records.map((record) => [record.key, record]));
+}

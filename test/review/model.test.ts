@@ -4,7 +4,7 @@ import type { DecisionRecord } from '../../contract/review.ts';
 import { matchJobs } from '../../review/match-jobs.ts';
 import { buildModel, type ItemState, type JobFacts, stateOf } from '../../review/model.ts';
 import { defaultLayout, fitLayout, sheetOf } from '../../review/sheet.ts';
-import { decided, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
 
 const plan = stillsAndClips();
 const [still] = plan.jobs;
@@ -64,7 +64,7 @@ describe('the campaign model', () => {
     plan,
     reviewedSteps: new Set(['still']),
     entries: new Map([s1!, c1!, s2!, s3!].map((j) => [j.key, saved(j)])),
-    decisions: [decided(s1!, 'approve'), decided(s2!, 'approve'), decided(s3!, 'reject')],
+    decisions: latest([decided(s1!, 'approve'), decided(s2!, 'approve'), decided(s3!, 'reject')]),
     progress: running(plan, 3_300_000),
   });
   const [stills, clips] = model.steps;
@@ -112,7 +112,7 @@ describe('the campaign model', () => {
       plan,
       reviewedSteps: new Set(['still']),
       entries: new Map([s1!, c1!, s2!, c2!, s3!].map((j) => [j.key, saved(j)])),
-      decisions: [decided(s1!, 'approve'), decided(s2!, 'approve'), decided(s3!, 'reject')],
+      decisions: latest([decided(s1!, 'approve'), decided(s2!, 'approve'), decided(s3!, 'reject')]),
       progress: running(plan),
     });
     const versions = (m: typeof model) => m.steps[0]!.items.map((item) => item.version);
@@ -125,7 +125,7 @@ describe('a contact sheet', () => {
     plan,
     reviewedSteps: new Set(['still']),
     entries: new Map(),
-    decisions: [],
+    decisions: new Map(),
     progress: null,
   });
   const stills = model.steps[0]!;
@@ -156,7 +156,7 @@ describe('jobs named on a command line', () => {
     plan,
     reviewedSteps: new Set(),
     entries: new Map(),
-    decisions: [],
+    decisions: new Map(),
     progress: null,
   }).steps[0]!.items;
   it.each([

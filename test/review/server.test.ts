@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewBatch } from '../../contract/review.ts';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
-import { decided, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
 
 const plan0 = stillsAndClips();
 let dir: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
     plan,
     reviewedSteps: new Set(['still']),
     entries: new Map(entries.map((entry) => [entry.key, entry])),
-    decisions: [decided(s1!, 'approve')],
+    decisions: latest([decided(s1!, 'approve')]),
     progress: running(plan),
   }));
   server = await startReviewServer({
