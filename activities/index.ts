@@ -9,10 +9,12 @@ import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
+import type { DecisionRecord } from '../contract/review.ts';
 import { checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
+import { writeDecisions } from './decisions.ts';
 import { PlanUnreadable } from './failure-kind.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import type { Download } from './finish/save-output.ts';
@@ -21,6 +23,7 @@ import type { Manifests } from './manifest.ts';
 import type { PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
+import { subtreesOf } from './subtrees.ts';
 
 export interface ActivityDeps {
   readonly client: ServiceClient;
@@ -60,22 +63,41 @@ export function createActivities({ client, plans, manifests, download }: Activit
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
       const { plan } = await planOf(ref);
       const stepIndex = new Map(plan.steps.map((step, index) => [step.id, index]));
+      const reviewed = new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
+      const subtrees = reviewed.size > 0 ? subtreesOf(plan) : null;
       return plan.jobs.slice(from, from + count).map((job, offset) => {
+        const i = from + offset;
         // The budget guard commits a price before every create: a job without one must not run.
         if (job.usd === null) {
           throw ApplicationFailure.nonRetryable(
             `job ${job.name} has no price: run stores the service's estimate with the plan`,
           );
         }
+        // A reviewed job with descendants: the gate holds back the indexes up to `end`.
+        const end = subtrees && reviewed.has(job.step) ? subtrees.end[i]! : i + 1;
         return {
-          i: from + offset,
+          i,
           key: job.key,
           name: job.name,
           parent: job.parent,
           step: stepIndex.get(job.step)!,
           usd: job.usd,
+          ...(end > i + 1 ? { end, belowUsd: subtrees!.belowUsd[i]! } : {}),
         };
       });
+    },
+
+    /** Records review decisions, once per job key and take (activities/decisions.ts). */
+    async recordDecisions(request: {
+      campaign: string;
+      outputDir: string;
+      records: readonly DecisionRecord[];
+    }): Promise<number> {
+      try {
+        return writeDecisions(request.outputDir, request.campaign, request.records);
+      } catch (error) {
+        throw retryableFailure(error);
+      }
     },
 
     async readServiceLimits(): Promise<ServiceLimits> {

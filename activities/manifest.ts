@@ -12,19 +12,11 @@
  * appended when a lookup misses.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  AppendedLines,
-  appendLines,
-  isMissing,
-  type LineWriter,
-  nodeWriter,
-  parseJson,
-  ShortWrite,
-} from './jsonl.ts';
+import { createOnce } from './create-once.ts';
+import { AppendedLines, appendLines, isMissing, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
 import { stateDirOf } from './plan-store.ts';
 
 export const ManifestEntry = z.object({
@@ -90,27 +82,8 @@ export class Manifest {
    */
   record(entry: ManifestEntry, replaces: string | null): boolean {
     const line = JSON.stringify(ManifestEntry.parse(entry));
-    const records = join(stateDirOf(this.outputDir), 'records');
-    mkdirSync(records, { recursive: true });
-    const marker = join(records, recordName(entry.key, replaces));
-    let fd: number;
-    try {
-      fd = openSync(marker, 'wx');
-    } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'EEXIST') return false;
-      throw error;
-    }
-    try {
-      const data = Buffer.from(`${line}\n`);
-      const written = this.writer.write(fd, data);
-      if (written !== data.length) throw new ShortWrite(marker, written, data.length);
-    } catch (error) {
-      // A partial record must not block the next attempt, which writes it whole.
-      closeSync(fd);
-      rmSync(marker, { force: true });
-      throw error;
-    }
-    closeSync(fd);
+    const marker = join(stateDirOf(this.outputDir), 'records', recordName(entry.key, replaces));
+    if (!createOnce(marker, `${line}\n`, this.writer)) return false;
     appendLines(this.file, [line], this.writer);
     this.entries.set(entry.key, entry);
     return true;

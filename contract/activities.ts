@@ -5,10 +5,15 @@
 import type { Micros } from '../api/money.ts';
 import type { PlanRef } from './campaign.ts';
 import type { FailureKind } from './failure-policy.ts';
+import type { ReviewAction } from './review.ts';
 
 export interface CreateItem {
   readonly i: number;
   readonly regen: number;
+  /** A reviewer's regeneration: the recorded output of an earlier take is replaced. */
+  readonly retake?: true;
+  /** The reviewer's new prompt, in place of the plan's (review.edit_prompt). */
+  readonly prompt?: string;
 }
 
 export type CreateOutcome =
@@ -20,7 +25,13 @@ export type CreateOutcome =
       readonly at: number;
     }
   /** The manifest already holds this job from an earlier run. */
-  | { readonly kind: 'cached'; readonly i: number }
+  | {
+      readonly kind: 'cached';
+      readonly i: number;
+      /** Reviewed steps only: the recorded take, and the decision recorded for it, if any. */
+      readonly take?: number;
+      readonly verdict?: { readonly action: ReviewAction; readonly prompt?: string };
+    }
   /** The parent has no output: it failed, was skipped or canceled. */
   | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }
   /** The service refused the request for good (invalid input, no credits…). */
@@ -62,6 +73,9 @@ export interface FinishRequest {
    * (docs/engine.md, "Heirs"). Null when the campaign is bound by the create rate instead.
    */
   readonly heir: CreateItem | null;
+  /** As CreateItem's: this prediction is a reviewer's new take (saved beside the earlier ones). */
+  readonly retake?: true;
+  readonly prompt?: string;
 }
 
 export type FinishOutcome =

@@ -7,6 +7,7 @@
 
 import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
+import type { ReviewRule } from '../plan/review.ts';
 import type { CampaignOutcome, Failure, StepCounts } from './progress.ts';
 
 export type { CampaignOutcome, CampaignProgress, Failure, StepCounts, StepProgress } from './progress.ts';
@@ -24,6 +25,8 @@ export interface StepInfo {
   readonly retries: number;
   readonly concurrency: number | null;
   readonly jobCount: number;
+  /** The step's review gate (docs/spec-format.md); absent: none. */
+  readonly review?: ReviewRule;
 }
 
 /** The few facts about a job that scheduling needs; the input itself stays in the plan file. */
@@ -38,12 +41,24 @@ export interface JobRef {
   readonly step: number;
   /** Price committed while the prediction runs (the service's estimate where the catalogue has none). */
   readonly usd: Micros;
+  /**
+   * Jobs of reviewed steps with descendants only: the plan index just past them (depth first, a
+   * job's descendants are the indexes between it and `end`) and their total price.
+   */
+  readonly end?: number;
+  readonly belowUsd?: Micros;
 }
 
 /** A job waiting to be submitted, with the number of regenerations already spent on it. */
 export interface PendingJob {
   readonly job: JobRef;
   readonly regen: number;
+  /** A new take a reviewer asked for: it replaces the recorded output of the take before. */
+  readonly retake?: true;
+  /** The reviewer's new prompt for this take (review.edit_prompt). */
+  readonly prompt?: string;
+  /** The regeneration the failure retries count from (a retake starts them again); absent: 0. */
+  readonly retriesFrom?: number;
 }
 
 export interface ServiceLimits {
@@ -81,6 +96,31 @@ export interface CarriedState {
   readonly stepLatencyMs?: readonly (number | null)[];
   /** The campaign clock's reading (workflows/clock.ts). */
   readonly clock: number;
+  /** Review gates still open or releasing (workflows/state/reviews.ts); absent without gates. */
+  readonly reviews?: CarriedReviews;
+}
+
+/**
+ * Review gates carried across continue-as-new, in columns so 10,000 jobs awaiting review stay
+ * about 60 bytes each: `keys` is the job keys joined (each is 32 hex characters, plan/keys.ts),
+ * `gates` holds GATE_FIELDS numbers per gate in the same order.
+ */
+export interface CarriedReviews {
+  readonly keys: string;
+  readonly gates: readonly number[];
+  readonly rejected: readonly (readonly [number, number])[];
+  readonly releases: readonly Release[];
+  readonly approved: readonly number[];
+  readonly rejectedCount: readonly number[];
+}
+
+/** Plan indexes to read again once a review decided: descendants to run or skip, or a job to retake. */
+export interface Release {
+  readonly from: number;
+  readonly count: number;
+  readonly effect: 'admit' | 'skip' | 'retake';
+  readonly regen?: number;
+  readonly prompt?: string;
 }
 
 export interface CampaignInput {

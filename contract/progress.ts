@@ -49,6 +49,10 @@ export const StepProgress = StepCounts.extend({
   planned: count,
   running: count,
   waiting: count,
+  /** Reviewed steps only (absent in older memos): outputs waiting for a decision, and decisions so far. */
+  awaiting_review: count.optional(),
+  approved: count.optional(),
+  rejected: count.optional(),
 });
 export type StepProgress = z.infer<typeof StepProgress>;
 

@@ -53,5 +53,4 @@ export const DecisionRecord = ReviewDecision.extend({
 });
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 
-/** The update's name, shared by the workflow's handler and every client. */
-export const REVIEW_UPDATE = 'review';
+export { REVIEW_UPDATE } from './review-update.ts';

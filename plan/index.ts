@@ -8,6 +8,7 @@ import { expandJobs } from './expand.ts';
 import { LocalFiles } from './local-files.ts';
 import { prepareSteps, type Report } from './prepare.ts';
 import { type SpecProblem, sortProblems } from './problems.ts';
+import { reviewRuleOf } from './review.ts';
 import { CampaignSpec, DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './schema.ts';
 import { shapeProblems } from './shape-problems.ts';
 import { loadSpecSource } from './source.ts';
@@ -44,14 +45,19 @@ export async function planCampaign(specFile: string): Promise<PlanResult> {
     if (job.usd === null) unpricedJobs++;
     else totalUsd += job.usd;
   }
-  const plannedSteps: PlannedStep[] = steps.map((step) => ({
-    id: step.id,
-    model: step.model,
-    from: step.from?.id ?? null,
-    retries: step.retries ?? DEFAULT_RETRIES,
-    concurrency: step.concurrency ?? null,
-    jobCount: jobCounts.get(step.id) ?? 0,
-  }));
+  const plannedSteps: PlannedStep[] = steps.map((step) => {
+    // Only when gated: plans (and their digests) of specs without review gates stay as they were.
+    const review = reviewRuleOf(spec.steps[step.index]!.review);
+    return {
+      id: step.id,
+      model: step.model,
+      from: step.from?.id ?? null,
+      retries: step.retries ?? DEFAULT_RETRIES,
+      concurrency: step.concurrency ?? null,
+      jobCount: jobCounts.get(step.id) ?? 0,
+      ...(review ? { review } : {}),
+    };
+  });
   return {
     ok: true,
     plan: {

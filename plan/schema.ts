@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';
 import { tryParseUsd } from '../api/money.ts';
+import { ReviewSpec } from './review.ts';
 
 /** Becomes part of Temporal workflow ids and folder names, so it is kept to a portable alphabet. */
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -95,6 +96,7 @@ export const Step = z
     concurrency: z.int().min(1).max(10_000).optional().meta({
       description: 'Predictions of this step in flight at once (default: the campaign limit only).',
     }),
+    review: ReviewSpec.optional(),
   })
   .meta({ description: 'One model applied to every combination of its matrix.' });
 export type Step = z.infer<typeof Step>;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ModelLabel } from '../api/catalogue/models.ts';
+import { ReviewRule } from './review.ts';
 
 /**
  * Written in an image field of a chained job's input; the engine substitutes the parent job's
@@ -61,6 +62,8 @@ export const PlannedStep = z
     /** Predictions of this step in flight at once, or null for the campaign's limit only. */
     concurrency: z.number().int().positive().nullable(),
     jobCount: z.number().int().nonnegative(),
+    /** The step's review gate; absent or null: none (plans stored before review gates have none). */
+    review: ReviewRule.nullable().optional(),
   })
   .readonly();
 export type PlannedStep = z.infer<typeof PlannedStep>;

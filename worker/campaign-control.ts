@@ -25,12 +25,13 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
   return {
     campaign: plan.campaign,
     plan: ref,
-    steps: plan.steps.map(({ id, model, retries, concurrency, jobCount }) => ({
+    steps: plan.steps.map(({ id, model, retries, concurrency, jobCount, review }) => ({
       id,
       model,
       retries,
       concurrency,
       jobCount,
+      ...(review ? { review } : {}),
     })),
     outputDir: plan.outputDir,
     budget: plan.budget,
@@ -53,12 +54,13 @@ function nothingRunYet(input: CampaignInput): CampaignProgress {
   return {
     campaign: input.campaign,
     outcome: 'running',
-    steps: input.steps.map(({ id, model, jobCount }) => ({
+    steps: input.steps.map(({ id, model, jobCount, review }) => ({
       id,
       model,
       planned: jobCount,
       waiting: jobCount,
       ...zero,
+      ...(review ? { awaiting_review: 0, approved: 0, rejected: 0 } : {}),
     })),
     spent: 0,
     committed: 0,

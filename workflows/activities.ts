@@ -7,11 +7,12 @@ import type { createActivities } from '../activities/index.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
-export const { loadJobs, readServiceLimits, cancelOutstanding } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  scheduleToCloseTimeout: '15 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+export const { loadJobs, readServiceLimits, cancelOutstanding, recordDecisions } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    scheduleToCloseTimeout: '15 minutes',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
 
 /**
  * Creates are waited for even when canceled, so every prediction they made is known and canceled.

@@ -11,6 +11,7 @@
  * Date.now(), and every change of decision goes behind patched() (docs/engine.md).
  */
 import {
+  allHandlersFinished,
   CancellationScope,
   condition,
   continueAsNew,
@@ -31,6 +32,7 @@ import { stopOf } from './failure-of.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
 import { reactions } from './reactions.ts';
+import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
 import { PublishedAttributes, progressAttributes } from './search-attributes.ts';
 import { CANCEL_SUMMARY, loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
@@ -71,6 +73,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     carried: input.carried,
     limits,
     now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
+    clock: () => clock.now(),
   });
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now());
   const run = new RunState(clock.now());
@@ -80,6 +83,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
   const { finish, submit } = reactions({ state, clock, pacer, run, context });
+  // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
+  const gates = hasGates(input.steps) ? reviewGates({ state, clock, run, context }) : null;
+  if (gates) void gates.watchDeadlines();
 
   const situation = (): Situation => ({
     done: state.isDone(),
@@ -95,6 +101,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     msSinceLimitsRead: clock.now() - run.limitsReadAt,
     tokens: () => pacer.available(clock.now()),
     msUntilToken: () => pacer.msUntilNext(clock.now()),
+    released: state.stopReason === null && state.nextRelease() !== undefined,
+    reviewsDue: (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
   });
 
   /**
@@ -191,6 +199,20 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
           void submit(batch);
           break;
         }
+        case 'read-released':
+          try {
+            await gates!.readReleased();
+          } catch (error) {
+            stopped(error);
+          }
+          break;
+        case 'time-out-reviews':
+          try {
+            await gates!.timeOut();
+          } catch (error) {
+            stopped(error);
+          }
+          break;
         case 'wait': {
           const { ms } = command;
           publish(ms);
@@ -229,6 +251,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     return state.progress(input.campaign, Date.now());
   }
 
+  // A decision's record is written before its acknowledgement: let the last ones land.
+  if (gates) await condition(allHandlersFinished);
   publish(null, true);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });

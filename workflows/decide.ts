@@ -45,6 +45,10 @@ export type Command =
   | { readonly kind: 'load-jobs'; readonly count: number }
   /** Pick up to `max` jobs the selection rule allows and create them, one batch request. */
   | { readonly kind: 'submit'; readonly max: number }
+  /** A review decided: read the plan indexes it released (descendants to run or skip, a job to retake). */
+  | { readonly kind: 'read-released' }
+  /** Takes awaiting review past their step's timeout: decide them by `on_timeout`. */
+  | { readonly kind: 'time-out-reviews' }
   /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
   | { readonly kind: 'wait'; readonly ms: number | null };
 
@@ -68,6 +72,9 @@ export interface Situation {
   /** Whole create tokens available now. */
   readonly tokens: () => number;
   readonly msUntilToken: () => number;
+  /** Review gates (absent: none): decisions released plan indexes to read; a take timed out. */
+  readonly released?: boolean;
+  readonly reviewsDue?: boolean;
 }
 
 export function decide(s: Situation): Command {
@@ -77,6 +84,8 @@ export function decide(s: Situation): Command {
   if (s.draining && s.creating === 0 && (s.active === 0 || s.drainLeftMs <= 0)) return { kind: 'roll-over' };
   if (s.limitsStale && s.msSinceLimitsRead >= LIMITS_REFRESH_MS) return { kind: 'read-limits' };
   if (s.draining) return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.drainLeftMs) };
+  if (s.reviewsDue) return { kind: 'time-out-reviews' };
+  if (s.released) return { kind: 'read-released' };
   if (s.wanted > 0 && s.waiting < s.maxInFlight) return { kind: 'load-jobs', count: s.wanted };
   const tokens = s.tokens();
   // The executor waits for a change when the selection rule lets no job start.

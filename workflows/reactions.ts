@@ -5,7 +5,7 @@
  * executor's decisions (campaign.ts), in the order the reports arrive.
  */
 import { CancellationScope, isCancellation, log } from '@temporalio/workflow';
-import type { CreateOutcome } from '../contract/activities.ts';
+import type { CreateItem, CreateOutcome } from '../contract/activities.ts';
 import type { InFlightJob, PendingJob, PlanRef } from '../contract/campaign.ts';
 import { CREATE_GAVE_UP } from '../contract/failure-policy.ts';
 import { createPredictions, finishPrediction } from './activities.ts';
@@ -48,7 +48,7 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
         break;
       }
       case 'cached':
-        state.onCached(outcome.i);
+        state.onCached(outcome.i, outcome);
         break;
       case 'skipped':
         state.onSkipped(outcome.i);
@@ -71,12 +71,11 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
     const i = pending.job.i;
     const request = {
       ...context,
-      i,
-      regen: pending.regen,
+      ...itemOf(pending),
       predictionId,
       startedAt,
       resumed,
-      heir: heir && { i: heir.job.i, regen: heir.regen },
+      heir: heir && itemOf(heir),
     };
     // The UI names the job; the summary is metadata, not a decision (replays ignore it).
     const options = { summary: finishSummary(pending, heir, resumed) };
@@ -127,7 +126,7 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
   async function submit(batch: readonly PendingJob[]): Promise<void> {
     run.creating++;
     try {
-      const items = batch.map(({ job, regen }) => ({ i: job.i, regen }));
+      const items = batch.map(itemOf);
       const outcomes = await createPredictions.executeWithOptions({ summary: createSummary(batch) }, [
         { ...context, items },
       ]);
@@ -154,4 +153,9 @@ export function reactions({ state, clock, pacer, run, context }: Campaign) {
   }
 
   return { finish, submit };
+}
+
+/** What the activities need of a job: its index and take (and a reviewer's retake and prompt, when given). */
+function itemOf({ job, regen, retake, prompt }: PendingJob): CreateItem {
+  return { i: job.i, regen, ...(retake ? { retake } : {}), ...(prompt === undefined ? {} : { prompt }) };
 }

@@ -11,14 +11,15 @@
  *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
  */
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
-import type { CreateOutcome, CreateRequest } from '../../contract/activities.ts';
+import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import { appendClaims, type NewClaim } from '../claims.ts';
 import type { ClaimsIndex } from '../claims-index.ts';
+import { readDecision } from '../decisions.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
-import type { Manifest } from '../manifest.ts';
-import { recordedOutput } from '../outputs.ts';
+import type { Manifest, ManifestEntry } from '../manifest.ts';
+import { type RecordedOutput, recordedOutput } from '../outputs.ts';
 import type { LoadedPlan } from '../plan-store.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
@@ -104,8 +105,9 @@ async function prepare(
   for (const item of request.items) {
     const job = plan.jobs[item.i]!;
     const recorded = await recordedOutput(manifest, job.key);
-    if (recorded.state === 'done') {
-      outcomes.push({ kind: 'cached', i: item.i });
+    const retake = isRetake(item, recorded);
+    if (recorded.state === 'done' && !retake) {
+      outcomes.push(await cachedOutcome(plan, request, item.i, recorded.entry));
       continue;
     }
     const parentName = job.parent ? (plan.jobs[indexOf(job.parent)]?.name ?? null) : null;
@@ -124,16 +126,46 @@ async function prepare(
       );
       continue;
     }
-    const replaces = recorded.state === 'lost' ? recorded.entry.prediction_id : null;
+    const replaces =
+      recorded.state !== 'none' && (recorded.state === 'lost' || retake)
+        ? recorded.entry.prediction_id
+        : null;
     const idempotencyKey = createKey({
       campaign: request.campaign,
       jobKey: job.key,
       regen: item.regen,
       replaces,
     });
-    ready.push({ item, job, input: resolved.input, idempotencyKey });
+    // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
+    const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
+    ready.push({ item, job, input, idempotencyKey });
   }
   return { outcomes, ready };
+}
+
+/**
+ * A reviewer's new take whose output is not saved yet: the recorded one is an earlier take, which
+ * it replaces. (Once saved, the take is cached like any job: a retried create pays nothing more.)
+ */
+export function isRetake(item: CreateItem, recorded: RecordedOutput): boolean {
+  return item.retake === true && recorded.state !== 'none' && recorded.entry.regenerations < item.regen;
+}
+
+/** A job found in the manifest; for a reviewed step, with its take and the decision recorded for it. */
+async function cachedOutcome(
+  plan: LoadedPlan['plan'],
+  request: CreateRequest,
+  i: number,
+  entry: ManifestEntry,
+): Promise<CreateOutcome> {
+  const job = plan.jobs[i]!;
+  if (!plan.steps.find((step) => step.id === job.step)?.review) return { kind: 'cached', i };
+  const take = entry.regenerations;
+  const decided = await readDecision(request.outputDir, request.campaign, job.key, take);
+  if (!decided) return { kind: 'cached', i, take };
+  const prompt =
+    decided.action === 'regenerate' && decided.prompt !== undefined ? { prompt: decided.prompt } : {};
+  return { kind: 'cached', i, take, verdict: { action: decided.action, ...prompt } };
 }
 
 function claimsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): NewClaim[] {

@@ -7,7 +7,7 @@
 import { ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import { awaitPrediction } from '../await-prediction.ts';
-import { type CreateDeps, createAll } from '../create/index.ts';
+import { type CreateDeps, createAll, isRetake } from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
 import { recordedOutput } from '../outputs.ts';
@@ -56,12 +56,15 @@ async function finishJob(
   const job = loaded.plan.jobs[request.i]!;
   const heir = () => createHeir(deps, loaded, manifest, request, again);
   const recorded = await recordedOutput(manifest, job.key);
-  if (recorded.state === 'done') {
+  const retake = isRetake(request, recorded);
+  if (recorded.state === 'done' && !retake) {
     const outcome = { kind: 'succeeded', creditsUsed: null, file: recorded.entry.file } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }
   // A recorded job whose file was lost is being made again: its new record replaces the old one.
-  const lost = recorded.state === 'lost' ? recorded.entry.prediction_id : null;
+  // So does a reviewer's new take of a recorded job.
+  const lost =
+    recorded.state !== 'none' && (recorded.state === 'lost' || retake) ? recorded.entry.prediction_id : null;
 
   const prediction = await awaitPrediction(deps.client, request.predictionId);
   const waitedMs = Date.now() - request.startedAt;

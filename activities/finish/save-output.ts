@@ -31,7 +31,9 @@ export async function saveOutput(
   context: SaveContext,
 ): Promise<string> {
   const url = prediction.outputs[0]!;
-  const file = join(job.step, `${job.name}${extensionOf(url, MODELS[job.model].kind)}`);
+  // A reviewer's new take is saved beside the earlier ones, which the review page still shows.
+  const take = request.retake ? `.take${request.regen}` : '';
+  const file = join(job.step, `${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`);
   // Step ids and names come from a plan file read from disk: never let them lead outside.
   const target = insideOutput(request.outputDir, file);
   const started = Date.now();
@@ -43,7 +45,7 @@ export async function saveOutput(
       step: job.step,
       name: job.name,
       model: job.model,
-      input: { ...job.input },
+      input: request.prompt === undefined ? { ...job.input } : { ...job.input, prompt: request.prompt },
       prediction_id: prediction.id,
       credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
       file,

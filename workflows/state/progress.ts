@@ -4,6 +4,7 @@
  */
 import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract/campaign.ts';
 import type { Budget } from './budget.ts';
+import type { Reviews } from './reviews.ts';
 import type { Slots } from './slots.ts';
 import type { Tally } from './tally.ts';
 import type { Window } from './window.ts';
@@ -13,6 +14,7 @@ interface Parts {
   readonly window: Window;
   readonly budget: Budget;
   readonly tally: Tally;
+  readonly reviews: Reviews;
   readonly startedAt: number;
   readonly runs: number;
   readonly done: boolean;
@@ -23,7 +25,7 @@ export function progressOf(
   now: number,
   steps: readonly StepInfo[],
   jobCount: number,
-  { slots, window, budget, tally, startedAt, runs, done }: Parts,
+  { slots, window, budget, tally, reviews, startedAt, runs, done }: Parts,
 ): CampaignProgress {
   const { running, heirs } = slots.countByStep();
   // Heirs are named but wait for their predecessor's slot: they count as waiting.
@@ -32,6 +34,7 @@ export function progressOf(
   const finished = tally.finished();
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
+  const awaiting = reviews.awaiting();
   const outcome: CampaignOutcome = done ? (budget.stopReason ?? 'completed') : 'running';
   return {
     campaign,
@@ -43,6 +46,14 @@ export function progressOf(
       running: running[index]!,
       waiting: waiting[index]!,
       ...tally.counts[index]!,
+      // Reviewed steps only, so the memos of campaigns without gates read as before.
+      ...(step.review
+        ? {
+            awaiting_review: awaiting[index]!,
+            approved: reviews.approved[index]!,
+            rejected: reviews.rejectedCount[index]!,
+          }
+        : {}),
     })),
     spent: budget.spent,
     committed: budget.committed,

@@ -29,12 +29,27 @@ export class Window {
     return Math.max(0, Math.min(jobCount - this.cursor, lookahead - this.waiting.length));
   }
 
-  admit(jobs: readonly JobRef[]): void {
+  /** Jobs read from the plan; `read` counts those left out too (review gates hold them back). */
+  admit(jobs: readonly JobRef[], read = jobs.length): void {
     for (const job of jobs) {
       this.waiting.push({ job, regen: 0 });
       this.unfinished.add(job.key);
     }
-    this.cursor += jobs.length;
+    this.cursor += read;
+  }
+
+  /** Jobs read again from the plan behind the cursor (an approval's descendants): first in line. */
+  readmit(jobs: readonly JobRef[]): void {
+    for (const job of jobs.toReversed()) this.putBack({ job, regen: 0 });
+  }
+
+  /** Waiting jobs with plan indexes in (from, end) leave the window: a review holds them back. */
+  park(from: number, end: number): void {
+    this.waiting = this.waiting.filter(({ job }) => {
+      const parked = job.i > from && job.i < end;
+      if (parked) this.unfinished.delete(job.key);
+      return !parked;
+    });
   }
 
   /** A job that goes again (rate limited, regenerated): first in line. */
@@ -56,6 +71,10 @@ export class Window {
   /** A held job ended (or went back to waiting through putBack). */
   end(job: JobRef): void {
     this.unfinished.delete(job.key);
+  }
+
+  unfinishedHas(key: string): boolean {
+    return this.unfinished.has(key);
   }
 
   isRead(jobCount: number): boolean {

@@ -1,0 +1,115 @@
+/**
+ * The executor's side of review gates (docs/spec-format.md, "Review gates"): the `review` update,
+ * the timer that times takes out, and the two commands decide.ts gives for them. The state and its
+ * rules live in state/reviews.ts and state/review-rules.ts. Only campaigns with a reviewed step
+ * use any of this, so histories recorded without gates replay unchanged.
+ */
+import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
+import type { StepInfo } from '../contract/campaign.ts';
+import type { DecisionRecord, ReviewBatch } from '../contract/review.ts';
+import { loadJobs, recordDecisions } from './activities.ts';
+import type { CampaignState } from './campaign-state.ts';
+import type { CampaignClock } from './clock.ts';
+import { reviewUpdate } from './messages.ts';
+import type { Campaign } from './reactions.ts';
+import type { RunState } from './run-state.ts';
+import { batchProblem } from './state/review-rules.ts';
+
+/** Plan indexes read per page when a decision releases many descendants. */
+const RELEASE_PAGE = 500;
+
+export function hasGates(steps: readonly StepInfo[]): boolean {
+  return steps.some((step) => step.review !== undefined);
+}
+
+export function reviewGates({
+  state,
+  clock,
+  run,
+  context,
+}: {
+  state: CampaignState;
+  clock: CampaignClock;
+  run: RunState;
+  context: Campaign['context'];
+}) {
+  /** Each accepted decision, created once per job key and take (activities/decisions.ts). */
+  async function record(records: readonly DecisionRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await recordDecisions.executeWithOptions({ summary: `record ${records.length} review decisions` }, [
+      { campaign: context.campaign, outputDir: context.outputDir, records },
+    ]);
+  }
+
+  function changed(): void {
+    run.changed = true;
+    run.reports++;
+  }
+
+  setHandler(
+    reviewUpdate,
+    async (batch: ReviewBatch) => {
+      // Workflow time of this task: a timestamp for the record, never a decision.
+      const { ack, records } = state.review(batch.decisions, new Date().toISOString());
+      changed();
+      await record(records);
+      return ack;
+    },
+    {
+      validator(batch: ReviewBatch) {
+        const problem = batchProblem(batch);
+        if (problem)
+          throw ApplicationFailure.create({ type: 'ReviewInvalid', message: problem, nonRetryable: true });
+        const { ack } = state.review(batch.decisions, '', true);
+        if (ack.accepted.length > 0) return;
+        const reasons = ack.refused.map(({ key, message }) => `${key}: ${message}`).join('; ');
+        throw ApplicationFailure.create({
+          type: 'ReviewRefused',
+          message: `no decision of this batch can apply: ${reasons}`,
+          details: [ack],
+          nonRetryable: true,
+        });
+      },
+    },
+  );
+
+  /**
+   * Wakes the executor when the earliest take awaiting review times out. A timer of its own,
+   * because the campaign clock moves only with facts in history: an update waking the executor
+   * early must not push a deadline back.
+   */
+  async function watchDeadlines(): Promise<void> {
+    for (;;) {
+      await condition(() => state.reviewDeadline() !== null);
+      const due = state.reviewDeadline()!;
+      const from = clock.now();
+      if (due > from) {
+        const sooner = () => (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) < due;
+        if (await condition(sooner, due - from)) continue;
+        clock.slept(from, due - from);
+      }
+      changed();
+      await condition(() => (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) > clock.now());
+    }
+  }
+
+  return {
+    watchDeadlines,
+    /** Takes past their timeout are decided by `on_timeout`, and recorded like any decision. */
+    async timeOut(): Promise<void> {
+      const records = state.timeOutReviews(new Date().toISOString());
+      log.info('reviews timed out', { count: records.length });
+      await record(records);
+    },
+    /** Reads one page of what a decision released: descendants to run or skip, or a job to retake. */
+    async readReleased(): Promise<void> {
+      const release = state.nextRelease()!;
+      const count = Math.min(release.count, RELEASE_PAGE);
+      const jobs = await loadJobs.executeWithOptions(
+        { summary: `read ${count} jobs released by a review (${release.effect})` },
+        [context.plan, release.from, count],
+      );
+      state.released(release, jobs);
+    },
+  };
+}

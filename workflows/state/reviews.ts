@@ -1,0 +1,268 @@
+/**
+ * Review gates of a campaign (docs/spec-format.md, "Review gates"): the jobs whose output waits
+ * for a reviewer, the descendants they hold back, and what decisions released. A waiting job
+ * holds no slot and no window space: its descendants are dropped from the window (they are read
+ * again from the plan once it is approved) and the window moves on. The rules are pure functions
+ * in review-rules.ts; this class moves the state and carries it compactly across continue-as-new.
+ */
+import type { Micros } from '../../api/money.ts';
+import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
+import type { DecisionRecord, ReviewAck, ReviewAction, ReviewDecision } from '../../contract/review.ts';
+import { covers, deadlineOf, type Gate, refusalOf, releaseOf } from './review-rules.ts';
+
+/** Numbers per gate in CarriedReviews.gates: i, end, step, take, since, retaking, usd, belowUsd. */
+const GATE_FIELDS = 8;
+/** Job keys are 32 hex characters (plan/keys.ts), so they are carried joined, without separators. */
+const KEY_LENGTH = 32;
+
+export interface DecideContext {
+  readonly now: number;
+  readonly at: string;
+  readonly cursor: number;
+  readonly ended: boolean;
+  readonly generating: (key: string) => boolean;
+  readonly fits: (usd: Micros) => boolean;
+}
+
+export class Reviews {
+  private readonly gates = new Map<string, Gate>();
+  /** Plan indexes of the gates with descendants, sorted: those descendants are parked. */
+  private readonly starts: number[] = [];
+  private readonly byStart = new Map<number, Gate>();
+  /** Keys decided in this run, to say "decided already" rather than "unknown" (not carried). */
+  private readonly decided = new Set<string>();
+  /** Descendants of rejected jobs the plan's cursor has not passed yet: skipped as they are read. */
+  private rejected: [number, number][];
+  private readonly releases: Release[];
+  readonly approved: number[];
+  readonly rejectedCount: number[];
+
+  constructor(
+    private readonly steps: readonly StepInfo[],
+    carried?: CarriedReviews,
+  ) {
+    this.rejected = (carried?.rejected ?? []).map(([from, end]) => [from, end]);
+    this.releases = [...(carried?.releases ?? [])];
+    this.approved = steps.map((_, s) => carried?.approved[s] ?? 0);
+    this.rejectedCount = steps.map((_, s) => carried?.rejectedCount[s] ?? 0);
+    const numbers = carried?.gates ?? [];
+    for (let n = 0; n * GATE_FIELDS < numbers.length; n++) {
+      const [i, end, step, take, since, retaking, usd, belowUsd] = numbers.slice(n * GATE_FIELDS);
+      const key = carried!.keys.slice(n * KEY_LENGTH, (n + 1) * KEY_LENGTH);
+      this.add({
+        i: i!,
+        key,
+        step: step!,
+        end: end!,
+        usd: usd!,
+        belowUsd: belowUsd!,
+        take: take!,
+        since: since!,
+        retaking: retaking === 1,
+      });
+    }
+  }
+
+  gated(step: number): boolean {
+    return this.steps[step]!.review !== undefined;
+  }
+
+  /** Gates open or releases to read: the campaign is not done. */
+  get busy(): boolean {
+    return this.gates.size > 0 || this.releases.length > 0;
+  }
+
+  /** Jobs read from the plan may be held back or skipped: some gate is open or rejected range left. */
+  get filters(): boolean {
+    return this.gates.size > 0 || this.rejected.length > 0;
+  }
+
+  /** The job's take is saved: it waits for a decision, and its descendants wait with it. */
+  open(job: JobRef, take: number, now: number): void {
+    const gate = this.gates.get(job.key);
+    if (gate) {
+      gate.take = take;
+      gate.since = now;
+      gate.retaking = false;
+      return;
+    }
+    const end = job.end ?? job.i + 1;
+    this.add({
+      i: job.i,
+      key: job.key,
+      step: job.step,
+      end,
+      usd: job.usd,
+      belowUsd: job.belowUsd ?? 0,
+      take,
+      since: now,
+      retaking: false,
+    });
+  }
+
+  /** A descendant of a job awaiting review (or being retaken): it is not admitted now. */
+  parks(i: number): boolean {
+    return covers(this.starts, (from) => this.byStart.get(from)!.end, i);
+  }
+
+  /** A descendant of a rejected job. */
+  skips(i: number): boolean {
+    return this.rejected.some(([from, end]) => i >= from && i < end);
+  }
+
+  /** Rejected ranges the cursor has passed are forgotten: nothing in them is read again. */
+  prune(cursor: number): void {
+    this.rejected = this.rejected.filter(([, end]) => end > cursor);
+  }
+
+  /** Applies a reviewer's batch: each decision is accepted or refused with its reason (`dryRun`: judged only). */
+  decide(
+    decisions: readonly ReviewDecision[],
+    c: DecideContext,
+    dryRun = false,
+  ): { ack: ReviewAck; records: DecisionRecord[] } {
+    const ack: { accepted: string[]; refused: ReviewAck['refused'][number][] } = {
+      accepted: [],
+      refused: [],
+    };
+    const records: DecisionRecord[] = [];
+    let accepted: Micros = 0;
+    for (const decision of decisions) {
+      const gate = this.gates.get(decision.key);
+      const refusal = refusalOf(gate, decision, {
+        rule: gate ? (this.steps[gate.step]!.review ?? null) : null,
+        generating: c.generating(decision.key),
+        decided: this.decided.has(decision.key),
+        fits: (usd) => c.fits(accepted + usd),
+        ended: c.ended,
+      });
+      if (refusal || !gate) {
+        ack.refused.push({ key: decision.key, ...(refusal ?? { reason: 'unknown_job', message: '' }) });
+        continue;
+      }
+      if (decision.action === 'regenerate') accepted += gate.usd;
+      ack.accepted.push(decision.key);
+      if (dryRun) continue;
+      records.push({ ...decision, take: gate.take, at: c.at, source: 'reviewer' });
+      this.apply(gate, decision.action, c.cursor, decision.prompt);
+    }
+    return { ack, records };
+  }
+
+  /** A decision recorded by an earlier run (the job was cached): applied again, not asked again. */
+  recall(
+    job: JobRef,
+    take: number,
+    action: ReviewAction,
+    prompt: string | undefined,
+    c: { now: number; cursor: number },
+  ): void {
+    if (action === 'approve') {
+      this.approved[job.step]!++;
+      return;
+    }
+    this.open(job, take, c.now);
+    this.apply(this.gates.get(job.key)!, action, c.cursor, prompt);
+  }
+
+  /** Earliest campaign-clock time a waiting take times out, or null. */
+  deadline(): number | null {
+    let earliest: number | null = null;
+    if (!this.steps.some((step) => step.review?.timeoutMs)) return null;
+    for (const gate of this.gates.values()) {
+      const due = deadlineOf(gate, this.steps[gate.step]!.review ?? null);
+      if (due !== null && (earliest === null || due < earliest)) earliest = due;
+    }
+    return earliest;
+  }
+
+  /** Takes whose timeout has passed: decided by their step's `on_timeout`, recorded as such. */
+  timeOut(now: number, at: string, cursor: number): DecisionRecord[] {
+    const records: DecisionRecord[] = [];
+    for (const gate of [...this.gates.values()]) {
+      const rule = this.steps[gate.step]!.review ?? null;
+      const due = deadlineOf(gate, rule);
+      if (due === null || due > now || !rule) continue;
+      records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
+      this.apply(gate, rule.onTimeout, cursor, undefined);
+    }
+    return records;
+  }
+
+  /** A job being retaken failed for good: its descendants are skipped, as for a rejection. */
+  abandon(key: string, cursor: number): void {
+    const gate = this.gates.get(key);
+    if (gate?.retaking) this.close(gate, 'reject', cursor, undefined);
+  }
+
+  nextRelease(): Release | undefined {
+    return this.releases[0];
+  }
+
+  /** `read` jobs of the first release were read from the plan: the rest stays for later. */
+  released(read: number): void {
+    const first = this.releases.shift();
+    if (!first || read >= first.count) return;
+    this.releases.unshift({ ...first, from: first.from + read, count: first.count - read });
+  }
+
+  awaiting(): number[] {
+    const counts = this.steps.map(() => 0);
+    for (const gate of this.gates.values()) if (!gate.retaking) counts[gate.step]!++;
+    return counts;
+  }
+
+  carry(): CarriedReviews {
+    const gates = [...this.gates.values()];
+    return {
+      keys: gates.map((g) => g.key).join(''),
+      gates: gates.flatMap((g) => [
+        g.i,
+        g.end,
+        g.step,
+        g.take,
+        g.since,
+        g.retaking ? 1 : 0,
+        g.usd,
+        g.belowUsd,
+      ]),
+      rejected: this.rejected,
+      releases: this.releases,
+      approved: this.approved,
+      rejectedCount: this.rejectedCount,
+    };
+  }
+
+  private apply(gate: Gate, action: ReviewAction, cursor: number, prompt: string | undefined): void {
+    this.decided.add(gate.key);
+    if (action === 'approve') this.approved[gate.step]!++;
+    if (action === 'reject') this.rejectedCount[gate.step]!++;
+    if (action === 'regenerate') {
+      gate.retaking = true;
+      this.releases.push(releaseOf(gate, action, cursor, prompt)!);
+      return;
+    }
+    this.close(gate, action, cursor, prompt);
+  }
+
+  private close(gate: Gate, action: 'approve' | 'reject', cursor: number, prompt: string | undefined): void {
+    this.gates.delete(gate.key);
+    if (gate.end > gate.i + 1) {
+      this.starts.splice(this.starts.indexOf(gate.i), 1);
+      this.byStart.delete(gate.i);
+    }
+    const release = releaseOf(gate, action, cursor, prompt);
+    if (release) this.releases.push(release);
+    if (action === 'reject' && gate.end > cursor)
+      this.rejected.push([Math.max(cursor, gate.i + 1), gate.end]);
+  }
+
+  private add(gate: Gate): void {
+    this.gates.set(gate.key, gate);
+    if (gate.end <= gate.i + 1) return;
+    let at = this.starts.length;
+    while (at > 0 && this.starts[at - 1]! > gate.i) at--;
+    this.starts.splice(at, 0, gate.i);
+    this.byStart.set(gate.i, gate);
+  }
+}
