@@ -1,68 +1,37 @@
 /**
  * What `review`, `report`, `approve|reject|regenerate` and `status` share: a campaign found by
- * name, its read model's sources, and the `review` update that carries decisions to it.
+ * name (one line when unknown), with a worker of its own queue when it has none to answer
+ * decisions (on the embedded default a campaign nobody runs has none: docs/engine.md).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { readDecisions } from '../activities/decisions.ts';
-import {
-  REVIEW_UPDATE,
-  type ReviewAck,
-  ReviewAck as ReviewAckSchema,
-  type ReviewBatch,
-} from '../contract/review.ts';
-import { buildModel, type Item, type ModelSources } from '../review/model.ts';
-import { type CampaignStart, campaignStart, openSources } from '../review/sources.ts';
-import { campaignHandle, campaignView } from '../worker/campaign-control.ts';
+import { CampaignEndedError, openReviewCampaign, type ReviewCampaign } from '../review/campaign.ts';
+import { buildModel, type Item } from '../review/model.ts';
 import { unknownCampaign } from './commands/status.ts';
 import type { Environment } from './environment.ts';
 import { UserError } from './errors.ts';
-import { type LocalWorker, startLocalWorker } from './local-worker.ts';
+import { startLocalWorker } from './local-worker.ts';
 
-export interface OpenedCampaign {
-  readonly start: CampaignStart;
-  readonly load: () => Promise<ModelSources>;
-  /** One `review` update, acknowledged by the workflow. */
-  send(batch: ReviewBatch): Promise<ReviewAck>;
-  /** Stops the worker this process started to answer updates, if it did. */
-  close(): Promise<void>;
-}
-
-export async function openCampaign(env: Environment, campaign: string): Promise<OpenedCampaign> {
-  const handle = campaignHandle(env.client, campaign);
-  let start: CampaignStart;
+export async function openCampaign(env: Environment, campaign: string): Promise<ReviewCampaign> {
+  let opened: ReviewCampaign;
   try {
-    start = await campaignStart(env.client, handle);
+    opened = await openReviewCampaign(
+      env.client,
+      campaign,
+      env.embedded ? (queue) => startLocalWorker(env, queue) : undefined,
+    );
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
     throw error;
   }
-  const load = await openSources(start, {
-    readDecisions,
-    progress: async () => (await campaignView(env.client, handle)).progress,
-  });
-  let worker: Promise<LocalWorker | null> | null = null;
   return {
-    start,
-    load,
+    ...opened,
     async send(batch) {
-      // An update is answered by a worker. On the embedded default a campaign nobody runs has
-      // none (its own task queue, docs/engine.md), so this process carries one, as cancel does.
-      const { status, taskQueue } = await handle.describe();
-      if (status.name !== 'RUNNING') {
-        throw new UserError(
-          `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
-        );
+      try {
+        return await opened.send(batch);
+      } catch (error) {
+        if (error instanceof CampaignEndedError) throw new UserError(error.message);
+        throw error;
       }
-      worker ??= (async () => {
-        const { paused } = await campaignView(env.client, handle);
-        return env.embedded && paused ? startLocalWorker(env, taskQueue) : null;
-      })();
-      await worker;
-      const ack: unknown = await handle.executeUpdate(REVIEW_UPDATE, { args: [batch] });
-      return ReviewAckSchema.parse(ack);
-    },
-    async close() {
-      await (await worker)?.stop();
     },
   };
 }

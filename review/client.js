@@ -216,6 +216,7 @@
     history.replaceState(null, '', `?${query}`);
     const response = await fetch(`sheets?${query}`);
     sheets.innerHTML = await response.text();
+    fitThumbs();
     paintSelection();
     markPending();
   }
@@ -249,6 +250,29 @@
       // The server went away (the command ended): the page stays as it was.
     }
   }
+  /**
+   * Pictures as large as the widest row of a sheet allows (between 140 and 320 px): a sheet of
+   * four stills is not a strip of stamps, and one of forty still fits the window.
+   */
+  function fitThumbs() {
+    let widest = 1;
+    let columns = 1;
+    for (const sheet of document.querySelectorAll('.sheet')) {
+      const cols = Number(sheet.style.getPropertyValue('--cols')) || 1;
+      const cells = [...sheet.querySelectorAll('.cell')];
+      for (let at = 0; at < cells.length; at += cols) {
+        const row = cells.slice(at, at + cols);
+        const items = row.reduce((n, cell) => n + Math.min(4, Math.max(1, cell.children.length)), 0);
+        if (items > widest) [widest, columns] = [items, row.length];
+      }
+    }
+    const heads = document.querySelector('.rowhead')?.getBoundingClientRect().width ?? 0;
+    const room = sheets.clientWidth - 40 - heads - 12 * columns;
+    const size = Math.max(140, Math.min(320, Math.floor(room / widest) - 12));
+    document.documentElement.style.setProperty('--thumb', `${size}px`);
+  }
+  window.addEventListener('resize', fitThumbs);
+  fitThumbs();
   if (reviewing) setInterval(poll, Number(body.dataset.poll ?? 1500));
   focusItem(visible()[0]);
 })();

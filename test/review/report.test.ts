@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * report.html opened from file:// in Chromium: offline (no request leaves the folder), its
  * pictures and videos load through relative links, every step is there with its costs, the
