@@ -111,6 +111,9 @@ it('decides from the command line, reports and serves the page', async () => {
   expect(report.stdout).toContain('clip: 4 jobs, 2 done, 2 skipped');
   expect((await stat(file)).size).toBeGreaterThan(0);
   expect(await readFile(file, 'utf8')).toContain('still-sneaker-white');
+  // From the spec the same report, the campaign found by its name.
+  const fromSpec = await run('report', 'spec.yaml');
+  expect(fromSpec.stdout).toBe(report.stdout);
 
   // `review` prints its URL, serves the page, and stops on Ctrl-C.
   const child = spawn(process.execPath, [BIN, 'review', c, '--no-open'], { cwd: h.dir, env });
