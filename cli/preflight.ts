@@ -7,6 +7,7 @@ import { Manifest } from '../activities/manifest.ts';
 import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
+import { type ReviewCosts, reviewCosts } from '../plan/review.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
 import { servicePrices } from './service-prices.ts';
 
@@ -18,6 +19,8 @@ export interface PreflightReport {
   readonly balance: Micros;
   /** Prices the service gave for jobs the catalogue cannot price (stored with the plan). */
   readonly servicePrices: ReadonlyMap<string, Micros>;
+  /** With review gates: the cost of the reviewed jobs left, and before and after approvals. */
+  readonly review: ReviewCosts | null;
   /** Reasons not to start; empty when all is well. */
   readonly refusals: readonly string[];
 }
@@ -33,7 +36,9 @@ export async function preflight(service: ServiceClient, plan: Plan): Promise<Pre
     service,
     pending.filter((job) => job.usd === null),
   );
-  const cost = pending.reduce((sum, job) => sum + (job.usd ?? prices.get(job.key) ?? 0), 0);
+  const priceOf = (job: PlannedJob) => job.usd ?? prices.get(job.key) ?? 0;
+  const cost = pending.reduce((sum, job) => sum + priceOf(job), 0);
+  const review = reviewCosts(pending, plan.steps, priceOf);
   const { credits: balance } = await retryRead(() => service.account.balance());
 
   const refusals: string[] = [];
@@ -47,5 +52,5 @@ export async function preflight(service: ServiceClient, plan: Plan): Promise<Pre
       `the ${pending.length} jobs left cost ${formatDollars(cost)}, more than the balance of ${formatDollars(balance)}`,
     );
   }
-  return { toRun: pending.length, cost, balance, servicePrices: prices, refusals };
+  return { toRun: pending.length, cost, balance, servicePrices: prices, review, refusals };
 }

@@ -9,7 +9,7 @@ import type { DataPath, SpecSource } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 
 export function shapeProblems(source: SpecSource, error: z.ZodError, schema: z.ZodType): SpecProblem[] {
-  return error.issues.flatMap((issue) => {
+  return error.issues.flatMap(mappingBranch(source)).flatMap((issue) => {
     const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
     const where = describePath(path);
     if (issue.code === 'unrecognized_keys') {
@@ -24,6 +24,26 @@ export function shapeProblems(source: SpecSource, error: z.ZodError, schema: z.Z
     }
     return [source.problemAt(path, `${where || 'the spec'} ${explain(issue, valueAt(source.data, path))}`)];
   });
+}
+
+/**
+ * A mapping given where a union allows a mapping or a scalar (`review: true` or `review: {…}`):
+ * what is wrong inside the mapping, field by field, rather than the union's "Invalid input".
+ */
+function mappingBranch(source: SpecSource) {
+  return function flatten(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+    if (issue.code !== 'invalid_union') return [issue];
+    const value = valueAt(
+      source.data,
+      issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+    );
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return [issue];
+    const shaped = issue.errors.filter(
+      (branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0),
+    );
+    if (shaped.length !== 1) return [issue];
+    return shaped[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })).flatMap(flatten);
+  };
 }
 
 function explain(issue: z.core.$ZodIssue, value: unknown): string {
@@ -96,10 +116,18 @@ function knownKeys(schema: z.ZodType, path: DataPath): string[] {
   return shape ? Object.keys(shape) : [];
 }
 
+/** Through optional and default wrappers, and to the mapping a union of a scalar and a mapping allows. */
 function unwrap(schema: unknown): unknown {
-  let current = schema as { def?: { type?: string; innerType?: unknown } };
-  while (current?.def?.type === 'optional' || current?.def?.type === 'default') {
-    current = current.def.innerType as typeof current;
+  let current = schema as { def?: { type?: string; innerType?: unknown; options?: unknown[] } };
+  while (current?.def) {
+    const { type, innerType, options } = current.def;
+    if (type === 'optional' || type === 'default') current = innerType as typeof current;
+    else {
+      const mapping =
+        type === 'union' ? options?.find((o) => (o as typeof current).def?.type === 'object') : undefined;
+      if (mapping) current = mapping as typeof current;
+      break;
+    }
   }
   return current;
 }

@@ -11,6 +11,7 @@ import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
+import { type ReviewCosts, reviewCosts } from '../../plan/review.ts';
 import { wholeNumber } from '../options.ts';
 import { connectPricingService } from '../pricing-service.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
@@ -39,6 +40,8 @@ export interface EstimateReport {
   readonly budget: Micros | null;
   readonly overBudget: boolean;
   readonly overBalance: boolean;
+  /** With review gates: the reviewed steps' cost, and what runs before and after approvals. */
+  readonly review: ReviewCosts | null;
 }
 
 type EstimatingClient = Pick<ServiceClient, 'estimate' | 'account'>;
@@ -81,6 +84,7 @@ export async function estimatePlan(
     budget: plan.budget,
     overBudget: plan.budget !== null && serviceTotal > plan.budget,
     overBalance: serviceTotal > balance.credits,
+    review: reviewCosts(plan.jobs, plan.steps, (job) => prices.byKey.get(job.key)!),
   };
 }
 
@@ -134,8 +138,17 @@ export function estimateText(report: EstimateReport): string {
       `  ${group.model} ${canonicalJson(settings)}: local ${formatDollars(group.localUsd!)}, service ${formatDollars(group.serviceUsd)} × ${group.jobs} jobs`,
     );
   }
+  if (report.review) lines.push(reviewLine(report.review));
   lines.push(`balance: ${formatDollars(report.balance)}`, verdict(report));
   return `${lines.join('\n')}\n`;
+}
+
+/** "review gates: reviewed steps $1.44; before any approval $1.44; worst case (everything approved) $9.24" */
+export function reviewLine(costs: ReviewCosts): string {
+  return (
+    `review gates: reviewed steps ${formatDollars(costs.reviewedUsd)}; before any approval ` +
+    `${formatDollars(costs.beforeApprovalsUsd)}; worst case (everything approved) ${formatDollars(costs.worstCaseUsd)}`
+  );
 }
 
 export function estimateJson(report: EstimateReport) {
@@ -150,6 +163,13 @@ export function estimateJson(report: EstimateReport) {
     budget_usd: usd(report.budget),
     over_budget: report.overBudget,
     over_balance: report.overBalance,
+    ...(report.review && {
+      review: {
+        reviewed_usd: usd(report.review.reviewedUsd),
+        before_approvals_usd: usd(report.review.beforeApprovalsUsd),
+        worst_case_usd: usd(report.review.worstCaseUsd),
+      },
+    }),
     steps: report.steps.map((step) => ({
       id: step.id,
       model: step.model,

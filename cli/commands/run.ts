@@ -26,6 +26,7 @@ import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-
 import { stopLine } from '../outcomes.ts';
 import { preflight } from '../preflight.ts';
 import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions {
@@ -118,6 +119,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
+      if (report.review) console.error(reviewLine(report.review));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');

@@ -86,6 +86,22 @@ const situations: [string, Partial<Situation>, Command][] = [
     { tokens: () => 0, waiting: 0 },
     { kind: 'wait', ms: null },
   ],
+  ['a review decided: read what it released', { released: true }, { kind: 'read-released' }],
+  [
+    'takes past their review timeout are decided',
+    { released: true, reviewsDue: true },
+    { kind: 'time-out-reviews' },
+  ],
+  [
+    'reviews wait while the run drains (the next run takes them)',
+    { released: true, reviewsDue: true, draining: true, drainLeftMs: 1_000 },
+    { kind: 'wait', ms: 1_000 },
+  ],
+  [
+    'stale limits are read before releases',
+    { released: true, limitsStale: true, msSinceLimitsRead: LIMITS_REFRESH_MS },
+    { kind: 'read-limits' },
+  ],
 ];
 
 describe('decide', () => {

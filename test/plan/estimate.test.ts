@@ -41,6 +41,19 @@ describe('estimate', () => {
     expect(estimateText(report)).toContain('ok: $10.20 fits (budget $40.00, balance $20.00)');
   });
 
+  it('shows what review gates hold back: the reviewed stills, and the worst case with every video', async () => {
+    const report = await estimatePlan(await example('review-launch.yaml'), client);
+    expect(report.review).toEqual({
+      reviewedUsd: 1_440_000,
+      beforeApprovalsUsd: 1_440_000,
+      worstCaseUsd: 9_240_000,
+    });
+    expect(estimateText(report)).toContain(
+      'review gates: reviewed steps $1.44; before any approval $1.44; worst case (everything approved) $9.24',
+    );
+    expect((await estimatePlan(await example('product-launch.yaml'), client)).review).toBeNull();
+  });
+
   it('has the service price the V5 jobs the catalogue cannot', async () => {
     const report = await estimatePlan(await example('video-shootout.yaml'), client);
     const v5 = report.steps.find((step) => step.model === 'V5')!;

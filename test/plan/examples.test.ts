@@ -54,6 +54,20 @@ describe('example specs', () => {
     expect(shootout.unpricedJobs).toBe(2);
   });
 
+  it('review-launch: 12 reviewed stills for $1.44, worst case $9.24 with every video', async () => {
+    const launch = await plan('review-launch.yaml');
+    // still: 3 products × 4 takes = 12 × I1 $0.12 = $1.44, each reviewed (72 h, then reject)
+    // clip: one V4 pro 5 s per approved still, 12 × 5 s × $0.13 = $7.80 at most: $9.24 in all
+    expect(countsByStep(launch)).toEqual({ still: 12, clip: 12 });
+    expect(formatUsd(launch.totalUsd)).toBe('9.24');
+    expect(launch.steps[0]!.review).toEqual({
+      timeoutMs: 72 * 3_600_000,
+      onTimeout: 'reject',
+      editPrompt: true,
+    });
+    expect(launch.steps[1]!.review).toBeUndefined();
+  });
+
   it('catalogue-5k: 4,875 packshots for $146.25', async () => {
     const catalogue = await plan('catalogue-5k.yaml');
     // 25 products × 8 colours × 5 angles × 5 backgrounds = 5,000;
