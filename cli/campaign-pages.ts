@@ -11,13 +11,25 @@ import type { Environment } from './environment.ts';
 import { UserError } from './errors.ts';
 import { startLocalWorker } from './local-worker.ts';
 
+/** How long the worker carried for decisions may finish what it holds (a video's wait) on exit. */
+const HAND_BACK_MS = 5_000;
+
+/**
+ * A worker of the campaign's queue for as long as this command runs. On exit it hands back what
+ * it still holds after a few seconds, as a detach does: the next worker picks it up (docs/engine.md).
+ */
+async function helperWorker(env: Environment, taskQueue: string) {
+  const worker = await startLocalWorker(env, taskQueue);
+  return { stop: () => worker.stop(HAND_BACK_MS) };
+}
+
 export async function openCampaign(env: Environment, campaign: string): Promise<ReviewCampaign> {
   let opened: ReviewCampaign;
   try {
     opened = await openReviewCampaign(
       env.client,
       campaign,
-      env.embedded ? (queue) => startLocalWorker(env, queue) : undefined,
+      env.embedded ? (queue) => helperWorker(env, queue) : undefined,
     );
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

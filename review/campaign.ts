@@ -36,14 +36,17 @@ function refusalsOf(error: unknown): ReviewAck | null {
 }
 
 /**
- * Throws WorkflowNotFoundError for an unknown campaign. `whenPaused` is asked, once, for a worker
- * when a decision is about to be sent and no worker polls the campaign's queue (an update needs
- * one to be answered).
+ * Throws WorkflowNotFoundError for an unknown campaign. `worker`, when given, is asked once, before
+ * the first decision is sent, for a worker of the campaign's task queue: an update waits for a
+ * worker to answer it, and on the embedded default a campaign whose `run` was detached has none.
+ * Whether one polls cannot be told in time (a detached worker is seen as a poller for two minutes
+ * after it left, worker/campaign-control.ts), and a second worker beside a `run` still attached
+ * only shares its queue, so it is started whenever given.
  */
 export async function openReviewCampaign(
   client: Client,
   campaign: string,
-  whenPaused?: (taskQueue: string) => Promise<Helper>,
+  worker?: (taskQueue: string) => Promise<Helper>,
 ): Promise<ReviewCampaign> {
   const handle = campaignHandle(client, campaign);
   const start = await campaignStart(client, handle);
@@ -62,10 +65,14 @@ export async function openReviewCampaign(
           `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
         );
       }
-      helper ??= (async () => {
-        const { paused } = await campaignView(client, handle);
-        return paused && whenPaused ? whenPaused(taskQueue) : null;
-      })();
+      if (helper === null) {
+        const starting = worker ? worker(taskQueue) : Promise.resolve(null);
+        // A worker that failed to start is tried again with the next decision.
+        starting.catch(() => {
+          if (helper === starting) helper = null;
+        });
+        helper = starting;
+      }
       await helper;
       try {
         return ReviewAck.parse(await handle.executeUpdate(REVIEW_UPDATE, { args: [batch] }));
