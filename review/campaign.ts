@@ -21,6 +21,8 @@ export interface ReviewCampaign {
   readonly load: () => Promise<ModelSources>;
   /** One `review` update, acknowledged by the workflow. */
   readonly send: SendBatch;
+  /** Starts the worker now rather than at the first decision (bundling takes seconds). */
+  prepare(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,25 +57,30 @@ export async function openReviewCampaign(
     progress: async () => (await campaignView(client, handle)).progress,
   });
   let helper: Promise<Helper | null> | null = null;
+  /** The campaign's task queue while it runs, with the worker started for it; throws once it ended. */
+  const running = async (): Promise<void> => {
+    const { status, taskQueue } = await handle.describe();
+    if (status.name !== 'RUNNING') {
+      throw new CampaignEndedError(
+        `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
+      );
+    }
+    if (helper === null) {
+      const starting = worker ? worker(taskQueue) : Promise.resolve(null);
+      // A worker that failed to start is tried again with the next decision.
+      starting.catch(() => {
+        if (helper === starting) helper = null;
+      });
+      helper = starting;
+    }
+    await helper;
+  };
   return {
     start,
     load,
+    prepare: running,
     async send(batch) {
-      const { status, taskQueue } = await handle.describe();
-      if (status.name !== 'RUNNING') {
-        throw new CampaignEndedError(
-          `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
-        );
-      }
-      if (helper === null) {
-        const starting = worker ? worker(taskQueue) : Promise.resolve(null);
-        // A worker that failed to start is tried again with the next decision.
-        starting.catch(() => {
-          if (helper === starting) helper = null;
-        });
-        helper = starting;
-      }
-      await helper;
+      await running();
       try {
         return ReviewAck.parse(await handle.executeUpdate(REVIEW_UPDATE, { args: [batch] }));
       } catch (error) {

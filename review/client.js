@@ -15,7 +15,6 @@
   let pending = [];
   /** Decisions the workflow accepted, shown until the item's own state says so: key → action. */
   const acked = new Map();
-  const SETTLED = { approve: 'approved', reject: 'rejected', regenerate: 'regenerating' };
   let timer = null;
   let generation = Number(body.dataset.generation ?? 0);
 
@@ -239,7 +238,8 @@
         if (!old) continue;
         old.insertAdjacentHTML('afterend', html);
         old.remove();
-        if (itemOf(key).dataset.state === SETTLED[acked.get(key)]) acked.delete(key);
+        // Accepted decisions are recorded before they are acknowledged: the item's next change is theirs.
+        acked.delete(key);
       }
       if (Object.keys(changes.items).length > 0) {
         paintSelection();

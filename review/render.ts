@@ -95,7 +95,8 @@ function thumb(item: Item, fileUrl: FileUrl): string {
 
 function badge(item: Item): string {
   const videos = item.descendants.filter((kid) => kid.kind === 'video' && kid.file !== null).length;
-  return videos > 0 ? `${LABELS[item.state]} · ▶ ${videos}` : LABELS[item.state];
+  const take = item.take > 0 ? ` · take ${item.take + 1}` : '';
+  return `${LABELS[item.state]}${take}${videos > 0 ? ` · ▶ ${videos}` : ''}`;
 }
 
 /** One item of a sheet; the page swaps it whole when its version changes. */

@@ -40,6 +40,8 @@ export function register(program: Command): void {
       console.log(`Reviewing ${campaign} at ${server.url}`);
       console.error('Ctrl-C stops the page; decisions already applied stay.');
       if (options.open) openInBrowser(server.url);
+      // Ready by the first decision; a campaign that has ended simply has none to take.
+      opened.prepare().catch(() => {});
       await new Promise<void>((done) => {
         process.once('SIGINT', done);
         process.once('SIGTERM', done);

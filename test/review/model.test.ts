@@ -145,6 +145,22 @@ describe('a contact sheet', () => {
     expect(sheet.cells[0]![0]!.map((item) => item.name)).toEqual(['still-shoe-white', 'still-bag-white']);
   });
 
+  it('lays variants out as job names say them', () => {
+    const takes = {
+      ...plan,
+      jobs: plan.jobs.map((job, n) => ({ ...job, variant: (Math.floor(n / 2) % 2) + 1 })),
+    };
+    const step = buildModel({
+      plan: takes,
+      reviewedSteps: new Set(),
+      entries: new Map(),
+      decisions: new Map(),
+      progress: null,
+    }).steps[0]!;
+    expect(step.axes).toEqual(['product', 'background', 'variant']);
+    expect(sheetOf(step, { rows: ['variant'], cols: [] }).rowLabels).toEqual(['v1', 'v2']);
+  });
+
   it('a campaign Temporal never ran reads as not run', () => {
     expect(model.outcome).toBe('unknown');
     expect(stills.counts.unrun).toBe(4);
