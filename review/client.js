@@ -116,10 +116,10 @@
       );
   }
 
-  function decide(action) {
-    const keys = selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
-    if (keys.length === 0) return;
-    pending.push({ action, keys });
+  function decide(action, prompt) {
+    const keys = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
+    if (keys.length === 0 || !keys[0]) return;
+    pending.push({ action, keys, prompt });
     markPending();
     clearTimeout(timer);
     timer = setTimeout(send, delay);
@@ -139,9 +139,11 @@
 
   async function send() {
     const latest = new Map();
-    for (const group of pending) for (const key of group.keys) latest.set(key, group.action);
+    for (const group of pending) for (const key of group.keys) latest.set(key, group);
     pending = [];
-    const decisions = [...latest].map(([key, action]) => ({ key, action }));
+    const decisions = [...latest].map(([key, { action, prompt }]) =>
+      prompt ? { key, action, prompt } : { key, action },
+    );
     say(`sending ${decisions.length} decision${decisions.length > 1 ? 's' : ''}…`);
     try {
       const response = await fetch('decisions', {
@@ -166,7 +168,8 @@
   }
 
   document.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLSelectElement || event.altKey) return;
+    // Typing in a field (the prompt dialog, a select) is not triage.
+    if (event.target.closest?.('select, textarea, input, dialog') || event.altKey) return;
     const focused = focusedKey ? itemOf(focusedKey) : null;
     const move = MOVES[event.key];
     if (move) {
@@ -182,7 +185,32 @@
       paintSelection();
     } else if (reviewing && ACTIONS[event.key]) decide(ACTIONS[event.key]);
     else if (reviewing && event.key === 'z') undo();
+    else if (reviewing && event.key === 'p' && focused) askPrompt(focused, event);
   });
+
+  /** A new prompt for the focused picture, where its step allows one (review.edit_prompt). */
+  function askPrompt(el, event) {
+    const dialog = document.getElementById('prompt-dialog');
+    if (el.closest('.step')?.dataset.editPrompt !== 'true') {
+      say('this step keeps its prompt: <kbd>g</kbd> regenerates with the same one');
+      return;
+    }
+    event.preventDefault();
+    const field = dialog.querySelector('textarea');
+    field.value = el.querySelector('.info .prompt')?.textContent ?? '';
+    dialog.querySelector('.for').textContent = el.querySelector('.name').textContent;
+    dialog.returnValue = '';
+    dialog.showModal();
+    field.select();
+    dialog.addEventListener(
+      'close',
+      () => {
+        if (dialog.returnValue === 'ok' && field.value.trim()) decide('regenerate', field.value.trim());
+        el.focus({ preventScroll: true });
+      },
+      { once: true },
+    );
+  }
 
   sheets.addEventListener('click', (event) => {
     const el = event.target.closest('.item');

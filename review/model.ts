@@ -62,6 +62,8 @@ export interface StepView {
   readonly id: string;
   readonly model: string;
   readonly reviewed: boolean;
+  /** A reviewer may give a new prompt with a regeneration (`review.edit_prompt`). */
+  readonly editPrompt: boolean;
   /** The axes its jobs vary on, in the spec's order; `variant` last when the step repeats. */
   readonly axes: readonly string[];
   readonly items: readonly Item[];
@@ -231,6 +233,7 @@ export function buildModel({
       id: step.id,
       model: step.model,
       reviewed: reviewedSteps.has(step.id),
+      editPrompt: step.review?.editPrompt === true,
       axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
       items,
       plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),

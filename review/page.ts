@@ -80,6 +80,19 @@ function toolbar(model: CampaignModel, options: PageOptions): string {
 
 const REVIEW_KEYS =
   '<kbd>←↑↓→</kbd> move · <kbd>shift</kbd>+move select · <kbd>a</kbd> approve · <kbd>r</kbd> reject · <kbd>g</kbd> regenerate · <kbd>z</kbd> undo';
+const PROMPT_KEY = ' · <kbd>p</kbd> new prompt';
+
+/** Where a step lets a reviewer change the prompt, `p` asks for one and regenerates with it. */
+const PROMPT_DIALOG = `<dialog id="prompt-dialog" aria-labelledby="prompt-title"><form method="dialog">
+<h2 id="prompt-title">Regenerate with a new prompt</h2><p class="for"></p>
+<textarea name="prompt" rows="5" required aria-label="new prompt"></textarea>
+<div class="actions"><button value="cancel" formnovalidate>Cancel</button><button value="ok" class="primary">Regenerate</button></div>
+</form></dialog>`;
+
+function keysOf(model: CampaignModel, mode: PageOptions['mode']): string {
+  if (mode === 'report') return REPORT_KEYS;
+  return stepsShown(model, mode).some((step) => step.editPrompt) ? REVIEW_KEYS + PROMPT_KEY : REVIEW_KEYS;
+}
 const REPORT_KEYS = '<kbd>←↑↓→</kbd> move · read-only report';
 
 export function renderPage(model: CampaignModel, options: PageOptions): string {
@@ -101,7 +114,8 @@ export function renderPage(model: CampaignModel, options: PageOptions): string {
 <main id="sheets">${renderSheets(model, options)}</main>
 <aside id="detail" aria-live="polite" aria-label="selected job"><p class="hint">Move to a picture to see its prompt, price and videos.</p></aside>
 </div>
-<footer class="bar"><div id="status" role="status"></div><div id="selection" aria-live="polite"></div><div class="keys">${options.mode === 'review' ? REVIEW_KEYS : REPORT_KEYS}</div></footer>
+<footer class="bar"><div id="status" role="status"></div><div id="selection" aria-live="polite"></div><div class="keys">${keysOf(model, options.mode)}</div></footer>
+${options.mode === 'review' ? PROMPT_DIALOG : ''}
 <script>${SCRIPT}</script>
 </body></html>`;
 }

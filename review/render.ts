@@ -143,7 +143,7 @@ export function renderStep(step: StepView, layout: Layout, fileUrl: FileUrl): st
     })
     .join('');
   return [
-    `<section class="step" data-step="${escapeHtml(step.id)}" aria-labelledby="step-${escapeHtml(step.id)}">`,
+    `<section class="step" data-step="${escapeHtml(step.id)}" data-edit-prompt="${step.editPrompt}" aria-labelledby="step-${escapeHtml(step.id)}">`,
     `<header><h2 id="step-${escapeHtml(step.id)}">${escapeHtml(step.id)} <small>${escapeHtml(step.model)}${
       step.reviewed ? ' · reviewed' : ''
     }</small></h2>`,

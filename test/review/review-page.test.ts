@@ -28,7 +28,7 @@ output: { dir: out }
 steps:
   - id: still
     model: I1
-    review: true
+    review: { edit_prompt: true }
     matrix: { product: [sneaker, watch], background: [white, marble] }
     input: { prompt: "Acme {{product}} on a {{background}} background", aspect_ratio: "16:9" }
   - id: clip
@@ -130,9 +130,12 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   const keysBefore = new Set(Object.keys(h.emulator.ledger().byIdempotencyKey));
   await page.keyboard.press('g');
   await page.waitForSelector('#status .ok', { timeout: 10_000 });
-  await page.waitForSelector(`.item[data-key="${watchMarble!.key}"][data-state="awaiting"] .thumb img`, {
-    timeout: 30_000,
-  });
+  await page.waitForSelector(
+    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 2")`,
+    {
+      timeout: 30_000,
+    },
+  );
   await expect.poll(() => h.emulator.ledger().byModel, { timeout: 10_000 }).toEqual({ I1: 5, V4: 2 });
   const { byIdempotencyKey, duplicates } = h.emulator.ledger();
   const created = Object.entries(byIdempotencyKey).filter(([key]) => !keysBefore.has(key));
@@ -141,10 +144,24 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   await page.click(`.item[data-key="${watchMarble!.key}"]`);
   expect(await page.locator('#detail').textContent()).toContain('take 2');
 
+  // The step lets a reviewer change the prompt: p asks for one, and the third take is made from it.
+  await page.keyboard.press('p');
+  await page.fill('#prompt-dialog textarea', 'Acme watch on dark slate, low key light');
+  await page.click('#prompt-dialog button[value="ok"]');
+  await page.waitForSelector(
+    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 3")`,
+    {
+      timeout: 30_000,
+    },
+  );
+  expect(h.emulator.ledger().byModel).toEqual({ I1: 6, V4: 2 });
+  await page.click(`.item[data-key="${watchMarble!.key}"]`);
+  expect(await page.locator('#detail .prompt').textContent()).toBe('Acme watch on dark slate, low key light');
+
   // Rejecting the new take ends the campaign: nothing left to decide or make.
   await page.keyboard.press('r');
   const progress = await handle.result();
   expect(progress.outcome).toBe('completed');
-  expect(h.emulator.ledger().byModel).toEqual({ I1: 5, V4: 2 });
+  expect(h.emulator.ledger().byModel).toEqual({ I1: 6, V4: 2 });
   await itemState(page, watchMarble!.key, 'rejected');
 }, 120_000);
