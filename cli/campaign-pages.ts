@@ -4,6 +4,7 @@
  * decisions (on the embedded default a campaign nobody runs has none: docs/engine.md).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { CampaignProgress } from '../contract/progress.ts';
 import { CampaignEndedError, openReviewCampaign, type ReviewCampaign } from '../review/campaign.ts';
 import { buildModel, type Item } from '../review/model.ts';
 import { unknownCampaign } from './commands/status.ts';
@@ -48,16 +49,34 @@ export async function openCampaign(env: Environment, campaign: string): Promise<
   };
 }
 
-/** Jobs of reviewed steps waiting for a decision, in plan order (empty when no step is reviewed). */
-export async function awaitingReview(env: Environment, campaign: string): Promise<Item[]> {
-  const model = buildModel(await (await openCampaign(env, campaign)).load());
-  return model.steps.flatMap((step) => step.items.filter((item) => item.state === 'awaiting'));
+/**
+ * Jobs of reviewed steps waiting for a decision, in plan order: read only when the progress says
+ * some wait, so `status` of other campaigns reads nothing more than before. Null when they could
+ * not be read here (the output folder is on the workers' machines): the counts still say how many.
+ */
+export async function awaitingReview(
+  env: Environment,
+  campaign: string,
+  progress: CampaignProgress,
+): Promise<Item[] | null> {
+  const waiting = progress.steps.some((step) => (step.awaiting_review ?? 0) > 0);
+  if (progress.outcome !== 'running' || !waiting) return [];
+  try {
+    const model = buildModel(await (await openCampaign(env, campaign)).load());
+    return model.steps.flatMap((step) => step.items.filter((item) => item.state === 'awaiting'));
+  } catch {
+    return null;
+  }
 }
 
 const LISTED = 20;
 
 /** "awaiting review (3): hero-a, hero-b, hero-c", at most 20 names; null when none waits. */
-export function awaitingLine(items: readonly Item[]): string | null {
+export function awaitingLine(items: readonly Item[] | null, progress: CampaignProgress): string | null {
+  if (items === null) {
+    const count = progress.steps.reduce((sum, step) => sum + (step.awaiting_review ?? 0), 0);
+    return `awaiting review: ${count} (their names are in the output folder, not readable here)`;
+  }
   if (items.length === 0) return null;
   const names = items.slice(0, LISTED).map((item) => item.name);
   const more = items.length > LISTED ? `, … ${items.length - LISTED} more` : '';

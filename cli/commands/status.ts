@@ -20,15 +20,15 @@ export function register(program: Command): void {
       if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       try {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
-        const awaiting = progress.outcome === 'running' ? await awaitingReview(env, campaign) : [];
+        const awaiting = await awaitingReview(env, campaign, progress);
         if (options.json) {
-          const awaiting_review = awaiting.map(({ key, name, step }) => ({ key, name, step }));
+          const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
           console.log(JSON.stringify({ ...progress, paused, awaiting_review }, moneyAsDecimal, 2));
         } else {
           const pause = paused
             ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`
             : '';
-          const review = awaitingLine(awaiting);
+          const review = awaitingLine(awaiting, progress);
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           console.log(`${statusLine(progress)}${pause}${reviewLine}\n\n${summaryTable(progress, closedAt)}`);
         }

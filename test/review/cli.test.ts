@@ -12,6 +12,7 @@ import { expect, it, onTestFinished } from 'vitest';
 import { readDecisions } from '../../activities/decisions.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { buildModel } from '../../review/model.ts';
+import { campaignView } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { BIN, cleanEnv, mediaflow } from '../cli/helpers.ts';
 import { harness } from '../engine/harness.ts';
@@ -60,6 +61,9 @@ it('decides from the command line, reports and serves the page', async () => {
   const awaiting = async () =>
     buildModel(await campaign.load()).steps[0]!.items.filter((item) => item.state === 'awaiting').length;
   await expect.poll(awaiting, { timeout: 20_000 }).toBe(4);
+  // status reads names only when the memo says some wait (it is published about once a second).
+  const memo = async () => (await campaignView(h.temporal, handle)).progress.steps[0]!.awaiting_review;
+  await expect.poll(memo, { timeout: 10_000 }).toBe(4);
 
   const status = await run('status', c, '--json');
   expect(status.code, status.stderr).toBe(0);
