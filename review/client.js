@@ -220,10 +220,14 @@
     const el = event.target.closest?.('.item');
     if (el && el.dataset.key !== focusedKey) focusItem(el);
   });
+  // Hovering a picture shows its details (and plays its video); leaving it shows the focused one's.
   for (const kind of ['mouseover', 'mouseout']) {
     sheets.addEventListener(kind, (event) => {
-      const video = event.target.closest?.('.item')?.querySelector('.thumb video');
+      const el = event.target.closest?.('.item');
+      if (!el || (event.relatedTarget && el.contains(event.relatedTarget))) return;
+      const video = el.querySelector('.thumb video');
       if (video) kind === 'mouseover' ? video.play().catch(() => {}) : video.pause();
+      showDetail(kind === 'mouseover' ? el : itemOf(focusedKey));
     });
   }
 
