@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { REVIEW_UPDATE, type ReviewAck, type ReviewBatch, type ReviewDecision } from '../contract/review.ts';
 import { startDevServer } from '../worker/dev-server.ts';
 import { exportCampaign, type RunSummary } from './replay-corpus/export.ts';
 import { pairs, productLaunch, stills } from './replay-corpus/specs.ts';
@@ -154,6 +155,37 @@ async function rateLimited(t: Temporal): Promise<Campaign> {
   return c;
 }
 
+/**
+ * Review gates: six stills wait for decisions sent as the `review` update (two approved, one
+ * rejected, one regenerated with a new prompt and then approved), and the last two time out
+ * (rejected) after 6 s. Decisions are the client's; the timeout is the workflow's own timer.
+ */
+async function reviewGates(t: Temporal): Promise<Campaign> {
+  const review = '{ timeout: 6s, on_timeout: reject, edit_prompt: true }';
+  const c = await startCampaign(t, 'review-gates', pairs(6, { concurrency: 4, review }), {
+    latencyMs: { I4: 200, V6: 400 },
+    timeScale: 1,
+    seed: 8,
+  });
+  const [p0, p1, p2, p3] = c.plan.jobs.filter((job) => job.step === 'still').map((job) => job.key);
+  const decide = (decisions: ReviewDecision[]) =>
+    c.handle.executeUpdate<ReviewAck, [ReviewBatch]>(REVIEW_UPDATE, { args: [{ decisions }] });
+  await runToEnd(c, async () => {
+    await untilCreated(c, 6);
+    await sleep(1_000); // the stills are saved and wait
+    await decide([
+      { key: p0!, action: 'approve', by: 'corpus' },
+      { key: p1!, action: 'approve' },
+      { key: p2!, action: 'reject', note: 'off brand' },
+      { key: p3!, action: 'regenerate', prompt: 'Studio shot of product p3, softer light' },
+    ]);
+    await untilCreated(c, 9); // two clips and the new take
+    await sleep(1_000);
+    await decide([{ key: p3!, action: 'approve' }]);
+  });
+  return c;
+}
+
 type Check = (runs: RunSummary[]) => string | null;
 const total = (runs: RunSummary[], count: (r: RunSummary) => number) =>
   runs.reduce((n, r) => n + count(r), 0);
@@ -200,6 +232,14 @@ const SHAPES: Shape[] = [
     name: 'detach-resume',
     record: detachResume,
     check: (r) => (total(r, (s) => s.regenerations) > 0 ? null : 'no regeneration after the 404s'),
+  },
+  {
+    name: 'review-gates',
+    record: reviewGates,
+    check: (r) =>
+      outcome(r) === 'completed' && total(r, (s) => s.regenerations) > 0 && total(r, (s) => s.skipped) === 3
+        ? null
+        : 'no retake, or not the three clips of rejected stills skipped',
   },
   {
     name: 'rate-limited',

@@ -7,7 +7,7 @@
  * failure policy (contract/failure-policy.ts).
  */
 import type { Micros } from '../api/money.ts';
-import type { CreateOutcome, FinishOutcome } from '../contract/activities.ts';
+import type { FinishOutcome } from '../contract/activities.ts';
 import type {
   CampaignOutcome,
   CampaignProgress,
@@ -15,16 +15,14 @@ import type {
   InFlightJob,
   JobRef,
   PendingJob,
-  Release,
   ServiceLimits,
   StepCounts,
   StepInfo,
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
-import type { DecisionRecord, ReviewAck, ReviewDecision } from '../contract/review.ts';
 import { Budget, type StopReason } from './state/budget.ts';
+import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
-import { Reviews } from './state/reviews.ts';
 import { select } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
 import { Tally } from './state/tally.ts';
@@ -35,9 +33,8 @@ export class CampaignState {
   private readonly slots: Slots;
   private readonly budget: Budget;
   private readonly tally: Tally;
-  private readonly reviews: Reviews;
-  /** The campaign clock (review gates time their takes with it). */
-  private readonly now: () => number;
+  /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
+  readonly gates: Gates;
   limits: ServiceLimits;
   readonly startedAt: number;
   readonly runs: number;
@@ -59,8 +56,9 @@ export class CampaignState {
     this.slots = new Slots(steps);
     this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null, carried?.stopMessage);
     this.tally = new Tally(steps, carried);
-    this.reviews = new Reviews(steps, carried?.reviews);
-    this.now = init.clock ?? (() => init.now);
+    const clock = init.clock ?? (() => init.now);
+    const parts = { window: this.window, tally: this.tally, budget: this.budget };
+    this.gates = new Gates(steps, parts, clock, () => this.isDone(), carried?.reviews);
     for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
       this.hold(pending);
       this.slots.occupy(pending, predictionId, startedAt);
@@ -106,20 +104,9 @@ export class CampaignState {
     return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight);
   }
 
-  /** Jobs read from the plan; descendants of jobs awaiting review stay out, those of rejected ones are skipped. */
+  /** Jobs read from the plan (review gates hold some back: state/gates.ts). */
   admit(jobs: readonly JobRef[]): void {
-    if (!this.reviews.filters) {
-      this.window.admit(jobs);
-      return;
-    }
-    const kept = jobs.filter((job) => {
-      if (this.reviews.parks(job.i)) return false;
-      if (!this.reviews.skips(job.i)) return true;
-      this.tally.count(job.step, 'skipped');
-      return false;
-    });
-    this.window.admit(kept, jobs.length);
-    this.reviews.prune(this.window.cursor);
+    this.gates.admit(jobs);
   }
 
   /** Takes up to `max` jobs to create now (state/selection.ts says which); they enter the window. */
@@ -181,7 +168,7 @@ export class CampaignState {
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
-    return this.budget.stopped || (this.window.isRead(this.jobCount) && !this.reviews.busy);
+    return this.budget.stopped || (this.window.isRead(this.jobCount) && !this.gates.reviews.busy);
   }
 
   pendingOf(i: number): PendingJob {
@@ -192,24 +179,16 @@ export class CampaignState {
     this.tally.count(this.slots.created(i, predictionId, at).job.step, 'created');
   }
 
-  onCached(i: number, recorded: Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'> = {}): void {
+  onCached(i: number, recorded: Recorded = {}): void {
     const { job } = this.release(i);
     this.tally.count(job.step, 'cached');
-    if (!this.reviews.gated(job.step)) return;
-    const take = recorded.take ?? 0;
-    if (!recorded.verdict) {
-      this.awaitReview(job, take);
-      return;
-    }
-    const { action, prompt } = recorded.verdict;
-    this.reviews.recall(job, take, action, prompt, { now: this.now(), cursor: this.window.cursor });
-    if (action !== 'approve' && job.end) this.window.park(job.i, job.end);
+    this.gates.cached(job, recorded);
   }
 
   onSkipped(i: number): void {
     const { job } = this.release(i);
     this.tally.count(job.step, 'skipped');
-    this.reviews.abandon(job.key, this.window.cursor);
+    this.gates.closedWithoutOutput(job);
   }
 
   /** The service refused to create job `i` for good. */
@@ -251,7 +230,7 @@ export class CampaignState {
     this.budget.charge(outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
-      if (this.reviews.gated(job.step)) this.awaitReview(job, regen);
+      this.gates.saved(job, regen);
       return;
     }
     if (
@@ -264,7 +243,7 @@ export class CampaignState {
       return;
     }
     this.tally.fail(job, outcome.message);
-    this.reviews.abandon(job.key, this.window.cursor);
+    this.gates.closedWithoutOutput(job);
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */
@@ -300,57 +279,8 @@ export class CampaignState {
       limits: this.limits,
       latencyMs: this.tally.latencyMs,
       stepLatencyMs: this.tally.stepLatencyMs,
-      ...(this.steps.some((step) => step.review) ? { reviews: this.reviews.carry() } : {}),
+      ...this.gates.carry(),
     };
-  }
-
-  /** A reviewer's batch (the `review` update): what applies, what is refused and why. */
-  review(
-    decisions: readonly ReviewDecision[],
-    at: string,
-    dryRun = false,
-  ): { ack: ReviewAck; records: DecisionRecord[] } {
-    return this.reviews.decide(
-      decisions,
-      {
-        now: this.now(),
-        at,
-        cursor: this.window.cursor,
-        ended: this.isDone(),
-        generating: (key) => this.window.unfinishedHas(key),
-        fits: (usd) => !this.budget.stopped && this.budget.fits(usd),
-      },
-      dryRun,
-    );
-  }
-
-  /** Earliest campaign-clock time a take awaiting review times out (null: none does). */
-  reviewDeadline(): number | null {
-    return this.reviews.deadline();
-  }
-
-  /** Takes whose review timed out, decided by their step's on_timeout. */
-  timeOutReviews(at: string): DecisionRecord[] {
-    return this.reviews.timeOut(this.now(), at, this.window.cursor);
-  }
-
-  /** Plan indexes a decision released, to read again (one page at a time). */
-  nextRelease(): Release | undefined {
-    return this.reviews.nextRelease();
-  }
-
-  /** Jobs of the first release, read: descendants run or are skipped, or the job is retaken. */
-  released(release: Release, jobs: readonly JobRef[]): void {
-    this.reviews.released(jobs.length);
-    if (release.effect === 'admit') this.window.readmit(jobs.filter((job) => !this.reviews.parks(job.i)));
-    if (release.effect === 'skip') for (const job of jobs) this.tally.count(job.step, 'skipped');
-    if (release.effect !== 'retake') return;
-    for (const job of jobs) {
-      const regen = release.regen ?? 0;
-      this.tally.count(job.step, 'regenerated');
-      const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
-      this.window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
-    }
   }
 
   progress(campaign: string, now: number): CampaignProgress {
@@ -359,7 +289,7 @@ export class CampaignState {
       window: this.window,
       budget: this.budget,
       tally: this.tally,
-      reviews: this.reviews,
+      reviews: this.gates.reviews,
       startedAt: this.startedAt,
       runs: this.runs,
       done: this.isDone(),
@@ -401,15 +331,9 @@ export class CampaignState {
     return pending;
   }
 
-  /** A take of a reviewed step is saved: it waits for a decision, its descendants with it. */
-  private awaitReview(job: JobRef, take: number): void {
-    this.reviews.open(job, take, this.now());
-    if (job.end) this.window.park(job.i, job.end);
-  }
-
   private fail(job: JobRef, kind: FailureKind, message: string): void {
     this.tally.fail(job, message);
-    this.reviews.abandon(job.key, this.window.cursor);
+    this.gates.closedWithoutOutput(job);
     const effect = effectOf(kind);
     if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome, message);
   }

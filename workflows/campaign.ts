@@ -101,8 +101,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     msSinceLimitsRead: clock.now() - run.limitsReadAt,
     tokens: () => pacer.available(clock.now()),
     msUntilToken: () => pacer.msUntilNext(clock.now()),
-    released: state.stopReason === null && state.nextRelease() !== undefined,
-    reviewsDue: (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
+    released: state.stopReason === null && state.gates.nextRelease() !== undefined,
+    reviewsDue: (state.gates.deadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
   });
 
   /**

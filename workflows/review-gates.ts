@@ -9,6 +9,7 @@ import type { StepInfo } from '../contract/campaign.ts';
 import type { DecisionRecord, ReviewBatch } from '../contract/review.ts';
 import { loadJobs, recordDecisions } from './activities.ts';
 import type { CampaignState } from './campaign-state.ts';
+import { stopOf } from './failure-of.ts';
 import type { CampaignClock } from './clock.ts';
 import { reviewUpdate } from './messages.ts';
 import type { Campaign } from './reactions.ts';
@@ -50,9 +51,17 @@ export function reviewGates({
     reviewUpdate,
     async (batch: ReviewBatch) => {
       // Workflow time of this task: a timestamp for the record, never a decision.
-      const { ack, records } = state.review(batch.decisions, new Date().toISOString());
+      const { ack, records } = state.gates.review(batch.decisions, new Date().toISOString());
       changed();
-      await record(records);
+      try {
+        await record(records);
+      } catch (error) {
+        // Unrecordable (a full disk…): the campaign stops with that outcome, as for any file it
+        // cannot write, and the update fails with the reason; a re-run asks for these again.
+        const stop = stopOf(error);
+        if (stop) state.stopWith(stop.effect.outcome, stop.message);
+        throw error;
+      }
       return ack;
     },
     {
@@ -60,7 +69,7 @@ export function reviewGates({
         const problem = batchProblem(batch);
         if (problem)
           throw ApplicationFailure.create({ type: 'ReviewInvalid', message: problem, nonRetryable: true });
-        const { ack } = state.review(batch.decisions, '', true);
+        const { ack } = state.gates.review(batch.decisions, '', true);
         if (ack.accepted.length > 0) return;
         const reasons = ack.refused.map(({ key, message }) => `${key}: ${message}`).join('; ');
         throw ApplicationFailure.create({
@@ -80,16 +89,16 @@ export function reviewGates({
    */
   async function watchDeadlines(): Promise<void> {
     for (;;) {
-      await condition(() => state.reviewDeadline() !== null);
-      const due = state.reviewDeadline()!;
+      await condition(() => state.gates.deadline() !== null);
+      const due = state.gates.deadline()!;
       const from = clock.now();
       if (due > from) {
-        const sooner = () => (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) < due;
+        const sooner = () => (state.gates.deadline() ?? Number.POSITIVE_INFINITY) < due;
         if (await condition(sooner, due - from)) continue;
         clock.slept(from, due - from);
       }
       changed();
-      await condition(() => (state.reviewDeadline() ?? Number.POSITIVE_INFINITY) > clock.now());
+      await condition(() => (state.gates.deadline() ?? Number.POSITIVE_INFINITY) > clock.now());
     }
   }
 
@@ -97,19 +106,19 @@ export function reviewGates({
     watchDeadlines,
     /** Takes past their timeout are decided by `on_timeout`, and recorded like any decision. */
     async timeOut(): Promise<void> {
-      const records = state.timeOutReviews(new Date().toISOString());
+      const records = state.gates.timeOut(new Date().toISOString());
       log.info('reviews timed out', { count: records.length });
       await record(records);
     },
     /** Reads one page of what a decision released: descendants to run or skip, or a job to retake. */
     async readReleased(): Promise<void> {
-      const release = state.nextRelease()!;
+      const release = state.gates.nextRelease()!;
       const count = Math.min(release.count, RELEASE_PAGE);
       const jobs = await loadJobs.executeWithOptions(
         { summary: `read ${count} jobs released by a review (${release.effect})` },
         [context.plan, release.from, count],
       );
-      state.released(release, jobs);
+      state.gates.released(release, jobs);
     },
   };
 }

@@ -102,6 +102,14 @@ async function prepare(
 ): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
+  // A reviewed parent's output may be a new take another worker saved: read the manifest's latest
+  // lines first (this worker's index only refreshes on a miss, and a retake is no miss).
+  const reviewed = new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
+  const reviewedParent = (i: number) => {
+    const parent = plan.jobs[i]!.parent;
+    return parent !== null && reviewed.has(plan.jobs[indexOf(parent)]?.step ?? '');
+  };
+  if (reviewed.size > 0 && request.items.some(({ i }) => reviewedParent(i))) await manifest.refresh();
   for (const item of request.items) {
     const job = plan.jobs[item.i]!;
     const recorded = await recordedOutput(manifest, job.key);

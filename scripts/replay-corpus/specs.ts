@@ -30,6 +30,8 @@ export interface PairsOptions {
   budgetUsd?: number;
   stillRetries?: number;
   clipRetries?: number;
+  /** The still step's `review:` field (review gates), as written in YAML. */
+  review?: string;
 }
 
 /** `n` I4 stills, each animated by a V6 clip: 2n jobs at $0.63 a pair. */
@@ -45,7 +47,7 @@ steps:
   - id: still
     model: I4${retries(options.stillRetries)}
     matrix: { product: [${numbered('p', n)}] }
-    input: { prompt: "Studio shot of product {{product}}" }
+    input: { prompt: "Studio shot of product {{product}}" }${options.review === undefined ? '' : `\n    review: ${options.review}`}
   - id: clip
     model: V6
     from: still${retries(options.clipRetries)}

@@ -2,10 +2,14 @@
  * Review gates end to end (docs/spec-format.md, "Review gates"), on the suite's Temporal dev
  * server and a real emulator: stills wait for decisions sent as the `review` update; approved
  * ones start their videos, rejected ones' videos are never created, a regeneration makes exactly
- * one new prediction; decisions are recorded, survive a new worker, and a re-run asks nothing.
+ * one new prediction; decisions are recorded, survive a SIGKILLed worker, a Temporal restart and
+ * continue-as-new, and a re-run asks nothing.
  */
-import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ApplicationFailure, type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
@@ -18,6 +22,7 @@ import {
 import type { Plan } from '../../plan/types.ts';
 import { campaignView } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { startDevServer } from '../../worker/dev-server.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -90,6 +95,16 @@ describe('review gates', () => {
         { key: lamp, action: 'approve' },
       ]).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      // Its details hold the same acknowledgement a partly accepted batch returns.
+      expect(((refused as WorkflowUpdateFailedError).cause as ApplicationFailure).details).toEqual([
+        {
+          accepted: [],
+          refused: [
+            { key: 'f'.repeat(32), reason: 'unknown_job', message: expect.any(String) },
+            { key: lamp, reason: 'not_awaiting_review', message: 'decided already' },
+          ],
+        },
+      ]);
       expect((refused as WorkflowUpdateFailedError).cause?.message).toMatch(
         /no decision of this batch can apply: f{32}: no job of a reviewed step awaits .*; [0-9a-f]{32}: decided already/,
       );
@@ -137,6 +152,30 @@ describe('review gates', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(made);
   });
 
+  it('editing one prompt asks again only for the job it changes', async () => {
+    const h = await harness();
+    const first = await h.plan(reviewedSpec('true'));
+    await h.run(first, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 3);
+      await review(
+        handle,
+        keysOf(first, 'still').map((key) => ({ key, action: 'approve' as const })),
+      );
+    });
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 3, V4: 3 });
+    // The watch becomes a clock: one new still (a new key), asked about; the other two are not.
+    const edited = await h.plan(reviewedSpec('true').replace('watch]', 'clock]'));
+    const clock = keysOf(edited, 'still').find((key) => !keysOf(first, 'still').includes(key))!;
+    const result = await h.run(edited, async (handle) => {
+      const progress = await until(h, handle, (still) => still.awaiting_review === 1);
+      expect(progress.steps[0]).toMatchObject({ cached: 2, approved: 2 });
+      expect((await review(handle, [{ key: clock, action: 'approve' }])).accepted).toEqual([clock]);
+    });
+    expect(result.steps[0]).toMatchObject({ cached: 2, succeeded: 1, approved: 3 });
+    expect(result.steps[1]).toMatchObject({ cached: 2, succeeded: 1 });
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 4 });
+  });
+
   it('a timeout decides by on_timeout, recorded as the timeout', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{ timeout: 2s, on_timeout: approve }'));
@@ -152,13 +191,17 @@ describe('review gates', () => {
     ]);
   });
 
-  it('pending reviews survive a SIGKILLed worker: a new one replays the history and takes the decisions', async () => {
-    const h = await harness();
+  it('pending reviews survive a SIGKILLed worker and a Temporal restart: a new worker takes the decisions', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-review-restart-'));
+    const server = await startDevServer({ dbFile: join(dir, 'temporal.db') });
+    onTestFinished(() => server.stop());
+    const h = await harness({ temporalAddress: server.address });
     const plan = await h.plan(reviewedSpec('true'));
     const handle = await h.start(plan);
     const first = h.spawnWorker();
     await until(h, handle, (still) => still.awaiting_review === 3);
     first.kill('SIGKILL');
+    await server.restart();
     const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
     const worker = await createMediaflowWorker({
       connection: h.connection,
@@ -181,4 +224,47 @@ describe('review gates', () => {
     expect((await readDecisions(plan.outputDir, plan.campaign)).size).toBe(3);
     expect((await replayCampaign(h.temporal, handle.workflowId)).failures).toEqual([]);
   });
+
+  it('takes awaiting review cross continue-as-new, and decisions sent across roll-overs all apply', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-review-can-'));
+    const server = await startDevServer({
+      dbFile: join(dir, 'temporal.db'),
+      dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 100 },
+    });
+    onTestFinished(() => server.stop());
+    const h = await harness({ temporalAddress: server.address });
+    const plan = await h.plan(`
+version: 1
+campaign: review-can
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    repeat: 16
+    input: { prompt: "A lamp on an oak table, take {{variant}}" }
+    review: true
+  - id: clip
+    model: V4
+    from: still
+    input: { prompt: "Slow orbit", start_image: "{{from.output}}", duration: "5" }
+`);
+    const stills = keysOf(plan, 'still');
+    const result = await h.run(plan, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 16);
+      // One decision per update: each adds history, so the campaign rolls over between them.
+      for (const [n, key] of stills.entries()) {
+        const ack = await review(handle, [{ key, action: n % 2 === 0 ? 'approve' : 'reject' }]);
+        expect(ack.accepted).toEqual([key]);
+      }
+    });
+    expect(result.outcome).toBe('completed');
+    expect(result.runs).toBeGreaterThanOrEqual(3);
+    expect(result.steps[0]).toMatchObject({ approved: 8, rejected: 8, awaiting_review: 0 });
+    expect(result.steps[1]).toMatchObject({ succeeded: 8, skipped: 8 });
+    expect(h.emulator.ledger().byModel).toEqual({ I4: 16, V4: 8 });
+    expect(await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).toEqual({
+      runs: result.runs,
+      failures: [],
+    });
+  }, 120_000);
 });

@@ -209,19 +209,19 @@ describe('review gates in the campaign state', () => {
   });
 
   it('an approval releases the parked clip; a rejection skips it; the campaign stays open until all are decided', () => {
-    const { ack, records } = state.review([{ key: key(0), action: 'approve' }], 'T');
+    const { ack, records } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
     expect(ack).toEqual({ accepted: [key(0)], refused: [] });
     expect(records).toEqual([{ key: key(0), action: 'approve', take: 0, at: 'T', source: 'reviewer' }]);
-    expect(state.nextRelease()).toEqual({ from: 1, count: 1, effect: 'admit' });
-    state.released(state.nextRelease()!, jobs(1, 2));
+    expect(state.gates.nextRelease()).toEqual({ from: 1, count: 1, effect: 'admit' });
+    state.gates.released(state.gates.nextRelease()!, jobs(1, 2));
     expect(names(state.pick(10))).toEqual(['clip-0']);
     for (const i of [1, 2, 4]) {
       state.onCreated(i, `p${i}`, 0);
       state.onFinished(i, { kind: 'succeeded', creditsUsed: i === 1 ? 250 : 100, file: 'f' });
     }
     expect(state.isDone()).toBe(false);
-    expect(state.review([{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
-    state.released(state.nextRelease()!, jobs(3, 4));
+    expect(state.gates.review([{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
+    state.gates.released(state.gates.nextRelease()!, jobs(3, 4));
     expect(state.progress('c', 0).steps[1]).toMatchObject({ skipped: 1 });
   });
 
@@ -235,13 +235,54 @@ describe('review gates in the campaign state', () => {
       clock: () => now,
     });
     expect(next.isDone()).toBe(false);
-    expect(next.reviewDeadline()).toBe(60_000);
+    expect(next.gates.deadline()).toBe(60_000);
     now = 60_000;
-    expect(next.timeOutReviews('T')).toEqual([
+    expect(next.gates.timeOut('T')).toEqual([
       { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },
     ]);
-    next.released(next.nextRelease()!, jobs(5, 6));
+    next.gates.released(next.gates.nextRelease()!, jobs(5, 6));
     expect(next.isDone()).toBe(true);
     expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 0, approved: 1, rejected: 2 });
+  });
+});
+
+describe('carried gates stay compact', () => {
+  it('10,000 takes awaiting review carry in well under 1 MB', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 10_000, review: rule },
+      { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 10_000 },
+    ];
+    const state = new CampaignState(steps, 20_000, 200, null, {
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+      clock: () => 1_764_000_000_000,
+    });
+    for (let n = 0; n < 10_000; n++) {
+      state.gates.saved(
+        {
+          i: 2 * n,
+          key: key(2 * n),
+          name: 'x',
+          parent: null,
+          step: 0,
+          usd: 120_000,
+          end: 2 * n + 2,
+          belowUsd: 650_000,
+        },
+        0,
+      );
+    }
+    const carried = state.carry();
+    const bytes = JSON.stringify(carried.reviews).length;
+    expect(bytes).toBeLessThan(800_000);
+    const next = new CampaignState(steps, 20_000, 200, null, {
+      carried,
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+    });
+    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 10_000 });
+    expect(next.gates.review([{ key: key(19_998), action: 'approve' }], 'T').ack.accepted).toEqual([
+      key(19_998),
+    ]);
   });
 });

@@ -5,24 +5,15 @@
  * again from the plan once it is approved) and the window moves on. The rules are pure functions
  * in review-rules.ts; this class moves the state and carries it compactly across continue-as-new.
  */
-import type { Micros } from '../../api/money.ts';
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
-import type { DecisionRecord, ReviewAck, ReviewAction, ReviewDecision } from '../../contract/review.ts';
-import { covers, deadlineOf, type Gate, refusalOf, releaseOf } from './review-rules.ts';
+import type { DecisionRecord, ReviewAction } from '../../contract/review.ts';
+import type { ReviewRule } from '../../plan/review.ts';
+import { covers, deadlineOf, type Gate, releaseOf } from './review-rules.ts';
 
 /** Numbers per gate in CarriedReviews.gates: i, end, step, take, since, retaking, usd, belowUsd. */
 const GATE_FIELDS = 8;
 /** Job keys are 32 hex characters (plan/keys.ts), so they are carried joined, without separators. */
 const KEY_LENGTH = 32;
-
-export interface DecideContext {
-  readonly now: number;
-  readonly at: string;
-  readonly cursor: number;
-  readonly ended: boolean;
-  readonly generating: (key: string) => boolean;
-  readonly fits: (usd: Micros) => boolean;
-}
 
 export class Reviews {
   private readonly gates = new Map<string, Gate>();
@@ -36,6 +27,11 @@ export class Reviews {
   private readonly releases: Release[];
   readonly approved: number[];
   readonly rejectedCount: number[];
+  /**
+   * deadline()'s answer until a gate changes: the executor asks at every decision and the
+   * deadline timer at every activation, and a scan of 10,000 waiting takes each time adds up.
+   */
+  private earliest: number | null | undefined;
 
   constructor(
     private readonly steps: readonly StepInfo[],
@@ -79,6 +75,7 @@ export class Reviews {
 
   /** The job's take is saved: it waits for a decision, and its descendants wait with it. */
   open(job: JobRef, take: number, now: number): void {
+    this.earliest = undefined;
     const gate = this.gates.get(job.key);
     if (gate) {
       gate.take = take;
@@ -115,38 +112,18 @@ export class Reviews {
     this.rejected = this.rejected.filter(([, end]) => end > cursor);
   }
 
-  /** Applies a reviewer's batch: each decision is accepted or refused with its reason (`dryRun`: judged only). */
-  decide(
-    decisions: readonly ReviewDecision[],
-    c: DecideContext,
-    dryRun = false,
-  ): { ack: ReviewAck; records: DecisionRecord[] } {
-    const ack: { accepted: string[]; refused: ReviewAck['refused'][number][] } = {
-      accepted: [],
-      refused: [],
-    };
-    const records: DecisionRecord[] = [];
-    let accepted: Micros = 0;
-    for (const decision of decisions) {
-      const gate = this.gates.get(decision.key);
-      const refusal = refusalOf(gate, decision, {
-        rule: gate ? (this.steps[gate.step]!.review ?? null) : null,
-        generating: c.generating(decision.key),
-        decided: this.decided.has(decision.key),
-        fits: (usd) => c.fits(accepted + usd),
-        ended: c.ended,
-      });
-      if (refusal || !gate) {
-        ack.refused.push({ key: decision.key, ...(refusal ?? { reason: 'unknown_job', message: '' }) });
-        continue;
-      }
-      if (decision.action === 'regenerate') accepted += gate.usd;
-      ack.accepted.push(decision.key);
-      if (dryRun) continue;
-      records.push({ ...decision, take: gate.take, at: c.at, source: 'reviewer' });
-      this.apply(gate, decision.action, c.cursor, decision.prompt);
-    }
-    return { ack, records };
+  /** The gate of a job awaiting review (or being retaken), if any. */
+  gateOf(key: string): Gate | undefined {
+    return this.gates.get(key);
+  }
+
+  ruleOf(step: number): ReviewRule | null {
+    return this.steps[step]!.review ?? null;
+  }
+
+  /** Decided earlier in this workflow run. */
+  wasDecided(key: string): boolean {
+    return this.decided.has(key);
   }
 
   /** A decision recorded by an earlier run (the job was cached): applied again, not asked again. */
@@ -162,17 +139,20 @@ export class Reviews {
       return;
     }
     this.open(job, take, c.now);
-    this.apply(this.gates.get(job.key)!, action, c.cursor, prompt);
+    this.accept(this.gates.get(job.key)!, action, c.cursor, prompt);
   }
 
   /** Earliest campaign-clock time a waiting take times out, or null. */
   deadline(): number | null {
+    if (this.earliest !== undefined) return this.earliest;
     let earliest: number | null = null;
-    if (!this.steps.some((step) => step.review?.timeoutMs)) return null;
-    for (const gate of this.gates.values()) {
-      const due = deadlineOf(gate, this.steps[gate.step]!.review ?? null);
-      if (due !== null && (earliest === null || due < earliest)) earliest = due;
+    if (this.steps.some((step) => step.review?.timeoutMs)) {
+      for (const gate of this.gates.values()) {
+        const due = deadlineOf(gate, this.steps[gate.step]!.review ?? null);
+        if (due !== null && (earliest === null || due < earliest)) earliest = due;
+      }
     }
+    this.earliest = earliest;
     return earliest;
   }
 
@@ -184,7 +164,7 @@ export class Reviews {
       const due = deadlineOf(gate, rule);
       if (due === null || due > now || !rule) continue;
       records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
-      this.apply(gate, rule.onTimeout, cursor, undefined);
+      this.accept(gate, rule.onTimeout, cursor, undefined);
     }
     return records;
   }
@@ -233,7 +213,9 @@ export class Reviews {
     };
   }
 
-  private apply(gate: Gate, action: ReviewAction, cursor: number, prompt: string | undefined): void {
+  /** A decision applies: the gate closes (its descendants released) or a new take is asked for. */
+  accept(gate: Gate, action: ReviewAction, cursor: number, prompt: string | undefined): void {
+    this.earliest = undefined;
     this.decided.add(gate.key);
     if (action === 'approve') this.approved[gate.step]!++;
     if (action === 'reject') this.rejectedCount[gate.step]!++;
@@ -246,6 +228,7 @@ export class Reviews {
   }
 
   private close(gate: Gate, action: 'approve' | 'reject', cursor: number, prompt: string | undefined): void {
+    this.earliest = undefined;
     this.gates.delete(gate.key);
     if (gate.end > gate.i + 1) {
       this.starts.splice(this.starts.indexOf(gate.i), 1);
@@ -258,6 +241,7 @@ export class Reviews {
   }
 
   private add(gate: Gate): void {
+    this.earliest = undefined;
     this.gates.set(gate.key, gate);
     if (gate.end <= gate.i + 1) return;
     let at = this.starts.length;

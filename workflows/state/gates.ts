@@ -1,0 +1,154 @@
+/**
+ * Review gates moving with the window (docs/engine.md, "Review gates"): what reading the plan,
+ * a saved take, a cached job, a reviewer's batch, a timeout and a release do to the window, the
+ * tally and the gates together. CampaignState owns one and the executor reaches it as
+ * `state.gates`; the gate bookkeeping is reviews.ts, its rules review-rules.ts.
+ */
+
+import type { Micros } from '../../api/money.ts';
+import type { CreateOutcome } from '../../contract/activities.ts';
+import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
+import type { DecisionRecord, ReviewAck, ReviewDecision } from '../../contract/review.ts';
+import type { Budget } from './budget.ts';
+import { refusalOf } from './review-rules.ts';
+import { Reviews } from './reviews.ts';
+import type { Tally } from './tally.ts';
+import type { Window } from './window.ts';
+
+/** What a create found recorded for a cached job: its take and the decision recorded for it. */
+export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'>;
+
+export class Gates {
+  readonly reviews: Reviews;
+
+  constructor(
+    private readonly steps: readonly StepInfo[],
+    private readonly parts: { window: Window; tally: Tally; budget: Budget },
+    /** The campaign clock: takes time out on it. */
+    private readonly now: () => number,
+    /** Whether the campaign has ended (no decision applies then). */
+    private readonly ended: () => boolean,
+    carried: CarriedReviews | undefined,
+  ) {
+    this.reviews = new Reviews(steps, carried);
+  }
+
+  private get cursor(): number {
+    return this.parts.window.cursor;
+  }
+
+  /** Jobs read from the plan; descendants of jobs awaiting review stay out, those of rejected ones are skipped. */
+  admit(jobs: readonly JobRef[]): void {
+    const { window, tally } = this.parts;
+    if (!this.reviews.filters) {
+      window.admit(jobs);
+      return;
+    }
+    const kept = jobs.filter((job) => {
+      if (this.reviews.parks(job.i)) return false;
+      if (!this.reviews.skips(job.i)) return true;
+      tally.count(job.step, 'skipped');
+      return false;
+    });
+    window.admit(kept, jobs.length);
+    this.reviews.prune(this.cursor);
+  }
+
+  /** A take of a reviewed step is saved: it waits for a decision, its descendants with it. */
+  saved(job: JobRef, take: number): void {
+    if (!this.reviews.gated(job.step)) return;
+    this.reviews.open(job, take, this.now());
+    if (job.end) this.parts.window.park(job.i, job.end);
+  }
+
+  /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
+  cached(job: JobRef, recorded: Recorded): void {
+    if (!this.reviews.gated(job.step)) return;
+    const take = recorded.take ?? 0;
+    if (!recorded.verdict) {
+      this.saved(job, take);
+      return;
+    }
+    const { action, prompt } = recorded.verdict;
+    this.reviews.recall(job, take, action, prompt, { now: this.now(), cursor: this.cursor });
+    if (action !== 'approve' && job.end) this.parts.window.park(job.i, job.end);
+  }
+
+  /** The job ended without an output (failed, skipped): a retake's descendants are skipped. */
+  closedWithoutOutput(job: JobRef): void {
+    this.reviews.abandon(job.key, this.cursor);
+  }
+
+  /** A reviewer's batch (the `review` update): each decision applies or is refused with its reason (`dryRun`: judged only). */
+  review(
+    decisions: readonly ReviewDecision[],
+    at: string,
+    dryRun = false,
+  ): { ack: ReviewAck; records: DecisionRecord[] } {
+    const { window, budget } = this.parts;
+    const ack: { accepted: string[]; refused: ReviewAck['refused'][number][] } = {
+      accepted: [],
+      refused: [],
+    };
+    const records: DecisionRecord[] = [];
+    const ended = this.ended();
+    /** Money the batch's accepted decisions may spend: each next one must fit beside it. */
+    let spending: Micros = 0;
+    for (const decision of decisions) {
+      const gate = this.reviews.gateOf(decision.key);
+      const refusal = refusalOf(gate, decision, {
+        rule: gate ? this.reviews.ruleOf(gate.step) : null,
+        generating: window.unfinishedHas(decision.key),
+        decided: this.reviews.wasDecided(decision.key),
+        fits: (usd) => !budget.stopped && budget.fits(spending + usd),
+        ended,
+      });
+      if (refusal || !gate) {
+        ack.refused.push({ key: decision.key, ...(refusal ?? { reason: 'unknown_job', message: '' }) });
+        continue;
+      }
+      spending +=
+        decision.action === 'regenerate' ? gate.usd : decision.action === 'approve' ? gate.belowUsd : 0;
+      ack.accepted.push(decision.key);
+      if (dryRun) continue;
+      records.push({ ...decision, take: gate.take, at, source: 'reviewer' });
+      this.reviews.accept(gate, decision.action, this.cursor, decision.prompt);
+    }
+    return { ack, records };
+  }
+
+  /** Earliest campaign-clock time a take awaiting review times out (null: none does). */
+  deadline(): number | null {
+    return this.reviews.deadline();
+  }
+
+  /** Takes whose review timed out, decided by their step's on_timeout. */
+  timeOut(at: string): DecisionRecord[] {
+    return this.reviews.timeOut(this.now(), at, this.cursor);
+  }
+
+  /** Plan indexes a decision released, to read again (one page at a time); undefined when none. */
+  nextRelease(): Release | undefined {
+    return this.reviews.nextRelease();
+  }
+
+  /** Jobs of the first release, read: descendants run or are skipped, or the job is retaken. */
+  released(release: Release, jobs: readonly JobRef[]): void {
+    const { window, tally } = this.parts;
+    this.reviews.released(jobs.length);
+    if (release.effect === 'admit') window.readmit(jobs.filter((job) => !this.reviews.parks(job.i)));
+    if (release.effect === 'skip') for (const job of jobs) tally.count(job.step, 'skipped');
+    if (release.effect !== 'retake') return;
+    const regen = release.regen ?? 0;
+    const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
+    for (const job of jobs) {
+      tally.count(job.step, 'regenerated');
+      window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
+    }
+  }
+
+  /** Carried across continue-as-new only by campaigns with a gate. */
+  carry(): { reviews?: CarriedReviews } {
+    return this.steps.some((step) => step.review) ? { reviews: this.reviews.carry() } : {};
+  }
+}
