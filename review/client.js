@@ -1,310 +1,219 @@
 // The page's hand-written client (no framework: the page is server-rendered, this only moves the
 // focus, keeps the selection, holds decisions a moment so `z` can undo them, and swaps the items
 // the server says changed). Inlined by review/page.ts; also runs read-only in report.html.
-(() => {
-  const body = document.body;
-  const reviewing = body.dataset.mode === 'review';
-  const delay = Number(body.dataset.delay ?? 2500);
-  const status = document.getElementById('status');
-  const detail = document.getElementById('detail');
-  const sheets = document.getElementById('sheets');
-  let focusedKey = null;
-  let anchorKey = null;
-  const selected = new Set();
-  /** Groups of decisions not sent yet, the last one first to undo: [{ action, keys }]. */
-  let pending = [];
-  /** Decisions the workflow accepted, shown until the item's own state says so: key → action. */
-  const acked = new Map();
-  let timer = null;
-  let generation = Number(body.dataset.generation ?? 0);
+// Part one of two (page.ts puts both in one function scope): focus, selection, decisions.
+const body = document.body;
+const reviewing = body.dataset.mode === 'review';
+const delay = Number(body.dataset.delay ?? 2500);
+const status = document.getElementById('status');
+const detail = document.getElementById('detail');
+const sheets = document.getElementById('sheets');
+let focusedKey = null;
+let anchorKey = null;
+const selected = new Set();
+/** Groups of decisions not sent yet, the last one first to undo: [{ action, keys }]. */
+let pending = [];
+/** Decisions the workflow accepted, shown until the item next changes: key → action. */
+const acked = new Map();
+let timer = null;
 
-  const visible = () => [...document.querySelectorAll('.item')].filter((el) => el.offsetParent !== null);
-  const itemOf = (key) => document.querySelector(`.item[data-key="${key}"]`);
-  const say = (html) => {
-    status.innerHTML = html;
-  };
-  const text = (value) => {
-    const span = document.createElement('span');
-    span.textContent = value;
-    return span.innerHTML;
-  };
+const visible = () => [...document.querySelectorAll('.item')].filter((el) => el.offsetParent !== null);
+const itemOf = (key) => document.querySelector(`.item[data-key="${key}"]`);
+const say = (html) => {
+  status.innerHTML = html;
+};
+const text = (value) => {
+  const span = document.createElement('span');
+  span.textContent = value;
+  return span.innerHTML;
+};
 
-  function paintSelection() {
-    for (const el of document.querySelectorAll('.item')) {
-      el.setAttribute('aria-selected', String(selected.has(el.dataset.key)));
-      el.classList.toggle('focused', el.dataset.key === focusedKey);
-      el.tabIndex = el.dataset.key === focusedKey ? 0 : -1;
-    }
-    document.getElementById('selection').textContent = selected.size > 1 ? `${selected.size} selected` : '';
+function paintSelection() {
+  for (const el of document.querySelectorAll('.item')) {
+    el.setAttribute('aria-selected', String(selected.has(el.dataset.key)));
+    el.classList.toggle('focused', el.dataset.key === focusedKey);
+    el.tabIndex = el.dataset.key === focusedKey ? 0 : -1;
   }
+  document.getElementById('selection').textContent = selected.size > 1 ? `${selected.size} selected` : '';
+}
 
-  function showDetail(el) {
-    if (!el) return;
-    const media = el.querySelector('.thumb img, .thumb video');
-    let preview = media ? media.cloneNode(true) : null;
-    // A still whose video landed shows the still here; its videos follow below.
-    if (media?.poster) {
-      preview = new Image();
-      preview.src = media.getAttribute('poster');
-      preview.alt = '';
-    } else if (preview instanceof HTMLVideoElement) {
-      preview.controls = true;
-      preview.autoplay = true;
-    }
-    detail.innerHTML = `<div class="preview"></div>${el.querySelector('.info').innerHTML}`;
-    if (preview) detail.querySelector('.preview').append(preview);
+function showDetail(el) {
+  if (!el) return;
+  const media = el.querySelector('.thumb img, .thumb video');
+  let preview = media ? media.cloneNode(true) : null;
+  // A still whose video landed shows the still here; its videos follow below.
+  if (media?.poster) {
+    preview = new Image();
+    preview.src = media.getAttribute('poster');
+    preview.alt = '';
+  } else if (preview instanceof HTMLVideoElement) {
+    preview.controls = true;
+    preview.autoplay = true;
   }
+  detail.innerHTML = `<div class="preview"></div>${el.querySelector('.info').innerHTML}`;
+  if (preview) detail.querySelector('.preview').append(preview);
+}
 
-  function focusItem(el, { extend = false, toggle = false } = {}) {
-    if (!el) return;
-    const items = visible();
-    if (extend && anchorKey) {
-      const from = items.findIndex((i) => i.dataset.key === anchorKey);
-      const to = items.indexOf(el);
-      if (from >= 0 && to >= 0) {
-        for (let i = Math.min(from, to); i <= Math.max(from, to); i++) selected.add(items[i].dataset.key);
-      }
-    } else if (toggle) {
-      if (selected.has(el.dataset.key)) selected.delete(el.dataset.key);
-      else selected.add(el.dataset.key);
-      anchorKey = el.dataset.key;
-    } else {
-      selected.clear();
-      selected.add(el.dataset.key);
-      anchorKey = el.dataset.key;
+function focusItem(el, { extend = false, toggle = false } = {}) {
+  if (!el) return;
+  const items = visible();
+  if (extend && anchorKey) {
+    const from = items.findIndex((i) => i.dataset.key === anchorKey);
+    const to = items.indexOf(el);
+    if (from >= 0 && to >= 0) {
+      for (let i = Math.min(from, to); i <= Math.max(from, to); i++) selected.add(items[i].dataset.key);
     }
-    focusedKey = el.dataset.key;
-    paintSelection();
-    el.focus({ preventScroll: true });
-    el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    showDetail(el);
+  } else if (toggle) {
+    if (selected.has(el.dataset.key)) selected.delete(el.dataset.key);
+    else selected.add(el.dataset.key);
+    anchorKey = el.dataset.key;
+  } else {
+    selected.clear();
+    selected.add(el.dataset.key);
+    anchorKey = el.dataset.key;
   }
+  focusedKey = el.dataset.key;
+  paintSelection();
+  el.focus({ preventScroll: true });
+  el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  showDetail(el);
+}
 
-  /** The nearest item in a direction, by position on screen (rows of a sheet wrap). */
-  function neighbour(el, dx, dy) {
-    const items = visible();
-    if (dx !== 0) return items[items.indexOf(el) + dx];
-    const here = el.getBoundingClientRect();
-    let best = null;
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (const other of items) {
-      const box = other.getBoundingClientRect();
-      const down = box.top - here.top;
-      if (dy > 0 ? down <= here.height / 2 : down >= -here.height / 2) continue;
-      const score = Math.abs(down) * 4 + Math.abs(box.left - here.left);
-      if (score < bestScore) [best, bestScore] = [other, score];
-    }
-    return best;
+/** The nearest item in a direction, by position on screen (rows of a sheet wrap). */
+function neighbour(el, dx, dy) {
+  const items = visible();
+  if (dx !== 0) return items[items.indexOf(el) + dx];
+  const here = el.getBoundingClientRect();
+  let best = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const other of items) {
+    const box = other.getBoundingClientRect();
+    const down = box.top - here.top;
+    if (dy > 0 ? down <= here.height / 2 : down >= -here.height / 2) continue;
+    const score = Math.abs(down) * 4 + Math.abs(box.left - here.left);
+    if (score < bestScore) [best, bestScore] = [other, score];
   }
+  return best;
+}
 
-  const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-  const ACTIONS = { a: 'approve', r: 'reject', g: 'regenerate' };
+const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const ACTIONS = { a: 'approve', r: 'reject', g: 'regenerate' };
 
-  function markPending() {
-    const marks = new Map(acked);
-    for (const group of pending) for (const key of group.keys) marks.set(key, group.action);
-    for (const el of document.querySelectorAll('.item')) {
-      const action = marks.get(el.dataset.key);
-      el.classList.toggle('pending', action !== undefined);
-      if (action) el.dataset.pending = action;
-      else delete el.dataset.pending;
-    }
-    const count = pending.reduce((n, group) => n + group.keys.length, 0);
-    if (count > 0)
-      say(
-        `${count} decision${count > 1 ? 's' : ''} pending, sent in ${delay / 1000} s · <kbd>z</kbd> undoes`,
-      );
+function markPending() {
+  const marks = new Map(acked);
+  for (const group of pending) for (const key of group.keys) marks.set(key, group.action);
+  for (const el of document.querySelectorAll('.item')) {
+    const action = marks.get(el.dataset.key);
+    el.classList.toggle('pending', action !== undefined);
+    if (action) el.dataset.pending = action;
+    else delete el.dataset.pending;
   }
+  const count = pending.reduce((n, group) => n + group.keys.length, 0);
+  if (count > 0)
+    say(`${count} decision${count > 1 ? 's' : ''} pending, sent in ${delay / 1000} s · <kbd>z</kbd> undoes`);
+}
 
-  function decide(action, prompt) {
-    const keys = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
-    if (keys.length === 0 || !keys[0]) return;
-    pending.push({ action, keys, prompt });
-    markPending();
+function decide(action, prompt) {
+  const keys = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
+  if (keys.length === 0 || !keys[0]) return;
+  pending.push({ action, keys, prompt });
+  markPending();
+  clearTimeout(timer);
+  timer = setTimeout(send, delay);
+  // Move on, as a person triaging expects: the next item gets the focus.
+  if (keys.length === 1) focusItem(neighbour(itemOf(keys[0]), 1, 0) ?? itemOf(keys[0]));
+}
+
+function undo() {
+  const group = pending.pop();
+  if (!group) return say('nothing to undo: decisions already sent stay');
+  markPending();
+  if (pending.length === 0) {
     clearTimeout(timer);
-    timer = setTimeout(send, delay);
-    // Move on, as a person triaging expects: the next item gets the focus.
-    if (keys.length === 1) focusItem(neighbour(itemOf(keys[0]), 1, 0) ?? itemOf(keys[0]));
+    say(`undone: ${group.action} of ${group.keys.length}`);
   }
+}
 
-  function undo() {
-    const group = pending.pop();
-    if (!group) return say('nothing to undo: decisions already sent stay');
-    markPending();
-    if (pending.length === 0) {
-      clearTimeout(timer);
-      say(`undone: ${group.action} of ${group.keys.length}`);
-    }
+async function send() {
+  const latest = new Map();
+  for (const group of pending) for (const key of group.keys) latest.set(key, group);
+  pending = [];
+  const decisions = [...latest].map(([key, { action, prompt }]) =>
+    prompt ? { key, action, prompt } : { key, action },
+  );
+  say(`sending ${decisions.length} decision${decisions.length > 1 ? 's' : ''}…`);
+  try {
+    const response = await fetch('decisions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions }),
+    });
+    const ack = await response.json();
+    if (!response.ok) throw new Error(ack.message ?? response.statusText);
+    const sent = new Map(decisions.map((d) => [d.key, d.action]));
+    for (const key of ack.accepted) acked.set(key, sent.get(key));
+    const name = (key) => itemOf(key)?.querySelector('.name')?.textContent ?? key;
+    const refused = ack.refused
+      .map((r) => `<span class="refused">${text(name(r.key))}: ${text(r.message)}</span>`)
+      .join(' · ');
+    say(`<span class="ok">${ack.accepted.length} applied</span>${refused ? ` · ${refused}` : ''}`);
+  } catch (error) {
+    say(`<span class="refused">not sent: ${text(String(error.message ?? error))}</span>`);
   }
+  markPending();
+  poll();
+}
 
-  async function send() {
-    const latest = new Map();
-    for (const group of pending) for (const key of group.keys) latest.set(key, group);
-    pending = [];
-    const decisions = [...latest].map(([key, { action, prompt }]) =>
-      prompt ? { key, action, prompt } : { key, action },
-    );
-    say(`sending ${decisions.length} decision${decisions.length > 1 ? 's' : ''}…`);
-    try {
-      const response = await fetch('decisions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ decisions }),
-      });
-      const ack = await response.json();
-      if (!response.ok) throw new Error(ack.message ?? response.statusText);
-      const sent = new Map(decisions.map((d) => [d.key, d.action]));
-      for (const key of ack.accepted) acked.set(key, sent.get(key));
-      const name = (key) => itemOf(key)?.querySelector('.name')?.textContent ?? key;
-      const refused = ack.refused
-        .map((r) => `<span class="refused">${text(name(r.key))}: ${text(r.message)}</span>`)
-        .join(' · ');
-      say(`<span class="ok">${ack.accepted.length} applied</span>${refused ? ` · ${refused}` : ''}`);
-    } catch (error) {
-      say(`<span class="refused">not sent: ${text(String(error.message ?? error))}</span>`);
-    }
-    markPending();
-    poll();
-  }
-
-  document.addEventListener('keydown', (event) => {
-    // Typing in a field (the prompt dialog, a select) is not triage.
-    if (event.target.closest?.('select, textarea, input, dialog') || event.altKey) return;
-    const focused = focusedKey ? itemOf(focusedKey) : null;
-    const move = MOVES[event.key];
-    if (move) {
-      event.preventDefault();
-      const start = focused && focused.offsetParent !== null ? focused : null;
-      focusItem(start ? neighbour(start, ...move) : visible()[0], { extend: event.shiftKey });
-      return;
-    }
-    if (event.ctrlKey || event.metaKey) return;
-    if (event.key === 'Escape') {
-      selected.clear();
-      if (focusedKey) selected.add(focusedKey);
-      paintSelection();
-    } else if (reviewing && ACTIONS[event.key]) decide(ACTIONS[event.key]);
-    else if (reviewing && event.key === 'z') undo();
-    else if (reviewing && event.key === 'p' && focused) askPrompt(focused, event);
-  });
-
-  /** A new prompt for the focused picture, where its step allows one (review.edit_prompt). */
-  function askPrompt(el, event) {
-    const dialog = document.getElementById('prompt-dialog');
-    if (el.closest('.step')?.dataset.editPrompt !== 'true') {
-      say('this step keeps its prompt: <kbd>g</kbd> regenerates with the same one');
-      return;
-    }
+document.addEventListener('keydown', (event) => {
+  // Typing in a field (the prompt dialog, a select) is not triage.
+  if (event.target.closest?.('select, textarea, input, dialog') || event.altKey) return;
+  const focused = focusedKey ? itemOf(focusedKey) : null;
+  const move = MOVES[event.key];
+  if (move) {
     event.preventDefault();
-    const field = dialog.querySelector('textarea');
-    field.value = el.querySelector('.info .prompt')?.textContent ?? '';
-    dialog.querySelector('.for').textContent = el.querySelector('.name').textContent;
-    dialog.returnValue = '';
-    dialog.showModal();
-    field.select();
-    dialog.addEventListener(
-      'close',
-      () => {
-        if (dialog.returnValue === 'ok' && field.value.trim()) decide('regenerate', field.value.trim());
-        el.focus({ preventScroll: true });
-      },
-      { once: true },
-    );
+    const start = focused && focused.offsetParent !== null ? focused : null;
+    focusItem(start ? neighbour(start, ...move) : visible()[0], { extend: event.shiftKey });
+    return;
   }
-
-  sheets.addEventListener('click', (event) => {
-    const el = event.target.closest('.item');
-    if (el) focusItem(el, { extend: event.shiftKey, toggle: event.ctrlKey || event.metaKey });
-  });
-  sheets.addEventListener('focusin', (event) => {
-    const el = event.target.closest?.('.item');
-    if (el && el.dataset.key !== focusedKey) focusItem(el);
-  });
-  // Hovering a picture shows its details (and plays its video); leaving it shows the focused one's.
-  for (const kind of ['mouseover', 'mouseout']) {
-    sheets.addEventListener(kind, (event) => {
-      const el = event.target.closest?.('.item');
-      if (!el || (event.relatedTarget && el.contains(event.relatedTarget))) return;
-      const video = el.querySelector('.thumb video');
-      if (video) kind === 'mouseover' ? video.play().catch(() => {}) : video.pause();
-      showDetail(kind === 'mouseover' ? el : itemOf(focusedKey));
-    });
-  }
-
-  for (const button of document.querySelectorAll('.filter')) {
-    button.addEventListener('click', () => {
-      body.className = `f-${button.dataset.filter}`;
-      for (const other of document.querySelectorAll('.filter'))
-        other.setAttribute('aria-pressed', String(other === button));
-    });
-  }
-
-  async function relayout() {
-    const query = new URLSearchParams({
-      rows: document.getElementById('rows').value,
-      cols: document.getElementById('cols').value,
-    });
-    history.replaceState(null, '', `?${query}`);
-    const response = await fetch(`sheets?${query}`);
-    sheets.innerHTML = await response.text();
-    fitThumbs();
+  if (event.ctrlKey || event.metaKey) return;
+  if (event.key === 'Escape') {
+    selected.clear();
+    if (focusedKey) selected.add(focusedKey);
     paintSelection();
-    markPending();
-  }
-  for (const id of ['rows', 'cols']) document.getElementById(id)?.addEventListener('change', relayout);
+  } else if (reviewing && ACTIONS[event.key]) decide(ACTIONS[event.key]);
+  else if (reviewing && event.key === 'z') undo();
+  else if (reviewing && event.key === 'p' && focused) askPrompt(focused, event);
+});
 
-  /** Swaps the items the server says changed, keeping focus, selection and pending marks. */
-  async function poll() {
-    try {
-      const response = await fetch(`changes?since=${generation}`);
-      if (!response.ok) return;
-      const changes = await response.json();
-      generation = changes.generation;
-      document.getElementById('totals').innerHTML = changes.totals;
-      for (const [step, counts] of Object.entries(changes.counts)) {
-        const line = document.querySelector(`.step[data-step="${CSS.escape(step)}"] .counts`);
-        if (line) line.innerHTML = counts;
-      }
-      for (const [key, html] of Object.entries(changes.items)) {
-        const old = itemOf(key);
-        if (!old) continue;
-        old.insertAdjacentHTML('afterend', html);
-        old.remove();
-        // Accepted decisions are recorded before they are acknowledged: the item's next change is theirs.
-        acked.delete(key);
-      }
-      if (Object.keys(changes.items).length > 0) {
-        paintSelection();
-        markPending();
-        if (focusedKey && changes.items[focusedKey]) showDetail(itemOf(focusedKey));
-      }
-    } catch {
-      // The server went away (the command ended): the page stays as it was.
-    }
+/** A new prompt for the focused picture, where its step allows one (review.edit_prompt). */
+function askPrompt(el, event) {
+  const dialog = document.getElementById('prompt-dialog');
+  if (el.closest('.step')?.dataset.editPrompt !== 'true') {
+    say('this step keeps its prompt: <kbd>g</kbd> regenerates with the same one');
+    return;
   }
-  /**
-   * Pictures as large as the widest row of a sheet allows (between 140 and 320 px): a sheet of
-   * four stills is not a strip of stamps, and one of forty still fits the window.
-   */
-  function fitThumbs() {
-    let widest = 1;
-    let columns = 1;
-    for (const sheet of document.querySelectorAll('.sheet')) {
-      const cols = Number(sheet.style.getPropertyValue('--cols')) || 1;
-      const cells = [...sheet.querySelectorAll('.cell')];
-      for (let at = 0; at < cells.length; at += cols) {
-        const row = cells.slice(at, at + cols);
-        const items = row.reduce((n, cell) => n + Math.min(4, Math.max(1, cell.children.length)), 0);
-        if (items > widest) [widest, columns] = [items, row.length];
-      }
-    }
-    const heads = document.querySelector('.rowhead')?.getBoundingClientRect().width ?? 0;
-    const room = sheets.clientWidth - 40 - heads - 12 * columns;
-    const size = Math.max(140, Math.min(320, Math.floor(room / widest) - 12));
-    document.documentElement.style.setProperty('--thumb', `${size}px`);
-  }
-  window.addEventListener('resize', fitThumbs);
-  fitThumbs();
-  if (reviewing) setInterval(poll, Number(body.dataset.poll ?? 1500));
-  focusItem(visible()[0]);
-})();
+  event.preventDefault();
+  const field = dialog.querySelector('textarea');
+  field.value = el.querySelector('.info .prompt')?.textContent ?? '';
+  dialog.querySelector('.for').textContent = el.querySelector('.name').textContent;
+  dialog.returnValue = '';
+  dialog.showModal();
+  field.select();
+  dialog.addEventListener(
+    'close',
+    () => {
+      if (dialog.returnValue === 'ok' && field.value.trim()) decide('regenerate', field.value.trim());
+      el.focus({ preventScroll: true });
+    },
+    { once: true },
+  );
+}
+
+sheets.addEventListener('click', (event) => {
+  const el = event.target.closest('.item');
+  if (el) focusItem(el, { extend: event.shiftKey, toggle: event.ctrlKey || event.metaKey });
+});
+sheets.addEventListener('focusin', (event) => {
+  const el = event.target.closest?.('.item');
+  if (el && el.dataset.key !== focusedKey) focusItem(el);
+});

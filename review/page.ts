@@ -10,7 +10,8 @@ import { defaultLayout, fitLayout, type Layout } from './sheet.ts';
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
 const CSS = asset('./page.css');
-const SCRIPT = asset('./client.js');
+/** The client in two files by concern, run in one function scope (they share the page's state). */
+const SCRIPT = `(() => {\n${asset('./client.js')}\n${asset('./client-live.js')}})();`;
 
 export interface PageOptions {
   /** review: the live page that decides; report: the static, read-only one. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ManifestEntry } from '../../activities/manifest.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
+import { type ItemState, type JobFacts, stateOf } from '../../review/job-state.ts';
 import { matchJobs } from '../../review/match-jobs.ts';
-import { buildModel, type ItemState, type JobFacts, stateOf } from '../../review/model.ts';
+import { buildModel } from '../../review/model.ts';
 import { defaultLayout, fitLayout, sheetOf } from '../../review/sheet.ts';
 import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
 
