@@ -37,14 +37,14 @@ export function fitLayout(step: StepView, wanted: Layout): Layout {
 const SEPARATOR = ' · ';
 
 /** A variant reads as in job names (`v2`); a bare "2" under a column says nothing. */
-function valueOf(item: Item, axis: string): string {
+function axisValue(item: Item, axis: string): string {
   const value = item.axes[axis];
   if (value === undefined) return '—';
   return axis === 'variant' ? `v${value}` : value;
 }
 
 function labelOf(item: Item, axes: readonly string[]): string {
-  return axes.map((axis) => valueOf(item, axis)).join(SEPARATOR);
+  return axes.map((axis) => axisValue(item, axis)).join(SEPARATOR);
 }
 
 /** Distinct labels in the order items first show them (the plan's order, which is the spec's). */
