@@ -7,6 +7,7 @@ import { LiveModel } from '../../review/live.ts';
 import { startReviewServer } from '../../review/server.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
+import { UserError } from '../errors.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { wholeNumber } from '../options.ts';
 
@@ -35,6 +36,16 @@ export function register(program: Command): void {
         outputDir: opened.start.outputDir,
         send: opened.send,
         port: options.port,
+      }).catch(async (error: unknown) => {
+        await opened.close();
+        await env.close();
+        if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+          throw new UserError(
+            `port ${options.port} on 127.0.0.1 is in use`,
+            'choose another with --port, or leave it out',
+          );
+        }
+        throw error;
       });
       // The token is the page's only key: printed here, never logged anywhere else.
       console.log(`Reviewing ${campaign} at ${server.url}`);
