@@ -138,7 +138,9 @@ it('decides from the command line, reports and serves the page', async () => {
   expect(await page.body.text()).toContain(`<h1>${c}</h1>`);
   const taken = await run('review', c, '--no-open', '--port', new URL(url).port);
   expect(taken.code).toBe(1);
-  expect(taken.stderr).toContain(`port ${new URL(url).port} on 127.0.0.1 is in use; choose another with --port`);
+  expect(taken.stderr).toContain(
+    `port ${new URL(url).port} on 127.0.0.1 is in use; choose another with --port`,
+  );
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGINT');
   expect(await exited).toBe(0);
