@@ -156,7 +156,8 @@ async function send() {
     const refused = ack.refused
       .map((r) => `<span class="refused">${text(name(r.key))}: ${text(r.message)}</span>`)
       .join(' · ');
-    say(`<span class="ok">${ack.accepted.length} applied</span>${refused ? ` · ${refused}` : ''}`);
+    const applied = ack.accepted.length > 0 ? `<span class="ok">${ack.accepted.length} applied</span>` : '';
+    say([applied, refused].filter(Boolean).join(' · '));
   } catch (error) {
     say(`<span class="refused">not sent: ${text(String(error.message ?? error))}</span>`);
   }

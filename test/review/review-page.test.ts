@@ -117,6 +117,12 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: fileURLToPath(new URL('review-contact-sheet.png', ARTIFACTS)) });
 
+  // A decision the workflow refuses is shown with its reason.
+  await page.click(`.item[data-key="${sneakerWhite.key}"]`);
+  await page.keyboard.press('a');
+  await page.waitForSelector('#status .refused', { timeout: 10_000 });
+  expect(await page.locator('#status').textContent()).toBe('still-sneaker-white: decided already');
+
   // The last still: approved, then taken back with z before it is sent.
   await page.click(`.item[data-key="${watchMarble!.key}"]`);
   await page.keyboard.press('a');
