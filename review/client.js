@@ -151,7 +151,10 @@ async function send() {
     const ack = await response.json();
     if (!response.ok) throw new Error(ack.message ?? response.statusText);
     const sent = new Map(decisions.map((d) => [d.key, d.action]));
-    for (const key of ack.accepted) acked.set(key, sent.get(key));
+    // Marked until the item next changes, unless the page has already shown that change (a
+    // poll can bring it before this answer arrives: decisions are recorded, then acknowledged).
+    for (const key of ack.accepted)
+      if (itemOf(key)?.dataset.state === 'awaiting') acked.set(key, sent.get(key));
     const name = (key) => itemOf(key)?.querySelector('.name')?.textContent ?? key;
     const refused = ack.refused
       .map((r) => `<span class="refused">${text(name(r.key))}: ${text(r.message)}</span>`)

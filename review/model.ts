@@ -59,7 +59,7 @@ export interface StepView {
 }
 
 export interface Totals {
-  /** What the campaign has paid so far (its progress), or the saved outputs' prices without one. */
+  /** What the campaign has paid so far (its progress), at least what its saved outputs cost. */
   readonly spent: Micros;
   /** Descendants of approved jobs not saved yet: money the approvals have already decided on. */
   readonly committedByApprovals: Micros;
@@ -222,7 +222,8 @@ function totalsOf(
     if (approvedAncestor(job)) committedByApprovals += price;
   }
   return {
-    spent: progress?.spent ?? steps.reduce((sum, step) => sum + step.spentUsd, 0),
+    // The memo is published about once a second; outputs on the page cost at least what they cost.
+    spent: Math.max(progress?.spent ?? 0, steps.reduce((sum, step) => sum + step.spentUsd, 0)),
     committedByApprovals,
     worstCaseLeft,
     budget: progress?.budget ?? plan.budget,

@@ -103,6 +103,8 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   }
   await itemState(page, watchWhite!.key, 'rejected');
   await page.waitForSelector(`.item[data-key="${watchWhite!.key}"] .dot.s-skipped`);
+  // Applied decisions are no longer marked as on their way.
+  await expect.poll(() => page.locator('.item.pending').count(), { timeout: 5_000 }).toBe(0);
   // Upstream: one video per approved still, none for the rejected one.
   const ledger = h.emulator.ledger();
   expect(ledger.byModel).toEqual({ I1: 4, V4: 2 });
