@@ -101,7 +101,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     msSinceLimitsRead: clock.now() - run.limitsReadAt,
     tokens: () => pacer.available(clock.now()),
     msUntilToken: () => pacer.msUntilNext(clock.now()),
-    released: state.stopReason === null && state.gates.nextRelease() !== undefined,
+    released: state.stopReason === null && state.gates.nextRead() !== undefined,
     reviewsDue: (state.gates.deadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
   });
 

@@ -9,15 +9,12 @@ import type { StepInfo } from '../contract/campaign.ts';
 import type { DecisionRecord, ReviewBatch } from '../contract/review.ts';
 import { loadJobs, recordDecisions } from './activities.ts';
 import type { CampaignState } from './campaign-state.ts';
-import { stopOf } from './failure-of.ts';
 import type { CampaignClock } from './clock.ts';
+import { stopOf } from './failure-of.ts';
 import { reviewUpdate } from './messages.ts';
 import type { Campaign } from './reactions.ts';
 import type { RunState } from './run-state.ts';
 import { batchProblem } from './state/review-rules.ts';
-
-/** Plan indexes read per page when a decision releases many descendants. */
-const RELEASE_PAGE = 500;
 
 export function hasGates(steps: readonly StepInfo[]): boolean {
   return steps.some((step) => step.review !== undefined);
@@ -110,15 +107,14 @@ export function reviewGates({
       log.info('reviews timed out', { count: records.length });
       await record(records);
     },
-    /** Reads one page of what a decision released: descendants to run or skip, or a job to retake. */
+    /** Reads one page of what decisions released: descendants to run or skip, or jobs to retake. */
     async readReleased(): Promise<void> {
-      const release = state.gates.nextRelease()!;
-      const count = Math.min(release.count, RELEASE_PAGE);
+      const span = state.gates.nextRead()!;
       const jobs = await loadJobs.executeWithOptions(
-        { summary: `read ${count} jobs released by a review (${release.effect})` },
-        [context.plan, release.from, count],
+        { summary: `read jobs ${span.from + 1}–${span.from + span.count} again: released by reviews` },
+        [context.plan, span.from, span.count],
       );
-      state.gates.released(release, jobs);
+      state.gates.released(span, jobs);
     },
   };
 }

@@ -4,16 +4,18 @@
  * tally and the gates together. CampaignState owns one and the executor reaches it as
  * `state.gates`; the gate bookkeeping is reviews.ts, its rules review-rules.ts.
  */
-
 import type { Micros } from '../../api/money.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
+import type { CarriedReviews, JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAck, ReviewDecision } from '../../contract/review.ts';
 import type { Budget } from './budget.ts';
-import { refusalOf } from './review-rules.ts';
+import { refusalOf, type Span } from './review-rules.ts';
 import { Reviews } from './reviews.ts';
 import type { Tally } from './tally.ts';
 import type { Window } from './window.ts';
+
+/** Plan indexes read per `loadJobs` when decisions release many: one read serves neighbours together. */
+const RELEASE_PAGE = 500;
 
 /** What a create found recorded for a cached job: its take and the decision recorded for it. */
 export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'>;
@@ -127,23 +129,24 @@ export class Gates {
     return this.reviews.timeOut(this.now(), at, this.cursor);
   }
 
-  /** Plan indexes a decision released, to read again (one page at a time); undefined when none. */
-  nextRelease(): Release | undefined {
-    return this.reviews.nextRelease();
+  /** Plan indexes decisions released, to read again (a page at a time); undefined when none. */
+  nextRead(): Span | undefined {
+    return this.reviews.nextRead(RELEASE_PAGE);
   }
 
-  /** Jobs of the first release, read: descendants run or are skipped, or the job is retaken. */
-  released(release: Release, jobs: readonly JobRef[]): void {
+  /** Jobs read for released indexes: descendants run or are skipped, or a job is retaken. */
+  released(span: Span, jobs: readonly JobRef[]): void {
     const { window, tally } = this.parts;
-    this.reviews.released(jobs.length);
-    if (release.effect === 'admit') window.readmit(jobs.filter((job) => !this.reviews.parks(job.i)));
-    if (release.effect === 'skip') for (const job of jobs) tally.count(job.step, 'skipped');
-    if (release.effect !== 'retake') return;
-    const regen = release.regen ?? 0;
-    const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
-    for (const job of jobs) {
-      tally.count(job.step, 'regenerated');
-      window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
+    for (const { release, jobs: its } of this.reviews.served(span, jobs)) {
+      if (release.effect === 'admit') window.readmit(its.filter((job) => !this.reviews.parks(job.i)));
+      if (release.effect === 'skip') for (const job of its) tally.count(job.step, 'skipped');
+      if (release.effect !== 'retake') continue;
+      const regen = release.regen ?? 0;
+      const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
+      for (const job of its) {
+        tally.count(job.step, 'regenerated');
+        window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
+      }
     }
   }
 

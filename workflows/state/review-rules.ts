@@ -139,3 +139,50 @@ export function batchProblem(value: unknown): string | null {
   }
   return null;
 }
+
+/** Plan indexes read in one `loadJobs` call. */
+export interface Span {
+  readonly from: number;
+  readonly count: number;
+}
+
+/**
+ * What to read next for the releases waiting: the first one (a page of it at most) and every other
+ * one that fits in the same page, so a batch of decisions about neighbouring jobs is one read.
+ */
+export function spanOf(releases: readonly Release[], page: number): Span | undefined {
+  const first = releases[0];
+  if (!first) return undefined;
+  const limit = first.from + page;
+  let end = Math.min(first.from + first.count, limit);
+  for (const { from, count } of releases)
+    if (from >= first.from && from + count <= limit) end = Math.max(end, from + count);
+  return { from: first.from, count: end - first.from };
+}
+
+/**
+ * The releases a read of `span` served, each with its jobs, and those left (with what the read
+ * did not reach of one it cut), in their order.
+ */
+export function splitRead<J extends { readonly i: number }>(
+  releases: readonly Release[],
+  span: Span,
+  jobs: readonly J[],
+): { served: { release: Release; jobs: J[] }[]; left: Release[] } {
+  const end = span.from + span.count;
+  const served: { release: Release; jobs: J[] }[] = [];
+  const left: Release[] = [];
+  for (const release of releases) {
+    const releaseEnd = release.from + release.count;
+    if (release.from < span.from || release.from >= end) {
+      left.push(release);
+      continue;
+    }
+    served.push({
+      release,
+      jobs: jobs.filter(({ i }) => i >= release.from && i < Math.min(releaseEnd, end)),
+    });
+    if (releaseEnd > end) left.push({ ...release, from: end, count: releaseEnd - end });
+  }
+  return { served, left };
+}

@@ -8,7 +8,7 @@
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAction } from '../../contract/review.ts';
 import type { ReviewRule } from '../../plan/review.ts';
-import { covers, deadlineOf, type Gate, releaseOf } from './review-rules.ts';
+import { covers, deadlineOf, type Gate, releaseOf, type Span, spanOf, splitRead } from './review-rules.ts';
 
 /** Numbers per gate in CarriedReviews.gates: i, end, step, take, since, retaking, usd, belowUsd. */
 const GATE_FIELDS = 8;
@@ -24,7 +24,7 @@ export class Reviews {
   private readonly decided = new Set<string>();
   /** Descendants of rejected jobs the plan's cursor has not passed yet: skipped as they are read. */
   private rejected: [number, number][];
-  private readonly releases: Release[];
+  private releases: Release[];
   readonly approved: number[];
   readonly rejectedCount: number[];
   /**
@@ -175,15 +175,16 @@ export class Reviews {
     if (gate?.retaking) this.close(gate, 'reject', cursor, undefined);
   }
 
-  nextRelease(): Release | undefined {
-    return this.releases[0];
+  /** Plan indexes to read for the releases waiting (review-rules.ts, spanOf), or undefined. */
+  nextRead(page: number): Span | undefined {
+    return spanOf(this.releases, page);
   }
 
-  /** `read` jobs of the first release were read from the plan: the rest stays for later. */
-  released(read: number): void {
-    const first = this.releases.shift();
-    if (!first || read >= first.count) return;
-    this.releases.unshift({ ...first, from: first.from + read, count: first.count - read });
+  /** The jobs of a read: the releases it served, each with its jobs (the rest wait). */
+  served(span: Span, jobs: readonly JobRef[]): { release: Release; jobs: JobRef[] }[] {
+    const { served, left } = splitRead(this.releases, span, jobs);
+    this.releases = left;
+    return served;
   }
 
   awaiting(): number[] {
