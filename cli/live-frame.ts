@@ -20,6 +20,15 @@ export interface FrameFacts {
 }
 
 const done = (s: StepProgress) => s.succeeded + s.cached;
+
+/**
+ * Outputs waiting for a reviewer's decision, and whether that is all the campaign waits for
+ * (nothing in flight): then no ETA means anything, the next move is a person's.
+ */
+export function reviewWait(p: CampaignProgress): { awaiting: number; only: boolean } {
+  const awaiting = p.steps.reduce((n, s) => n + (s.awaiting_review ?? 0), 0);
+  return { awaiting, only: awaiting > 0 && p.steps.every((s) => s.running === 0) };
+}
 const ended = (s: StepProgress) => done(s) + s.failed + s.skipped + s.canceled;
 
 export function renderFrame(p: CampaignProgress, facts: FrameFacts): string[] {
@@ -90,9 +99,11 @@ function footer(p: CampaignProgress, facts: FrameFacts, room: number): string {
       ? 'finished'
       : facts.paused
         ? 'paused: no worker'
-        : facts.etaMs === null
-          ? 'ETA measuring'
-          : `ETA ${duration(facts.etaMs)}`;
+        : reviewWait(p).only
+          ? `${reviewWait(p).awaiting} awaiting review`
+          : facts.etaMs === null
+            ? 'ETA measuring'
+            : `ETA ${duration(facts.etaMs)}`;
   const variants = [
     `spent ${spent} + ${committed} committed, ${budget} · ${jobs} · ${state}`,
     `spent ${spent} + ${committed} committed · ${jobs} · ${state}`,

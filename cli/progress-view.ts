@@ -5,7 +5,7 @@
  */
 import { formatDollars, formatUsd } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
-import { duration, EtaMeter, renderFrame } from './live-frame.ts';
+import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
@@ -18,8 +18,10 @@ export function moneyLine(p: CampaignProgress): string {
 export function statusLine(p: CampaignProgress): string {
   const done = p.steps.reduce((n, s) => n + finished(s), 0);
   const planned = p.steps.reduce((n, s) => n + s.planned, 0);
-  const eta = p.etaMs === null ? '' : `, about ${duration(p.etaMs)} left`;
-  return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p)}${eta}`;
+  const { awaiting, only } = reviewWait(p);
+  const review = awaiting > 0 ? `, ${awaiting} awaiting review` : '';
+  const eta = p.etaMs === null || only ? '' : `, about ${duration(p.etaMs)} left`;
+  return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p)}${review}${eta}`;
 }
 
 const ERASE_DOWN = '\x1b[J';
@@ -102,6 +104,10 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['skipped', (s) => s.skipped, false],
   ['canceled', (s) => s.canceled, false],
   ['not run', (s) => s.planned - finished(s) - s.canceled, false],
+  // Reviewed steps (docs/review.md): outputs waiting for a decision, and the decisions so far.
+  ['awaiting review', (s) => s.awaiting_review ?? 0, false],
+  ['approved', (s) => s.approved ?? 0, false],
+  ['rejected', (s) => s.rejected ?? 0, false],
   // Jobs made again after their prediction failed or their file was lost: paid more than once.
   ['regenerated', (s) => s.regenerated, false],
 ];

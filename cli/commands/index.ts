@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { register as cancel } from './cancel.ts';
+import { register as decide } from './decide.ts';
 import { register as emulator } from './emulator.ts';
 import { register as estimate } from './estimate.ts';
 import { register as exportManifest } from './export.ts';
 import { register as plan } from './plan.ts';
+import { register as report } from './report.ts';
+import { register as review } from './review.ts';
 import { register as run } from './run.ts';
 import { register as stack } from './stack.ts';
 import { register as status } from './status.ts';
@@ -17,6 +20,9 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   estimate,
   run,
   status,
+  review,
+  decide,
+  report,
   cancel,
   exportManifest,
   worker,

@@ -25,6 +25,7 @@ import { checkWorkerAccess } from '../../worker/check-access.ts';
 import { keyFingerprint } from '../../worker/governor.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
 import { command } from '../invocation.ts';
+import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
@@ -189,9 +190,15 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       worker = started;
     }
     const finished = handle.result().then(() => 'done' as const);
+    let reviewHinted = false;
     for (;;) {
       // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
       const view = await campaignView(env.client, handle).catch(() => null);
+      if (view && !reviewHinted && reviewWait(view.progress).awaiting > 0) {
+        // Once, above the frame: where the decisions this campaign waits for are made.
+        display.note(`outputs await review: ${command('review', plan.campaign)} opens the contact sheet`);
+        reviewHinted = true;
+      }
       if (view) display.update(view.progress, view.paused);
       const next = await Promise.race([finished, interrupted, sleep(POLL_MS)]);
       if (next === 'detach') return detach();

@@ -2,7 +2,6 @@
  * `mediaflow stack status|stop|ui`: the embedded stack as the service it is (worker/embedded.ts).
  * `status` and `stop` never start it; `ui` does, so finished campaigns can be looked at.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
@@ -13,6 +12,7 @@ import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from
 import { stateDirOf } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { openInBrowser } from '../open-browser.ts';
 
 const CAMPAIGN_PREFIX = 'mediaflow-';
 
@@ -165,22 +165,6 @@ async function emulatorUsage(
   } catch {
     return undefined;
   }
-}
-
-/** Only where a browser can show up: a desktop session on Linux, macOS, Windows. */
-function openInBrowser(url: string): void {
-  const opener =
-    process.platform === 'darwin'
-      ? ['open', url]
-      : process.platform === 'win32'
-        ? ['cmd', '/c', 'start', '', url]
-        : process.env.DISPLAY || process.env.WAYLAND_DISPLAY
-          ? ['xdg-open', url]
-          : undefined;
-  if (!opener) return;
-  const child = spawn(opener[0]!, opener.slice(1), { detached: true, stdio: 'ignore' });
-  child.on('error', () => {}); // no opener installed: the printed URL is enough
-  child.unref();
 }
 
 function formatDuration(ms: number): string {

@@ -2,6 +2,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { campaignProgress, NoWorkerError } from '../../worker/campaign-control.ts';
+import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
@@ -19,12 +20,17 @@ export function register(program: Command): void {
       if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       try {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
-        if (options.json) console.log(JSON.stringify({ ...progress, paused }, moneyAsDecimal, 2));
-        else {
+        const awaiting = await awaitingReview(env, campaign, progress);
+        if (options.json) {
+          const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
+          console.log(JSON.stringify({ ...progress, paused, awaiting_review }, moneyAsDecimal, 2));
+        } else {
           const pause = paused
             ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`
             : '';
-          console.log(`${statusLine(progress)}${pause}\n\n${summaryTable(progress, closedAt)}`);
+          const review = awaitingLine(awaiting, progress);
+          const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
+          console.log(`${statusLine(progress)}${pause}${reviewLine}\n\n${summaryTable(progress, closedAt)}`);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

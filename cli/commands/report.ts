@@ -1,0 +1,79 @@
+/**
+ * `mediaflow report <spec|campaign>`: writes report.html into the campaign's output folder, the
+ * review page read-only (every step as a contact sheet, failures, cost per step, decisions).
+ */
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Command } from 'commander';
+import { readDecisions } from '../../activities/decisions.ts';
+import { formatDollars } from '../../api/money.ts';
+import type { CampaignModel } from '../../review/model.ts';
+import { writeReport } from '../../review/report.ts';
+import { sourcesOf } from '../../review/sources.ts';
+import { campaignProgress } from '../../worker/campaign-control.ts';
+import { openCampaign } from '../campaign-pages.ts';
+import { openEnvironment } from '../environment.ts';
+import { loadPlanOrReport } from './validate.ts';
+
+export function register(program: Command): void {
+  program
+    .command('report <spec|campaign>')
+    .description(
+      'Write report.html into the output folder: every step as a contact sheet, failures, costs, decisions.',
+    )
+    .option('--json', 'print { file, steps } as JSON')
+    .action(async (target: string, options: { json?: boolean }) => {
+      const env = await openEnvironment({ service: false });
+      if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
+      try {
+        const load = existsSync(target)
+          ? await fromSpec(target, env)
+          : (await openCampaign(env, target)).load;
+        if (!load) return;
+        const { file, model } = await writeReport(await load());
+        console.log(
+          options.json ? JSON.stringify({ file, steps: stepLines(model) }, null, 2) : summary(file, model),
+        );
+      } finally {
+        await env.close();
+      }
+    });
+}
+
+/** A spec's plan, with whatever Temporal knows of its campaign (nothing, when it never ran there). */
+async function fromSpec(spec: string, env: Awaited<ReturnType<typeof openEnvironment>>) {
+  const plan = await loadPlanOrReport(spec);
+  if (!plan) return null;
+  return sourcesOf(plan, {
+    readDecisions,
+    progress: () =>
+      campaignProgress(env.client, plan.campaign).then(
+        (view) => view.progress,
+        (error: unknown) => {
+          if (error instanceof WorkflowNotFoundError) return null;
+          throw error;
+        },
+      ),
+  });
+}
+
+function stepLines(model: CampaignModel) {
+  return model.steps.map((step) => ({
+    id: step.id,
+    jobs: step.items.length,
+    planned_usd: formatDollars(step.plannedUsd),
+    spent_usd: formatDollars(step.spentUsd),
+    counts: Object.fromEntries(Object.entries(step.counts).filter(([, n]) => n > 0)),
+  }));
+}
+
+function summary(file: string, model: CampaignModel): string {
+  const steps = stepLines(model).map(
+    (step) =>
+      `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
+        .map(([state, n]) => `${n} ${state}`)
+        .join(', ')}; spent ${step.spent_usd} of ${step.planned_usd} planned`,
+  );
+  return [`wrote ${relative(process.cwd(), file) || file}`, ...steps].join('\n');
+}

@@ -1,0 +1,96 @@
+/**
+ * A campaign as the review pages see it: found by its workflow, its read model's sources, and
+ * the `review` update that carries decisions to it. The CLI and the end-to-end test share it.
+ */
+import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { readDecisions } from '../activities/decisions.ts';
+import { REVIEW_UPDATE, ReviewAck } from '../contract/review.ts';
+import { campaignHandle, campaignView } from '../worker/campaign-control.ts';
+import type { ModelSources } from './model.ts';
+import type { SendBatch } from './send.ts';
+import { type CampaignStart, campaignStart, openSources } from './sources.ts';
+
+/** Something this process started to answer updates (a worker), stopped with the pages. */
+export interface Helper {
+  stop(): Promise<unknown>;
+}
+
+export interface ReviewCampaign {
+  readonly start: CampaignStart;
+  readonly load: () => Promise<ModelSources>;
+  /** One `review` update, acknowledged by the workflow. */
+  readonly send: SendBatch;
+  /** Starts the worker now rather than at the first decision (bundling takes seconds). */
+  prepare(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown by send when the campaign is no longer running: nothing awaits a decision. */
+export class CampaignEndedError extends Error {}
+
+/** The refusals a validator rejected a batch with: an answer, not an error. */
+function refusalsOf(error: unknown): ReviewAck | null {
+  if (!(error instanceof WorkflowUpdateFailedError) || !(error.cause instanceof ApplicationFailure))
+    return null;
+  const parsed = ReviewAck.safeParse(error.cause.details?.[0]);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Throws WorkflowNotFoundError for an unknown campaign. `worker`, when given, is asked once, before
+ * the first decision is sent, for a worker of the campaign's task queue: an update waits for a
+ * worker to answer it, and on the embedded default a campaign whose `run` was detached has none.
+ * Whether one polls cannot be told in time (a detached worker is seen as a poller for two minutes
+ * after it left, worker/campaign-control.ts), and a second worker beside a `run` still attached
+ * only shares its queue, so it is started whenever given.
+ */
+export async function openReviewCampaign(
+  client: Client,
+  campaign: string,
+  worker?: (taskQueue: string) => Promise<Helper>,
+): Promise<ReviewCampaign> {
+  const handle = campaignHandle(client, campaign);
+  const start = await campaignStart(client, handle);
+  const load = await openSources(start, {
+    readDecisions,
+    progress: async () => (await campaignView(client, handle)).progress,
+  });
+  let helper: Promise<Helper | null> | null = null;
+  /** The campaign's task queue while it runs, with the worker started for it; throws once it ended. */
+  const running = async (): Promise<void> => {
+    const { status, taskQueue } = await handle.describe();
+    if (status.name !== 'RUNNING') {
+      throw new CampaignEndedError(
+        `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
+      );
+    }
+    if (helper === null) {
+      const starting = worker ? worker(taskQueue) : Promise.resolve(null);
+      // A worker that failed to start is tried again with the next decision.
+      starting.catch(() => {
+        if (helper === starting) helper = null;
+      });
+      helper = starting;
+    }
+    await helper;
+  };
+  return {
+    start,
+    load,
+    prepare: running,
+    async send(batch) {
+      await running();
+      try {
+        return ReviewAck.parse(await handle.executeUpdate(REVIEW_UPDATE, { args: [batch] }));
+      } catch (error) {
+        const refusals = refusalsOf(error);
+        if (refusals) return refusals;
+        throw error;
+      }
+    },
+    async close() {
+      await (await helper)?.stop();
+    },
+  };
+}

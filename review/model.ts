@@ -1,0 +1,234 @@
+/**
+ * The read model of the review and report pages: what a person sees of each job of a campaign,
+ * computed from the stored plan, the manifest, the recorded decisions and the memo's progress.
+ * Pure: the loader (review/sources.ts) reads those; this only decides what they mean, so every
+ * state is tested as a table (test/review/model.test.ts).
+ */
+import type { ManifestEntry } from '../activities/manifest.ts';
+import { type Micros, tryParseUsd } from '../api/money.ts';
+import type { CampaignProgress } from '../contract/progress.ts';
+import type { DecisionRecord } from '../contract/review.ts';
+import { type ItemState, stateOf } from './job-state.ts';
+
+export type { ItemState } from './job-state.ts';
+
+import type { Plan, PlannedJob } from '../plan/types.ts';
+
+export type MediaKind = 'image' | 'video';
+
+export interface Output {
+  readonly key: string;
+  readonly name: string;
+  readonly step: string;
+  readonly state: ItemState;
+  /** Relative to the output folder, as the manifest has it; null until saved. */
+  readonly file: string | null;
+  readonly kind: MediaKind | null;
+}
+
+export interface Item extends Output {
+  /** Matrix values (and variant) by axis name, as strings. */
+  readonly axes: Readonly<Record<string, string>>;
+  readonly prompt: string | null;
+  /** Price of one take (micro-dollars), null when only the service knows it. */
+  readonly usd: Micros | null;
+  /** Regeneration counter of the saved take (0 for the first). */
+  readonly take: number;
+  readonly decision: DecisionRecord | null;
+  /** Why it failed, when the campaign said. */
+  readonly failure: string | null;
+  /** Every job made from this one, depth first (the videos of an approved still). */
+  readonly descendants: readonly Output[];
+  /** Changes whenever anything shown of the item does: the page redraws only changed cells. */
+  readonly version: string;
+}
+
+export interface StepView {
+  readonly id: string;
+  readonly model: string;
+  readonly reviewed: boolean;
+  /** A reviewer may give a new prompt with a regeneration (`review.edit_prompt`). */
+  readonly editPrompt: boolean;
+  /** The axes its jobs vary on, in the spec's order; `variant` last when the step repeats. */
+  readonly axes: readonly string[];
+  readonly items: readonly Item[];
+  /** Planned price of its jobs, and what its saved outputs cost. */
+  readonly plannedUsd: Micros;
+  readonly spentUsd: Micros;
+  readonly counts: Readonly<Record<ItemState, number>>;
+}
+
+export interface Totals {
+  /** What the campaign has paid so far (its progress), at least what its saved outputs cost. */
+  readonly spent: Micros;
+  /** Descendants of approved jobs not saved yet: money the approvals have already decided on. */
+  readonly committedByApprovals: Micros;
+  /** Everything still to pay if every pending job is generated and every review approved. */
+  readonly worstCaseLeft: Micros;
+  readonly budget: Micros | null;
+}
+
+export interface CampaignModel {
+  readonly campaign: string;
+  readonly outcome: CampaignProgress['outcome'] | 'unknown';
+  readonly steps: readonly StepView[];
+  readonly totals: Totals;
+  readonly failures: readonly { job: string; step: string; message: string }[];
+}
+
+export interface ModelSources {
+  readonly plan: Plan;
+  /** Ids of the steps that carry `review:`. */
+  readonly reviewedSteps: ReadonlySet<string>;
+  /** The latest manifest entry per job key. */
+  readonly entries: ReadonlyMap<string, ManifestEntry>;
+  /** The latest decision per job key (activities/decisions.ts, readDecisions). */
+  readonly decisions: ReadonlyMap<string, DecisionRecord>;
+  /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
+  readonly progress: CampaignProgress | null;
+}
+
+const VIDEO = /\.(mp4|webm|mov)$/i;
+
+export function mediaKind(file: string): MediaKind {
+  return VIDEO.test(file) ? 'video' : 'image';
+}
+
+function promptOf(job: PlannedJob): string | null {
+  const prompt = job.input.prompt;
+  return typeof prompt === 'string' ? prompt : null;
+}
+
+function axesOf(job: PlannedJob, repeats: boolean): Record<string, string> {
+  const axes = Object.fromEntries(Object.entries(job.vars).map(([axis, value]) => [axis, String(value)]));
+  return repeats ? { ...axes, variant: String(job.variant) } : axes;
+}
+
+/** Micro-dollars charged for a saved output (the service's decimal string), 0 when unsaid. */
+function chargedOf(entry: ManifestEntry | undefined): Micros {
+  return tryParseUsd(entry?.credits_used) ?? 0;
+}
+
+const ZERO_COUNTS: Record<ItemState, number> = {
+  generating: 0,
+  awaiting: 0,
+  approved: 0,
+  rejected: 0,
+  regenerating: 0,
+  failed: 0,
+  done: 0,
+  skipped: 0,
+  waiting: 0,
+  unrun: 0,
+};
+
+export function buildModel({
+  plan,
+  reviewedSteps,
+  entries,
+  decisions,
+  progress,
+}: ModelSources): CampaignModel {
+  const latest = decisions;
+  const campaign = progress === null ? 'unknown' : progress.outcome === 'running' ? 'running' : 'ended';
+  const failedNames = new Map((progress?.recentFailures ?? []).map((f) => [f.job, f.message]));
+  const states = new Map<string, ItemState>();
+  const children = new Map<string, PlannedJob[]>();
+  // Parents come before their children in a plan, so one pass sees every parent's state first.
+  for (const job of plan.jobs) {
+    states.set(
+      job.key,
+      stateOf({
+        reviewed: reviewedSteps.has(job.step),
+        entry: entries.get(job.key),
+        decision: latest.get(job.key),
+        parent: job.parent === null ? null : (states.get(job.parent) ?? null),
+        failed: failedNames.has(job.name),
+        campaign,
+      }),
+    );
+    if (job.parent !== null) children.set(job.parent, [...(children.get(job.parent) ?? []), job]);
+  }
+  const outputOf = (job: PlannedJob): Output => {
+    const file = entries.get(job.key)?.file ?? null;
+    const kind = file === null ? null : mediaKind(file);
+    return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind };
+  };
+  const descendantsOf = (key: string): PlannedJob[] =>
+    (children.get(key) ?? []).flatMap((child) => [child, ...descendantsOf(child.key)]);
+
+  const steps = plan.steps.map((step): StepView => {
+    const jobs = plan.jobs.filter((job) => job.step === step.id);
+    const repeats = jobs.some((job) => job.variant > 1);
+    const items = jobs.map((job): Item => {
+      const entry = entries.get(job.key);
+      const descendants = descendantsOf(job.key).map(outputOf);
+      const item = {
+        ...outputOf(job),
+        axes: axesOf(job, repeats),
+        prompt: typeof entry?.input.prompt === 'string' ? entry.input.prompt : promptOf(job),
+        usd: job.usd,
+        take: entry?.regenerations ?? 0,
+        decision: latest.get(job.key) ?? null,
+        failure: failedNames.get(job.name) ?? null,
+        descendants,
+      };
+      const version = [item.state, item.file, item.take, ...descendants.map((d) => `${d.state}:${d.file}`)];
+      return { ...item, version: version.join('|') };
+    });
+    const counts = { ...ZERO_COUNTS };
+    for (const item of items) counts[item.state] += 1;
+    return {
+      id: step.id,
+      model: step.model,
+      reviewed: reviewedSteps.has(step.id),
+      editPrompt: step.review?.editPrompt === true,
+      axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
+      items,
+      plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
+      spentUsd: jobs.reduce((sum, job) => sum + chargedOf(entries.get(job.key)), 0),
+      counts,
+    };
+  });
+  return {
+    campaign: plan.campaign,
+    outcome: progress?.outcome ?? 'unknown',
+    steps,
+    totals: totalsOf(plan, states, progress, steps),
+    failures: progress?.recentFailures ?? [],
+  };
+}
+
+/** Prices still to pay: pending jobs of every step, and the descendants an approval has released. */
+function totalsOf(
+  plan: Plan,
+  states: ReadonlyMap<string, ItemState>,
+  progress: CampaignProgress | null,
+  steps: readonly StepView[],
+): Totals {
+  const byKey = new Map(plan.jobs.map((job) => [job.key, job]));
+  const approvedAncestor = (job: PlannedJob): boolean => {
+    const parent = job.parent === null ? undefined : byKey.get(job.parent);
+    if (!parent) return false;
+    return states.get(parent.key) === 'approved' || approvedAncestor(parent);
+  };
+  let committedByApprovals = 0;
+  let worstCaseLeft = 0;
+  for (const job of plan.jobs) {
+    const state = states.get(job.key)!;
+    if (!['generating', 'regenerating', 'waiting', 'unrun'].includes(state)) continue;
+    const price = job.usd ?? 0;
+    worstCaseLeft += price;
+    if (approvedAncestor(job)) committedByApprovals += price;
+  }
+  return {
+    // The memo is published about once a second; outputs on the page cost at least what they cost.
+    spent: Math.max(
+      progress?.spent ?? 0,
+      steps.reduce((sum, step) => sum + step.spentUsd, 0),
+    ),
+    committedByApprovals,
+    worstCaseLeft,
+    budget: progress?.budget ?? plan.budget,
+  };
+}

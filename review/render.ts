@@ -1,0 +1,181 @@
+/**
+ * The page's HTML, rendered on the server: one renderer for the live review page and the static
+ * report, so the two never drift. Every value from a spec or a manifest is escaped here.
+ */
+import { formatDollars, type Micros } from '../api/money.ts';
+import type { CampaignModel, Item, ItemState, Output, StepView } from './model.ts';
+import { type Layout, sheetOf } from './sheet.ts';
+
+export type FileUrl = (file: string) => string;
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+const LABELS: Record<ItemState, string> = {
+  generating: 'generating',
+  awaiting: 'awaiting review',
+  approved: 'approved',
+  rejected: 'rejected',
+  regenerating: 'regenerating',
+  failed: 'failed',
+  done: 'done',
+  skipped: 'skipped',
+  waiting: 'waiting',
+  unrun: 'not run',
+};
+
+function money(usd: Micros | null): string {
+  return usd === null ? 'priced by the service' : formatDollars(usd);
+}
+
+function media(output: Output, fileUrl: FileUrl, big: boolean): string {
+  if (output.file === null) {
+    return `<div class="placeholder" aria-hidden="true"><span>${escapeHtml(LABELS[output.state])}</span></div>`;
+  }
+  const src = escapeHtml(fileUrl(output.file));
+  if (output.kind === 'video') {
+    const play = big ? ' controls autoplay' : '';
+    return `<video src="${src}" muted loop playsinline preload="metadata"${play}></video>`;
+  }
+  return `<img src="${src}" alt="" loading="lazy" decoding="async">`;
+}
+
+function details(item: Item, fileUrl: FileUrl): string {
+  const axes = Object.entries(item.axes)
+    .map(([axis, value]) => `<dt>${escapeHtml(axis)}</dt><dd>${escapeHtml(value)}</dd>`)
+    .join('');
+  const decision = item.decision
+    ? `<p class="decision">${escapeHtml(item.decision.action)} (take ${item.decision.take})${
+        item.decision.by ? ` by ${escapeHtml(item.decision.by)}` : ''
+      }, ${escapeHtml(item.decision.at)}${item.decision.note ? `: ${escapeHtml(item.decision.note)}` : ''}</p>`
+    : '';
+  const kids = item.descendants
+    .map(
+      (kid) =>
+        `<figure class="kid s-${kid.state}">${media(kid, fileUrl, true)}<figcaption>${escapeHtml(kid.name)} · ${
+          LABELS[kid.state]
+        }</figcaption></figure>`,
+    )
+    .join('');
+  return [
+    `<h3>${escapeHtml(item.name)}</h3>`,
+    `<p class="state">${LABELS[item.state]}${item.take > 0 ? ` · take ${item.take + 1}` : ''} · ${money(item.usd)}</p>`,
+    item.failure ? `<p class="failure">${escapeHtml(item.failure)}</p>` : '',
+    item.prompt === null ? '' : `<p class="prompt">${escapeHtml(item.prompt)}</p>`,
+    axes ? `<dl>${axes}</dl>` : '',
+    decision,
+    kids ? `<div class="kids">${kids}</div>` : '',
+  ].join('');
+}
+
+/** The first video made from an item, once it has landed. */
+function landedVideo(item: Item): Output | undefined {
+  return item.descendants.find((kid) => kid.kind === 'video' && kid.file !== null);
+}
+
+/**
+ * The still, or once its video has landed the video with the still as its poster: the sheet
+ * keeps showing the picture that was chosen, and hovering it plays what it became.
+ */
+function thumb(item: Item, fileUrl: FileUrl): string {
+  const video = landedVideo(item);
+  if (!video?.file || !item.file) return media(item, fileUrl, false);
+  const poster = escapeHtml(fileUrl(item.file));
+  return `<video src="${escapeHtml(fileUrl(video.file))}" poster="${poster}" muted loop playsinline preload="none"></video>`;
+}
+
+function badge(item: Item): string {
+  const videos = item.descendants.filter((kid) => kid.kind === 'video' && kid.file !== null).length;
+  const take = item.take > 0 ? ` · take ${item.take + 1}` : '';
+  return `${LABELS[item.state]}${take}${videos > 0 ? ` · ▶ ${videos}` : ''}`;
+}
+
+/** One item of a sheet; the page swaps it whole when its version changes. */
+export function renderItem(item: Item, fileUrl: FileUrl): string {
+  const dots = item.descendants
+    .map(
+      (kid) =>
+        `<i class="dot s-${kid.state}" title="${escapeHtml(`${kid.name}: ${LABELS[kid.state]}`)}"></i>`,
+    )
+    .join('');
+  const label = `${item.name}: ${LABELS[item.state]}, ${money(item.usd)}`;
+  return [
+    `<figure class="item s-${item.state}" role="option" aria-selected="false" tabindex="-1"`,
+    ` data-key="${item.key}" data-state="${item.state}" data-version="${escapeHtml(item.version)}"`,
+    ` aria-label="${escapeHtml(label)}">`,
+    `<div class="thumb">${thumb(item, fileUrl)}<span class="badge">${badge(item)}</span></div>`,
+    `<figcaption><span class="name">${escapeHtml(item.name)}</span>${dots ? `<span class="dots">${dots}</span>` : ''}</figcaption>`,
+    `<div class="info">${details(item, fileUrl)}</div>`,
+    '</figure>',
+  ].join('');
+}
+
+export function renderStepCounts(step: StepView): string {
+  const shown = (Object.entries(step.counts) as [ItemState, number][]).filter(([, n]) => n > 0);
+  return shown.map(([state, n]) => `<span class="count s-${state}">${n} ${LABELS[state]}</span>`).join(' ');
+}
+
+export function renderStep(step: StepView, layout: Layout, fileUrl: FileUrl): string {
+  const sheet = sheetOf(step, layout);
+  const cols = sheet.colLabels.length;
+  const head = sheet.colLabels
+    .map((label) => `<div class="colhead" aria-hidden="true">${escapeHtml(label)}</div>`)
+    .join('');
+  const rows = sheet.rowLabels
+    .map((rowLabel, r) => {
+      const cells = sheet.colLabels
+        .map((colLabel, c) => {
+          const group = [rowLabel, colLabel].filter(Boolean).join(', ') || step.id;
+          const items = sheet.cells[r]![c]!.map((item) => renderItem(item, fileUrl)).join('');
+          return `<div class="cell" role="group" aria-label="${escapeHtml(group)}">${items}</div>`;
+        })
+        .join('');
+      return `<div class="rowhead" aria-hidden="true">${escapeHtml(rowLabel)}</div>${cells}`;
+    })
+    .join('');
+  return [
+    `<section class="step" data-step="${escapeHtml(step.id)}" data-edit-prompt="${step.editPrompt}" aria-labelledby="step-${escapeHtml(step.id)}">`,
+    `<header><h2 id="step-${escapeHtml(step.id)}">${escapeHtml(step.id)} <small>${escapeHtml(step.model)}${
+      step.reviewed ? ' · reviewed' : ''
+    }</small></h2>`,
+    `<p class="stepcost">planned ${formatDollars(step.plannedUsd)} · spent ${formatDollars(step.spentUsd)}</p>`,
+    `<p class="counts">${renderStepCounts(step)}</p></header>`,
+    `<div class="sheet" role="listbox" aria-multiselectable="true" aria-label="${escapeHtml(step.id)} contact sheet"`,
+    ` style="--cols:${cols}"><div class="corner"></div>${head}${rows}</div>`,
+    '</section>',
+  ].join('');
+}
+
+/** The running totals and the campaign's outcome: the live page replaces this block as it changes. */
+export function renderTotals(model: CampaignModel): string {
+  const { spent, committedByApprovals, worstCaseLeft, budget } = model.totals;
+  const stat = (label: string, value: string, cls: string) =>
+    `<div class="stat ${cls}"><span>${label}</span><strong>${value}</strong></div>`;
+  return [
+    stat('spent', formatDollars(spent), 'spent'),
+    stat('committed by approvals', formatDollars(committedByApprovals), 'committed'),
+    stat('worst case left', formatDollars(worstCaseLeft), 'worst'),
+    stat('budget', budget === null ? 'none' : formatDollars(budget), 'budget'),
+    `<div class="stat outcome o-${model.outcome}"><span>campaign</span><strong>${escapeHtml(model.outcome)}</strong></div>`,
+  ].join('');
+}
+
+export function renderFailures(model: CampaignModel): string {
+  if (model.failures.length === 0) return '';
+  const rows = model.failures
+    .map(
+      (f) =>
+        `<li><strong>${escapeHtml(f.job)}</strong> (${escapeHtml(f.step)}): ${escapeHtml(f.message)}</li>`,
+    )
+    .join('');
+  return `<section class="failures" aria-label="failures"><h2>Failures</h2><ul>${rows}</ul></section>`;
+}

@@ -1,0 +1,30 @@
+/**
+ * report.html: the review page's read-only twin, every step as a contact sheet, written into the
+ * output folder so its links to the outputs are relative and it works from file:// offline.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildModel, type CampaignModel, type ModelSources } from './model.ts';
+import { renderPage } from './page.ts';
+
+export const REPORT_FILE = 'report.html';
+
+/** A manifest path as a relative URL: each segment encoded, so spaces and `#` survive. */
+export function relativeUrl(file: string): string {
+  return file.split('/').map(encodeURIComponent).join('/');
+}
+
+export async function writeReport(
+  sources: ModelSources,
+  now = new Date(),
+): Promise<{ file: string; model: CampaignModel }> {
+  const model = buildModel(sources);
+  const html = renderPage(model, { mode: 'report', layout: null, fileUrl: relativeUrl, now });
+  const file = join(sources.plan.outputDir, REPORT_FILE);
+  // Written whole or not at all: a browser showing the old report never sees half a new one.
+  await mkdir(sources.plan.outputDir, { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, html);
+  await rename(temporary, file);
+  return { file, model };
+}

@@ -1,0 +1,78 @@
+/**
+ * Where the read model's facts come from: the campaign's stored plan and output folder (named by
+ * its workflow's input), the manifest, the recorded decisions and the memo's progress. Progress
+ * is read from the memo, never by a query (docs/engine.md, "Progress without queries").
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import { Manifest, type ManifestEntry } from '../activities/manifest.ts';
+import { readPlan } from '../activities/plan-store.ts';
+import type { CampaignProgress } from '../contract/progress.ts';
+import type { DecisionRecord } from '../contract/review.ts';
+import type { Plan } from '../plan/types.ts';
+import type { ModelSources } from './model.ts';
+
+/** The part of the campaign workflow's input (contract/campaign.ts) the pages need. */
+const CampaignStart = z.object({
+  campaign: z.string(),
+  outputDir: z.string(),
+  plan: z.object({ file: z.string(), digest: z.string(), jobCount: z.number().int().nonnegative() }),
+});
+export type CampaignStart = z.infer<typeof CampaignStart>;
+
+/**
+ * What the latest run of a campaign was started with: the first event of its history (a run
+ * continued as new starts with the same plan and folder). One page of one event, not the history.
+ */
+export async function campaignStart(client: Client, handle: WorkflowHandle): Promise<CampaignStart> {
+  const { runId } = await handle.describe();
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId: handle.workflowId, runId },
+    maximumPageSize: 1,
+  });
+  const payload = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (!payload) throw new Error(`${handle.workflowId}: its history has no start event with an input`);
+  const input: unknown = client.options.loadedDataConverter.payloadConverter.fromPayload(payload);
+  return CampaignStart.parse(input);
+}
+
+export interface SourceDeps {
+  readonly readDecisions: (
+    outputDir: string,
+    campaign: string,
+  ) => Promise<ReadonlyMap<string, DecisionRecord>>;
+  /** The memo's progress (or the result of an ended campaign); null when Temporal does not know it. */
+  readonly progress: () => Promise<CampaignProgress | null>;
+}
+
+export function reviewedStepsOf(plan: Plan): Set<string> {
+  return new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
+}
+
+/** Reads the plan once (it never changes under a campaign) and the rest at every call. */
+export async function openSources(
+  start: Pick<CampaignStart, 'campaign' | 'outputDir' | 'plan'>,
+  deps: SourceDeps,
+): Promise<() => Promise<ModelSources>> {
+  // The page shows every job: unlike a worker, it holds the whole plan (read page by page).
+  const stored = await readPlan(start.plan);
+  const plan: Plan = { ...stored.head, jobs: await stored.jobs(0, start.plan.jobCount) };
+  return sourcesOf(plan, deps);
+}
+
+/** The same for a plan already in hand (a report made from a spec). */
+export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Promise<ModelSources>> {
+  const manifest = await Manifest.open(plan.outputDir);
+  const reviewedSteps = reviewedStepsOf(plan);
+  return async () => {
+    await manifest.refresh();
+    const entries = new Map<string, ManifestEntry>();
+    for (const entry of manifest.all()) entries.set(entry.key, entry);
+    const [decisions, progress] = await Promise.all([
+      deps.readDecisions(plan.outputDir, plan.campaign),
+      deps.progress(),
+    ]);
+    return { plan, reviewedSteps, entries, decisions, progress };
+  };
+}

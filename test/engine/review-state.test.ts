@@ -1,0 +1,155 @@
+/**
+ * Review gates moving with the campaign's window (state/gates.ts through CampaignState), without a
+ * server: parked descendants, releases, skips, time-outs, carried state and its size.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JobRef, StepInfo } from '../../contract/campaign.ts';
+import type { ReviewRule } from '../../plan/review.ts';
+import { CampaignState } from '../../workflows/campaign-state.ts';
+
+const key = (n: number) => n.toString(16).padStart(32, '0');
+const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
+
+describe('review gates in the campaign state', () => {
+  const steps: StepInfo[] = [
+    { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 3, review: rule },
+    { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 3 },
+  ];
+  /** still-n at 2n with its clip at 2n + 1. */
+  const jobs = (from: number, to: number): JobRef[] =>
+    [0, 1, 2]
+      .flatMap((n) => [
+        {
+          i: 2 * n,
+          key: key(2 * n),
+          name: `still-${n}`,
+          parent: null,
+          step: 0,
+          usd: 100,
+          end: 2 * n + 2,
+          belowUsd: 250,
+        },
+        { i: 2 * n + 1, key: key(2 * n + 1), name: `clip-${n}`, parent: key(2 * n), step: 1, usd: 250 },
+      ])
+      .slice(from, to);
+  const names = (picked: { job: JobRef }[]) => picked.map(({ job }) => job.name);
+  let now = 0;
+  const state = new CampaignState(steps, 6, 10, 2_000, {
+    limits: { createsPerSecond: 10, maxInFlight: 10 },
+    now: 0,
+    clock: () => now,
+  });
+
+  it('a finished still waits for review; its clip leaves the window and the window moves on', () => {
+    state.admit(jobs(0, 4));
+    expect(names(state.pick(10))).toEqual(['still-0', 'still-1']);
+    state.onCreated(0, 'p0', 0);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' });
+    expect(state.pick(10)).toEqual([]);
+    expect(state.waitingCount()).toBe(1); // clip-1 waits for still-1; clip-0 is parked, not waiting
+    state.admit(jobs(4, 6));
+    expect(names(state.pick(10))).toEqual(['still-2']);
+    expect(state.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 1, approved: 0 });
+  });
+
+  it('an approval releases the parked clip; a rejection skips it; the campaign stays open until all are decided', () => {
+    const { ack, records } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
+    expect(ack).toEqual({ accepted: [key(0)], refused: [] });
+    expect(records).toEqual([{ key: key(0), action: 'approve', take: 0, at: 'T', source: 'reviewer' }]);
+    expect(state.gates.nextRead()).toEqual({ from: 1, count: 1 });
+    state.gates.released(state.gates.nextRead()!, jobs(1, 2));
+    expect(names(state.pick(10))).toEqual(['clip-0']);
+    for (const i of [1, 2, 4]) {
+      state.onCreated(i, `p${i}`, 0);
+      state.onFinished(i, { kind: 'succeeded', creditsUsed: i === 1 ? 250 : 100, file: 'f' });
+    }
+    expect(state.isDone()).toBe(false);
+    expect(state.gates.review([{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
+    state.gates.released(state.gates.nextRead()!, jobs(3, 4));
+    expect(state.progress('c', 0).steps[1]).toMatchObject({ skipped: 1 });
+  });
+
+  it('gates carry across continue-as-new, and time out by on_timeout', () => {
+    const carried = state.carry();
+    expect(carried.reviews?.keys).toBe(key(4));
+    const next = new CampaignState(steps, 6, 10, 2_000, {
+      carried,
+      limits: { createsPerSecond: 10, maxInFlight: 10 },
+      now: 0,
+      clock: () => now,
+    });
+    expect(next.isDone()).toBe(false);
+    expect(next.gates.deadline()).toBe(60_000);
+    now = 60_000;
+    expect(next.gates.timeOut('T')).toEqual([
+      { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },
+    ]);
+    next.gates.released(next.gates.nextRead()!, jobs(5, 6));
+    expect(next.isDone()).toBe(true);
+    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 0, approved: 1, rejected: 2 });
+  });
+});
+
+describe('carried gates stay compact', () => {
+  it('10,000 takes awaiting review carry in well under 1 MB', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 10_000, review: rule },
+      { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 10_000 },
+    ];
+    const state = new CampaignState(steps, 20_000, 200, null, {
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+      clock: () => 1_764_000_000_000,
+    });
+    for (let n = 0; n < 10_000; n++) {
+      state.gates.saved(
+        {
+          i: 2 * n,
+          key: key(2 * n),
+          name: 'x',
+          parent: null,
+          step: 0,
+          usd: 120_000,
+          end: 2 * n + 2,
+          belowUsd: 650_000,
+        },
+        0,
+      );
+    }
+    const carried = state.carry();
+    const bytes = JSON.stringify(carried.reviews).length;
+    expect(bytes).toBeLessThan(800_000);
+    const next = new CampaignState(steps, 20_000, 200, null, {
+      carried,
+      limits: { createsPerSecond: 100, maxInFlight: 200 },
+      now: 0,
+    });
+    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 10_000 });
+    expect(next.gates.review([{ key: key(19_998), action: 'approve' }], 'T').ack.accepted).toEqual([
+      key(19_998),
+    ]);
+  });
+});
+
+describe('a reviewed step without descendants', () => {
+  it('is a keep/reject mark: the campaign waits for it, and a decision ends it', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 0, concurrency: null, jobCount: 1, review: rule },
+    ];
+    const state = new CampaignState(steps, 1, 4, null, {
+      limits: { createsPerSecond: 10, maxInFlight: 10 },
+      now: 0,
+    });
+    state.admit([{ i: 0, key: key(0), name: 'still-0', parent: null, step: 0, usd: 100 }]);
+    state.pick(1);
+    state.onCreated(0, 'p0', 0);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'f' });
+    expect(state.isDone()).toBe(false);
+    expect(state.gates.review([{ key: key(0), action: 'reject', note: 'no' }], 'T').ack.accepted).toEqual([
+      key(0),
+    ]);
+    expect(state.gates.nextRead()).toBeUndefined();
+    expect(state.isDone()).toBe(true);
+    expect(state.progress('c', 0).steps[0]).toMatchObject({ succeeded: 1, rejected: 1, awaiting_review: 0 });
+  });
+});

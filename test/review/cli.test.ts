@@ -1,0 +1,147 @@
+/**
+ * The review commands as a script uses them, against a running campaign on the suite's Temporal
+ * dev server: status lists what awaits review, approve|reject|regenerate by name or glob (with
+ * refusals and unknown names said, exit 1), report writes report.html, review serves the page
+ * until Ctrl-C.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { expect, it, onTestFinished } from 'vitest';
+import { readDecisions } from '../../activities/decisions.ts';
+import { openReviewCampaign } from '../../review/campaign.ts';
+import { buildModel } from '../../review/model.ts';
+import { campaignView } from '../../worker/campaign-control.ts';
+import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { BIN, cleanEnv, mediaflow } from '../cli/helpers.ts';
+import { harness } from '../engine/harness.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+const SPEC = `
+version: 1
+campaign: review-cli
+budget: { max_usd: 20 }
+output: { dir: out }
+steps:
+  - id: still
+    model: I1
+    review: true
+    matrix: { product: [sneaker, watch], background: [white, marble] }
+    input: { prompt: "Acme {{product}} on a {{background}} background", aspect_ratio: "16:9" }
+  - id: clip
+    model: V4
+    from: still
+    input: { prompt: "Slow orbit around the {{product}}", start_image: "{{from.output}}", duration: "5" }
+`;
+
+it('decides from the command line, reports and serves the page', async () => {
+  const h = await harness({ latencyMs: { I1: 200, V4: 500 }, jitter: false });
+  const plan = await h.plan(SPEC);
+  const handle = await h.start(plan);
+  const worker = await createMediaflowWorker({
+    connection: h.connection,
+    namespace: 'default',
+    client: h.service,
+    taskQueue: h.taskQueue,
+  });
+  const working = worker.run();
+  onTestFinished(async () => {
+    worker.shutdown();
+    await working;
+  });
+  const env = cleanEnv({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    MEDIAFLOW_API_URL: h.emulator.baseUrl,
+    MEDIAFLOW_API_KEY: h.emulator.apiKey,
+  });
+  const run = (...args: string[]) => mediaflow(args, { cwd: h.dir, env });
+  const c = plan.campaign;
+  const campaign = await openReviewCampaign(h.temporal, c);
+  const awaiting = async () =>
+    buildModel(await campaign.load()).steps[0]!.items.filter((item) => item.state === 'awaiting').length;
+  await expect.poll(awaiting, { timeout: 20_000 }).toBe(4);
+  // status reads names only when the memo says some wait (it is published about once a second).
+  const memo = async () => (await campaignView(h.temporal, handle)).progress.steps[0]!.awaiting_review;
+  await expect.poll(memo, { timeout: 10_000 }).toBe(4);
+
+  const status = await run('status', c, '--json');
+  expect(status.code, status.stderr).toBe(0);
+  expect(JSON.parse(status.stdout).awaiting_review.map((job: { name: string }) => job.name)).toEqual([
+    'still-sneaker-white',
+    'still-sneaker-marble',
+    'still-watch-white',
+    'still-watch-marble',
+  ]);
+  expect((await run('status', c)).stdout).toContain(
+    'awaiting review (4): still-sneaker-white, still-sneaker-marble, still-watch-white, still-watch-marble',
+  );
+
+  const approve = await run('approve', c, 'still-sneaker-*', '--note', 'the best two', '--json');
+  expect(approve.code).toBe(0);
+  expect(JSON.parse(approve.stdout)).toMatchObject({
+    action: 'approve',
+    accepted: [{ name: 'still-sneaker-white' }, { name: 'still-sneaker-marble' }],
+    refused: [],
+  });
+  const sneaker = plan.jobs[0]!;
+  expect((await readDecisions(plan.outputDir, c)).get(sneaker.key)).toMatchObject({
+    action: 'approve',
+    note: 'the best two',
+    source: 'reviewer',
+  });
+
+  const unknown = await run('reject', c, 'still-nothing-*');
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain('no job of a reviewed step matches "still-nothing-*"');
+
+  // The step does not let a reviewer change the prompt: refused with the workflow's reason.
+  const newPrompt = await run('regenerate', c, 'still-watch-white', '--prompt', 'a watch on slate');
+  expect(newPrompt.code).toBe(1);
+  expect(newPrompt.stdout).toMatch(/^refused still-watch-white: .+/m);
+  const again = await run('approve', c, 'still-sneaker-white');
+  expect(again.code).toBe(1);
+  expect(again.stdout).toContain('refused still-sneaker-white: decided already');
+
+  const reject = await run('reject', c, 'still-watch-*');
+  expect(reject.stdout.trim()).toBe('reject: 2 (still-watch-white, still-watch-marble)');
+  expect((await handle.result()).outcome).toBe('completed');
+  expect(h.emulator.ledger().byModel).toEqual({ I1: 4, V4: 2 });
+
+  const report = await run('report', c);
+  expect(report.code).toBe(0);
+  const file = join(plan.outputDir, 'report.html');
+  expect(report.stdout).toContain('still: 4 jobs, 2 approved, 2 rejected');
+  expect(report.stdout).toContain('clip: 4 jobs, 2 done, 2 skipped');
+  expect((await stat(file)).size).toBeGreaterThan(0);
+  expect(await readFile(file, 'utf8')).toContain('still-sneaker-white');
+  // From the spec the same report, the campaign found by its name.
+  const fromSpec = await run('report', 'spec.yaml');
+  expect(fromSpec.stdout).toBe(report.stdout);
+
+  // `review` prints its URL, serves the page, and stops on Ctrl-C.
+  const child = spawn(process.execPath, [BIN, 'review', c, '--no-open'], { cwd: h.dir, env });
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /at (http:\/\/127\.0\.0\.1:\d+\/\S+\/)$/m.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`review exited ${code}: ${out}`)));
+  });
+  const page = await request(url);
+  expect(page.statusCode).toBe(200);
+  expect(await page.body.text()).toContain(`<h1>${c}</h1>`);
+  const taken = await run('review', c, '--no-open', '--port', new URL(url).port);
+  expect(taken.code).toBe(1);
+  expect(taken.stderr).toContain(
+    `port ${new URL(url).port} on 127.0.0.1 is in use; choose another with --port`,
+  );
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
+}, 120_000);
