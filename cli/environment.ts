@@ -32,6 +32,10 @@ export interface Environment {
 
 export { ConfigurationError };
 
+const SERVICE_MISSING =
+  'TEMPORAL_ADDRESS is set but MEDIAFLOW_API_URL is not: set MEDIAFLOW_API_URL (ending in /v1) and ' +
+  'MEDIAFLOW_API_KEY to the service your workers use, or unset TEMPORAL_ADDRESS for the embedded default.';
+
 export interface EnvironmentNeeds {
   /** Commands that only talk to Temporal (status, cancel) need no service settings. */
   readonly service: boolean;
@@ -43,12 +47,7 @@ export async function openEnvironment(
 ): Promise<Environment> {
   const ownTemporal = temporalConfigured(env);
   const ownService = !!env.MEDIAFLOW_API_URL;
-  if (needs.service && ownTemporal && !ownService) {
-    throw new ConfigurationError(
-      'TEMPORAL_ADDRESS is set but MEDIAFLOW_API_URL is not: set MEDIAFLOW_API_URL (ending in /v1) and ' +
-        'MEDIAFLOW_API_KEY to the service your workers use, or unset TEMPORAL_ADDRESS for the embedded default.',
-    );
-  }
+  if (needs.service && ownTemporal && !ownService) throw new ConfigurationError(SERVICE_MISSING);
   if (ownService && !env.MEDIAFLOW_API_KEY) {
     throw new ConfigurationError('MEDIAFLOW_API_URL is set but MEDIAFLOW_API_KEY is not.');
   }
@@ -72,12 +71,17 @@ export async function openEnvironment(
   }
   const service = ownService
     ? { baseUrl: env.MEDIAFLOW_API_URL!, apiKey: env.MEDIAFLOW_API_KEY! }
-    : embedded!.service;
+    : (embedded?.service ?? null);
   return {
     client,
     namespace,
     temporalAddress,
-    service,
+    // Commands that said they need no service (status, cancel, review…) run with TEMPORAL_ADDRESS
+    // alone; one that reaches for it anyway gets the fix, not a TypeError.
+    get service(): ServiceConfig {
+      if (service === null) throw new ConfigurationError(SERVICE_MISSING);
+      return service;
+    },
     embedded,
     async close() {
       await connection.close();

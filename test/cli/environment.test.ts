@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { ConfigurationError, openEnvironment } from '../../cli/environment.ts';
 
 /** Temporal at a port nothing listens on: a check that passes would fail there instead. */
@@ -20,5 +20,18 @@ describe('openEnvironment refuses unsafe service settings in one line, before co
     await expect(opening).rejects.toBeInstanceOf(ConfigurationError);
     await expect(opening).rejects.toThrow(message);
     await expect(opening).rejects.not.toThrow(/\n/);
+  });
+});
+
+describe('openEnvironment with TEMPORAL_ADDRESS and no service settings', () => {
+  it('serves the commands that need no service (status, cancel, review) and names the fix if one reaches for it', async () => {
+    const env = await openEnvironment({ service: false }, { TEMPORAL_ADDRESS: inject('temporalAddress') });
+    try {
+      expect(env.embedded).toBeNull();
+      expect(() => env.service).toThrow(ConfigurationError);
+      expect(() => env.service).toThrow(/MEDIAFLOW_API_URL is not: set MEDIAFLOW_API_URL/);
+    } finally {
+      await env.close();
+    }
   });
 });
