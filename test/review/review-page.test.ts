@@ -93,11 +93,14 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   await page.waitForSelector('#status .ok', { timeout: 10_000 });
   expect(await page.locator('#status').textContent()).toBe('3 applied');
 
-  // Both videos start (their stills show them being made), then land and play on the page.
-  for (const still of [sneakerWhite, sneakerMarble!]) {
-    await itemState(page, still.key, 'approved');
-    await page.waitForSelector(`.item[data-key="${still.key}"] .dot.s-generating`, { timeout: 10_000 });
-  }
+  // Both videos start (their stills show them being made), then land and play on the page. Both
+  // are watched at once: one seen late could already have landed (a video takes 5 s).
+  await Promise.all(
+    [sneakerWhite, sneakerMarble!].map(async (still) => {
+      await itemState(page, still.key, 'approved');
+      await page.waitForSelector(`.item[data-key="${still.key}"] .dot.s-generating`, { timeout: 15_000 });
+    }),
+  );
   for (const still of [sneakerWhite, sneakerMarble!]) {
     await page.waitForSelector(`.item[data-key="${still.key}"] .thumb video[poster]`, { timeout: 30_000 });
   }
