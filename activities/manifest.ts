@@ -62,6 +62,9 @@ class FolderView {
 export class Manifest {
   private readonly entries = new Map<string, ManifestEntry>();
 
+  /** On a folder: the jobs manifest.jsonl lists, as far as this worker has read it. */
+  private readonly listed = new Set<string>();
+
   private constructor(
     /** Where the campaign writes: a folder, or `s3://bucket/prefix`. */
     readonly outputDir: string,
@@ -124,16 +127,38 @@ export class Manifest {
     const line = JSON.stringify(ManifestEntry.parse(entry));
     const created = await this.store.createOnce(recordKey(recordName(entry.key, replaces)), `${line}\n`);
     if (!created.created) return false;
-    // A writer that dies here leaves the record without its line: get() still finds it.
-    if (this.view) appendLines(this.view.file, [line], this.view.writer);
+    // A writer that dies here leaves the record without its line: get() still finds it, and the
+    // job's next attempt restores the line (restoreLine).
+    if (this.view) this.append(entry, line);
     this.entries.set(entry.key, entry);
     return true;
+  }
+
+  /**
+   * On a folder, the line of a job recorded by a writer that died before appending it, so
+   * manifest.jsonl lists every recorded job. Only a job's next attempt calls it, once the attempt
+   * before it is gone, so one job's line is not appended by two writers.
+   */
+  async restoreLine(key: string): Promise<void> {
+    if (!this.view) return;
+    await this.refresh();
+    if (this.listed.has(key)) return;
+    const entry = await this.fromRecords(key);
+    if (entry) this.append(entry, JSON.stringify(entry));
   }
 
   /** On a folder, reads lines appended since the last read (by this process or another worker). */
   async refresh(): Promise<void> {
     if (!this.view) return;
-    for (const entry of await this.view.appended.next()) this.entries.set(entry.key, entry);
+    for (const entry of await this.view.appended.next()) {
+      this.entries.set(entry.key, entry);
+      this.listed.add(entry.key);
+    }
+  }
+
+  private append(entry: ManifestEntry, line: string): void {
+    appendLines(this.view!.file, [line], this.view!.writer);
+    this.listed.add(entry.key);
   }
 
   /** Follows the job's chain of records to its latest (see the top of this file). */

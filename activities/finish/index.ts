@@ -58,6 +58,8 @@ async function finishJob(
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(request, recorded);
   if (recorded.state === 'done' && !retake) {
+    // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
+    if (again) await manifest.restoreLine(job.key);
     const outcome = { kind: 'succeeded', creditsUsed: null, file: recorded.entry.file } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }

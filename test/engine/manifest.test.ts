@@ -52,6 +52,20 @@ describe('manifest', () => {
     expect([...reopened.all()]).toHaveLength(lines.length);
   });
 
+  it("lists a job whose writer died between its record and its line, once, at the job's next attempt", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    // The dead writer's record, with no line in manifest.jsonl.
+    await openStore(dir).createOnce('.mediaflow/records/dead', `${JSON.stringify(entry('dead'))}\n`);
+    const next = await Manifest.open(dir);
+    expect((await next.get('dead'))?.prediction_id).toBe('p-dead');
+    expect(existsSync(join(dir, MANIFEST_FILE))).toBe(false);
+    await next.restoreLine('dead');
+    await next.restoreLine('dead');
+    await (await Manifest.open(dir)).restoreLine('dead');
+    const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line).key)).toEqual(['dead']);
+  });
+
   it('never cuts a torn tail another process may still be appending to', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const file = join(dir, MANIFEST_FILE);
