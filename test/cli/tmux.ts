@@ -1,7 +1,7 @@
 /**
  * A real terminal for CLI tests: a tmux server of the test's own (its own socket, no user
  * config), one 80x24 window running a plain bash, read back with capture-pane. scripts/
- * install-tmux.sh (npm run setup) installs tmux; nothing is installed at test time.
+ * scripts/apt-package.sh (npm run setup) installs tmux; nothing is installed at test time.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,9 +22,9 @@ export interface Terminal {
 }
 
 export async function openTerminal(cwd: string, env: NodeJS.ProcessEnv): Promise<Terminal> {
-  // Missing, it is a setup problem (scripts/install-tmux.sh), said as such rather than as ENOENT.
+  // Missing, it is a setup problem (scripts/apt-package.sh), said as such rather than as ENOENT.
   await exec('tmux', ['-V']).catch(() => {
-    throw new Error('tmux is not installed: npm run setup installs it (scripts/install-tmux.sh)');
+    throw new Error('tmux is not installed: npm run setup installs it (scripts/apt-package.sh)');
   });
   const socket = `mediaflow-test-${randomUUID()}`;
   // The server inherits this environment, and the shell in its window inherits the server's.

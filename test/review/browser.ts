@@ -1,6 +1,6 @@
 /**
  * Debian's Chromium driven by playwright-core (no browser download at run time: setup installs
- * the package, scripts/install-chromium.sh). The flags keep it off the network this machine does
+ * the package, scripts/apt-package.sh). The flags keep it off the network this machine does
  * not have; a fresh profile per launch keeps tests from sharing state.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
