@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { streamFor } from '../../emulator/random.ts';
 import type { Stack } from '../lib/stack.ts';
+import { type Check, type DrillReport, drillReport } from './report.ts';
 
 /**
  * `kill-worker`: every worker SIGKILLed, one started; `kill-one-worker`: one of several SIGKILLed
@@ -96,4 +97,21 @@ export async function runChaos(
     event.tookMs = Date.now() - started - event.firedAtMs;
   }
   return events;
+}
+
+/** A chaos drill's report (crash, scale-out): the faults it fired, and each worker's peak memory and CPU. */
+export function chaosReport(
+  name: string,
+  params: Record<string, unknown>,
+  wallMs: number,
+  numbers: Record<string, unknown>,
+  fired: readonly ChaosEvent[],
+  checks: Check[],
+  stack: Stack,
+): DrillReport {
+  const workers = stack.workers.map((w) => ({
+    peakRssMb: Math.round(w.peakRssBytes() / 2 ** 20),
+    cpuSeconds: w.cpuSeconds(),
+  }));
+  return drillReport(name, params, wallMs, { ...numbers, chaos: fired, workers }, checks, stack.dir);
 }

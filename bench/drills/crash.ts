@@ -7,8 +7,8 @@
  */
 import type { Faults } from '../../emulator/index.ts';
 import { runCampaign, startStack } from '../lib/stack.ts';
-import { chaosSchedule, runChaos } from './chaos.ts';
-import { check, type DrillReport, drillReport } from './report.ts';
+import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
+import { check, type DrillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
 
@@ -82,17 +82,14 @@ export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillRep
       check('campaign completed', run.progress.outcome === 'completed', `outcome ${run.progress.outcome}`),
       ...outcome.checks,
     ];
-    const workers = stack.workers.map((w) => ({
-      peakRssMb: Math.round(w.peakRssBytes() / 2 ** 20),
-      cpuSeconds: w.cpuSeconds(),
-    }));
-    const report = drillReport(
+    const report = chaosReport(
       params.ignoreIdempotency ? 'crash-no-idempotency' : 'crash',
       params,
       run.wallMs,
-      { ...outcome.numbers, chaos: fired, workers },
+      outcome.numbers,
+      fired,
       checks,
-      stack.dir,
+      stack,
     );
     keep = !report.ok;
     return report;

@@ -8,9 +8,9 @@
  */
 import { readdir } from 'node:fs/promises';
 import { runCampaign, startStack } from '../lib/stack.ts';
-import { chaosSchedule, runChaos } from './chaos.ts';
+import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
 import { CRASH_FAULTS } from './crash.ts';
-import { check, type DrillReport, drillReport } from './report.ts';
+import { check, type DrillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
 
@@ -82,18 +82,7 @@ export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<Dr
       ),
       ...outcome.checks,
     ];
-    const workers = stack.workers.map((w) => ({
-      peakRssMb: Math.round(w.peakRssBytes() / 2 ** 20),
-      cpuSeconds: w.cpuSeconds(),
-    }));
-    const report = drillReport(
-      'scale-out',
-      params,
-      run.wallMs,
-      { ...outcome.numbers, chaos: fired, workers },
-      checks,
-      stack.dir,
-    );
+    const report = chaosReport('scale-out', params, run.wallMs, outcome.numbers, fired, checks, stack);
     keep = !report.ok;
     return report;
   } finally {
