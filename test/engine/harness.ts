@@ -44,6 +44,8 @@ export interface Harness {
   ): Promise<CampaignProgress>;
   /** Stores the plan and starts its workflow, with no worker. */
   start(plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>>;
+  /** An in-process worker on this harness's task queue, running until the test ends. */
+  startWorker(): Promise<void>;
   /** `mediaflow worker` as a child process on this harness's task queue (killed when the test ends). */
   spawnWorker(): ChildProcess;
   manifest(plan: Plan): Promise<Record<string, unknown>[]>;
@@ -102,6 +104,19 @@ export async function harness({
       });
     },
     start,
+    async startWorker() {
+      const worker = await createMediaflowWorker({
+        connection,
+        namespace: 'default',
+        client: service,
+        taskQueue,
+      });
+      const working = worker.run();
+      onTestFinished(async () => {
+        worker.shutdown();
+        await working;
+      });
+    },
     spawnWorker() {
       const child = spawn(
         process.execPath,

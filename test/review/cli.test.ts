@@ -13,7 +13,6 @@ import { readDecisions } from '../../activities/decisions.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { buildModel } from '../../review/model.ts';
 import { campaignView } from '../../worker/campaign-control.ts';
-import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { BIN, cleanEnv, mediaflow } from '../cli/helpers.ts';
 import { harness } from '../engine/harness.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
@@ -39,17 +38,7 @@ it('decides from the command line, reports and serves the page', async () => {
   const h = await harness({ latencyMs: { I1: 200, V4: 500 }, jitter: false });
   const plan = await h.plan(SPEC);
   const handle = await h.start(plan);
-  const worker = await createMediaflowWorker({
-    connection: h.connection,
-    namespace: 'default',
-    client: h.service,
-    taskQueue: h.taskQueue,
-  });
-  const working = worker.run();
-  onTestFinished(async () => {
-    worker.shutdown();
-    await working;
-  });
+  await h.startWorker();
   const env = cleanEnv({
     TEMPORAL_ADDRESS: temporalAddress(),
     MEDIAFLOW_API_URL: h.emulator.baseUrl,

@@ -15,7 +15,6 @@ import type { PlannedJob } from '../../plan/types.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { LiveModel } from '../../review/live.ts';
 import { startReviewServer } from '../../review/server.ts';
-import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { harness } from '../engine/harness.ts';
 import { ARTIFACTS, launchBrowser } from './browser.ts';
 
@@ -47,17 +46,7 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   const h = await harness({ latencyMs: { I1: 300, V4: 5000 }, jitter: false });
   const plan = await h.plan(SPEC);
   const handle = await h.start(plan);
-  const worker = await createMediaflowWorker({
-    connection: h.connection,
-    namespace: 'default',
-    client: h.service,
-    taskQueue: h.taskQueue,
-  });
-  const working = worker.run();
-  onTestFinished(async () => {
-    worker.shutdown();
-    await working;
-  });
+  await h.startWorker();
   const campaign = await openReviewCampaign(h.temporal, plan.campaign);
   const server = await startReviewServer({
     live: new LiveModel(campaign.load, 200),
