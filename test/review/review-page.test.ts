@@ -83,11 +83,15 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   expect(await page.locator('#status').textContent()).toBe('3 applied');
 
   // Both videos start (their stills show them being made), then land and play on the page. Both
-  // are watched at once: one seen late could already have landed (a video takes 5 s).
+  // are watched at once; on a loaded machine a poll can come after a video has already landed,
+  // so a still whose video is there counts as started too.
   await Promise.all(
     [sneakerWhite, sneakerMarble!].map(async (still) => {
       await itemState(page, still.key, 'approved');
-      await page.waitForSelector(`.item[data-key="${still.key}"] .dot.s-generating`, { timeout: 15_000 });
+      const item = `.item[data-key="${still.key}"]`;
+      await page.waitForSelector(`${item} .dot.s-generating, ${item} .thumb video[poster]`, {
+        timeout: 30_000,
+      });
     }),
   );
   for (const still of [sneakerWhite, sneakerMarble!]) {
