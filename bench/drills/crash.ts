@@ -5,7 +5,7 @@
  * creates a new prediction for every create it receives, so only the engine's reconciliation of
  * "maybe created" requests keeps duplicates at 0.
  */
-import type { Faults } from '../../emulator/index.ts';
+import type { EmulatorOptions, Faults } from '../../emulator/index.ts';
 import { runCampaign, startStack } from '../lib/stack.ts';
 import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
 import { check, type DrillReport } from './report.ts';
@@ -33,6 +33,21 @@ export const CRASH_FAULTS: Partial<Faults> = {
   dropConnectionRate: 0.01,
 };
 
+/** The emulator of the crash drills (crash, scale-out): their latencies and seed, with CRASH_FAULTS. */
+export function crashEmulator(params: {
+  latencyMs: EmulatorOptions['latencyMs'];
+  seed: number;
+  ignoreIdempotency?: boolean;
+}): EmulatorOptions {
+  return {
+    latencyMs: params.latencyMs,
+    seed: params.seed,
+    faults: CRASH_FAULTS,
+    ...(params.ignoreIdempotency === undefined ? {} : { ignoreIdempotency: params.ignoreIdempotency }),
+    limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
+  };
+}
+
 export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillReport> {
   const pairs = Math.ceil((opts.jobs ?? 500) / 2);
   const params = {
@@ -47,15 +62,7 @@ export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillRep
   };
   // Budget above the plan's price, so the run can finish, yet checked: spending never passes it.
   const budgetUsd = Math.ceil(pairs * PAIR_USD * 1.2);
-  const stack = await startStack({
-    emulator: {
-      latencyMs: params.latencyMs,
-      seed: params.seed,
-      faults: CRASH_FAULTS,
-      ignoreIdempotency: params.ignoreIdempotency,
-      limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
-    },
-  });
+  const stack = await startStack({ emulator: crashEmulator(params) });
   let keep = true; // a drill that throws keeps its folder for inspection
   try {
     const events = chaosSchedule(

@@ -9,7 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import { runCampaign, startStack } from '../lib/stack.ts';
 import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
-import { CRASH_FAULTS } from './crash.ts';
+import { CRASH_FAULTS, crashEmulator } from './crash.ts';
 import { check, type DrillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
@@ -42,12 +42,7 @@ export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<Dr
   const stack = await startStack({
     s3: true,
     workers: params.workers,
-    emulator: {
-      latencyMs: params.latencyMs,
-      seed: params.seed,
-      faults: CRASH_FAULTS,
-      limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
-    },
+    emulator: crashEmulator(params),
   });
   let keep = true; // a drill that throws keeps its folder for inspection
   try {
