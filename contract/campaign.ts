@@ -25,6 +25,11 @@ export interface StepInfo {
   readonly retries: number;
   readonly concurrency: number | null;
   readonly jobCount: number;
+  /**
+   * Index of the step whose outputs this step's jobs take (`from:`); absent for a first step, and
+   * in inputs recorded before campaigns ordered jobs by the chains below them (selection.ts).
+   */
+  readonly from?: number;
   /** The step's review gate (docs/spec-format.md); absent: none. */
   readonly review?: ReviewRule;
 }

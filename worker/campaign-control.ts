@@ -26,12 +26,13 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
   return {
     campaign: plan.campaign,
     plan: ref,
-    steps: plan.steps.map(({ id, model, retries, concurrency, jobCount, review }) => ({
+    steps: plan.steps.map(({ id, model, from, retries, concurrency, jobCount, review }) => ({
       id,
       model,
       retries,
       concurrency,
       jobCount,
+      ...(from === null ? {} : { from: plan.steps.findIndex((step) => step.id === from) }),
       ...(review ? { review } : {}),
     })),
     outputDir: plan.outputDir,

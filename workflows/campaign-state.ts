@@ -27,7 +27,7 @@ import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure
 import { Budget, type StopReason } from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
-import { select } from './state/selection.ts';
+import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
 import { Tally } from './state/tally.ts';
 import { Window } from './state/window.ts';
@@ -42,6 +42,10 @@ export class CampaignState {
   limits: ServiceLimits;
   readonly startedAt: number;
   readonly runs: number;
+  /** Steps below each step (selection.ts, stepHeights); all 0 keeps the plan's order. */
+  private readonly heights: readonly number[];
+  /** Parents go first (some step has steps below it and the campaign orders by chains). */
+  private readonly chainsFirst: boolean;
 
   constructor(
     private readonly steps: readonly StepInfo[],
@@ -53,8 +57,12 @@ export class CampaignState {
       limits: ServiceLimits;
       now: number;
       clock?: () => number;
+      /** Jobs with the longest chains of steps below them go first (selection.ts); else plan order. */
+      longestChainsFirst?: boolean;
     },
   ) {
+    this.heights = init.longestChainsFirst ? stepHeights(steps.map((step) => step.from)) : steps.map(() => 0);
+    this.chainsFirst = this.heights.some((height) => height > 0);
     const carried = init.carried;
     this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = new Slots(steps);
@@ -105,7 +113,7 @@ export class CampaignState {
 
   /** How many more jobs the window wants from the plan (0 when full, finished or stopped). */
   wanted(): number {
-    return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight);
+    return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight, this.chainsFirst);
   }
 
   /** Jobs read from the plan (review gates hold some back: state/gates.ts). */
@@ -165,8 +173,14 @@ export class CampaignState {
     return this.slots.activeCount;
   }
 
+  /**
+   * Waiting jobs; when longest chains go first, only those whose parent has ended: children of
+   * jobs in flight would otherwise fill the window's quota and stop it reading the plan, while
+   * their slots idled with nothing ready to take them.
+   */
   waitingCount(): number {
-    return this.window.waiting.length;
+    if (!this.chainsFirst) return this.window.waiting.length;
+    return this.window.waiting.reduce((n, { job }) => (this.window.parentUnfinished(job) ? n : n + 1), 0);
   }
 
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
@@ -303,7 +317,7 @@ export class CampaignState {
   /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
   private take(max: number, windowRoom: number): PendingJob[] {
     if (this.budget.stopped) return [];
-    const { picked, rest, budgetReached } = select(this.window.waiting, {
+    const { picked, rest, budgetReached } = select(longestChainsFirst(this.window.waiting, this.heights), {
       max,
       windowRoom,
       parentUnfinished: (job) => this.window.parentUnfinished(job),

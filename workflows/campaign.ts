@@ -51,6 +51,11 @@ const PROGRESS_IN_MEMO = 'progress-in-memo';
  * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
  */
 const SEARCH_ATTRIBUTES = 'search-attributes';
+/**
+ * Chained campaigns pick the jobs with the longest chains below them first (state/selection.ts),
+ * where they took the plan's order. Only inputs that name steps' `from` can: older ones do not.
+ */
+const LONGEST_CHAINS_FIRST = 'longest-chains-first';
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -75,6 +80,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     limits,
     now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
     clock: () => clock.now(),
+    longestChainsFirst: input.steps.some((step) => step.from !== undefined) && patched(LONGEST_CHAINS_FIRST),
   });
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now());
   const run = new RunState(clock.now());

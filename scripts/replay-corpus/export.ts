@@ -30,6 +30,8 @@ export interface RunSummary {
   /** Creates or finishes of a regeneration (regen > 0). */
   regenerations: number;
   continuedAsNew: boolean;
+  /** The patches (docs/engine.md) the run took: `patched()` markers. */
+  patches: string[];
   /** From the campaign's result, on its last run only. */
   outcome: string | null;
   failed: number;
@@ -112,8 +114,8 @@ function isJsonPayload(value: { [key: string]: Json }): boolean {
   );
 }
 
-/** The decoded JSON payloads of one event attribute (`input` or `result`). */
-function payloadsOf(attributes: Json | undefined, field: 'input' | 'result'): unknown[] {
+/** The decoded JSON payloads of one event attribute (`input`, `result`, a marker's `patch-data`). */
+function payloadsOf(attributes: Json | undefined, field: 'input' | 'result' | 'patch-data'): unknown[] {
   if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return [];
   const holder = attributes[field] as { payloads?: { data?: string }[] } | undefined;
   return (holder?.payloads ?? []).map((p) =>
@@ -131,6 +133,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
     shares: 0,
     regenerations: 0,
     continuedAsNew: false,
+    patches: [],
     outcome: null,
     failed: 0,
     skipped: 0,
@@ -166,6 +169,9 @@ function summarize(file: string, history: HistoryJson): RunSummary {
     const signaled = event.workflowExecutionSignaledEventAttributes as Record<string, Json> | undefined;
     if (signaled?.signalName === 'governor-share') summary.shares++;
     if (event.workflowExecutionContinuedAsNewEventAttributes) summary.continuedAsNew = true;
+    const marker = event.markerRecordedEventAttributes as { details?: Record<string, Json> } | undefined;
+    const [patch] = payloadsOf(marker?.details, 'patch-data') as { id?: string }[];
+    if (patch?.id) summary.patches.push(patch.id);
     const done = event.workflowExecutionCompletedEventAttributes;
     if (done) {
       const progress = payloadsOf(done, 'result')[0] as CampaignProgress;

@@ -18,10 +18,14 @@ function chainedJobs(): JobRef[] {
   ]);
 }
 
-function newState(options: { budget?: number | null; concurrency?: number } = {}) {
-  const state = new CampaignState(steps, 6, options.concurrency ?? 10, options.budget ?? null, {
+function newState(options: { budget?: number | null; concurrency?: number; chainsFirst?: boolean } = {}) {
+  const chained = options.chainsFirst
+    ? steps.map((step, n) => (n === 1 ? { ...step, from: 0 } : step))
+    : steps;
+  const state = new CampaignState(chained, 6, options.concurrency ?? 10, options.budget ?? null, {
     limits,
     now: 0,
+    longestChainsFirst: options.chainsFirst ?? false,
   });
   state.admit(chainedJobs());
   return state;
@@ -36,6 +40,37 @@ describe('CampaignState', () => {
     state.onCreated(0, 'p0', 0);
     state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'hero/hero-0.png' });
     expect(ids(state.pick(10))).toEqual(['teaser-0']);
+  });
+
+  it('with longest chains first, starts a ready hero before the teaser of a hero already done', () => {
+    const plain = newState({ concurrency: 2 });
+    const chained = newState({ concurrency: 2, chainsFirst: true });
+    for (const state of [plain, chained]) {
+      expect(ids(state.pick(1))).toEqual(['hero-0']);
+      state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    }
+    expect(ids(plain.pick(1))).toEqual(['teaser-0']);
+    expect(ids(chained.pick(1))).toEqual(['hero-1']);
+  });
+
+  it('with longest chains first, counts only waiting jobs that could start, and reads far ahead', () => {
+    const plain = newState();
+    const chained = newState({ chainsFirst: true });
+    for (const state of [plain, chained]) state.pick(3); // the heroes: their teasers wait for them
+    expect(plain.waitingCount()).toBe(3);
+    expect(chained.waitingCount()).toBe(0);
+    const big = (chainsFirst: boolean) =>
+      new CampaignState(steps, 100_000, 10, null, { limits, now: 0, longestChainsFirst: chainsFirst });
+    expect(big(false).wanted()).toBe(100);
+    expect(
+      new CampaignState(
+        steps.map((step, n) => (n === 1 ? { ...step, from: 0 } : step)),
+        100_000,
+        10,
+        null,
+        { limits, now: 0, longestChainsFirst: true },
+      ).wanted(),
+    ).toBe(2_000);
   });
 
   it('keeps a step within its own concurrency', () => {

@@ -7,7 +7,12 @@
  */
 import type { JobRef, PendingJob } from '../../contract/campaign.ts';
 
-/** Jobs read ahead of submission: enough to keep every slot fed, never the whole plan. */
+/**
+ * Jobs read ahead of submission: enough to keep every slot fed, never the whole plan. A chained
+ * campaign whose parents go first (selection.ts, longestChainsFirst) reads the most: parents then
+ * run ahead of their children by up to that many jobs, so none is left for the end (chain-1k:
+ * 44.4 s with 4 × C read ahead, 42.1 s with the most; each job read is ~200 bytes of history).
+ */
 const MIN_LOOKAHEAD = 100;
 const MAX_LOOKAHEAD = 2_000;
 
@@ -24,8 +29,10 @@ export class Window {
   }
 
   /** How many more jobs to read from the plan (0 when the lookahead is full or the plan is read). */
-  wanted(jobCount: number, maxInFlight: number): number {
-    const lookahead = Math.min(MAX_LOOKAHEAD, Math.max(MIN_LOOKAHEAD, 4 * maxInFlight));
+  wanted(jobCount: number, maxInFlight: number, parentsFirst = false): number {
+    const lookahead = parentsFirst
+      ? MAX_LOOKAHEAD
+      : Math.min(MAX_LOOKAHEAD, Math.max(MIN_LOOKAHEAD, 4 * maxInFlight));
     return Math.max(0, Math.min(jobCount - this.cursor, lookahead - this.waiting.length));
   }
 
