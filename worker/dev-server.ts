@@ -125,7 +125,7 @@ function searchAttributeArgs(): string[] {
  * events) is raised to what docker-compose.yml sets too, under the 10,000 issue 5 allows per run.
  */
 export const DYNAMIC_CONFIG_DEFAULTS: Readonly<Record<string, number | boolean>> = {
-  'limit.historyCount.suggestContinueAsNew': 8_000,
+  'limit.historyCount.suggestContinueAsNew': 9_500,
   // Activities a workflow task schedules go straight back to the worker that completed it
   // (create-worker.ts EAGER_ACTIVITIES_PER_TASK) instead of through matching and a poller.
   'system.enableActivityEagerExecution': true,

@@ -56,6 +56,8 @@ const SEARCH_ATTRIBUTES = 'search-attributes';
  * where they took the plan's order. Only inputs that name steps' `from` can: older ones do not.
  */
 const LONGEST_CHAINS_FIRST = 'longest-chains-first';
+/** Runs drain from a higher ceiling (decide.ts, CEILINGS): histories recorded before drained lower. */
+const LONGER_RUNS = 'longer-runs';
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -85,7 +87,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now());
   const run = new RunState(clock.now());
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
-  const rollOverLimit = rollOverAt(state.maxInFlight);
+  const rollOverLimit = rollOverAt(state.maxInFlight, patched(LONGER_RUNS) ? 'longer' : 'first');
   const publish = publisher({
     campaign: input.campaign,
     state,

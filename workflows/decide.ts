@@ -22,15 +22,22 @@ export const CHAIN_RATE_MARGIN = 1.05;
  * arriving has its last task refused by the server (UnhandledCommand), and the SDK then replays
  * the whole history, during which more results arrive: seconds lost per roll-over, measured.
  * A drain costs about one prediction latency, so runs should be long: our servers suggest
- * continue-as-new at 8,000 events (worker/dev-server.ts, docker-compose.yml) rather than 4,096,
- * and this ceiling covers servers that suggest later, with room for the drain's own events.
- * Predictions still running after MAX_DRAIN_MS (long videos) are handed to the next run.
+ * continue-as-new at 9,500 events (worker/dev-server.ts, docker-compose.yml) rather than 4,096,
+ * and this ceiling, lower with more jobs in flight, leaves room under 10,000 for the drain's own
+ * events. Predictions still running after MAX_DRAIN_MS (long videos) go on in the next run.
  */
-export const MAX_EVENTS_PER_RUN = 9_000;
 export const MIN_EVENTS_PER_RUN = 2_000;
 export const MAX_DRAIN_MS = 5_000;
-/** History events a job in flight still adds while a run drains (about five per completion). */
-const EVENTS_PER_DRAINING_JOB = 5;
+/**
+ * The ceiling, and the history events each job in flight still adds while a run drains. First
+ * 9,000 and 5; then, measured at 2 to 2.5 per job (a 10k run drained from 8,000 to 8,392 events
+ * with ~100 in flight), 9,600 and 3 (patched 'longer-runs'): a 2,000-job campaign at 50 in
+ * flight needs ~8,800 events and no longer rolls over just before its end.
+ */
+const CEILINGS = {
+  first: { maxEvents: 9_000, perDrainingJob: 5 },
+  longer: { maxEvents: 9_600, perDrainingJob: 3 },
+} as const;
 
 export type Command =
   /** Nothing left to do: the campaign ends with its outcome. */
@@ -98,8 +105,9 @@ export function decide(s: Situation): Command {
 }
 
 /** The event count at which a run starts draining: room is left for each slot's last events. */
-export function rollOverAt(maxInFlight: number): number {
-  return Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS_PER_RUN - EVENTS_PER_DRAINING_JOB * maxInFlight);
+export function rollOverAt(maxInFlight: number, ceiling: keyof typeof CEILINGS = 'first'): number {
+  const { maxEvents, perDrainingJob } = CEILINGS[ceiling];
+  return Math.max(MIN_EVENTS_PER_RUN, maxEvents - perDrainingJob * maxInFlight);
 }
 
 /**

@@ -127,11 +127,14 @@ describe('decide', () => {
 
 describe('rollOverAt', () => {
   it.each([
-    [16, 8_920],
-    [200, 8_000],
-    [5_000, MIN_EVENTS_PER_RUN],
-  ])('with %i in flight drains from event %i', (inFlight, events) => {
-    expect(rollOverAt(inFlight)).toBe(events);
+    ['first', 16, 8_920],
+    ['first', 200, 8_000],
+    ['first', 5_000, MIN_EVENTS_PER_RUN],
+    ['longer', 50, 9_450],
+    ['longer', 200, 9_000],
+    ['longer', 5_000, MIN_EVENTS_PER_RUN],
+  ] as const)('%s ceiling: with %i in flight drains from event %i', (ceiling, inFlight, events) => {
+    expect(rollOverAt(inFlight, ceiling)).toBe(events);
   });
 });
 
