@@ -58,6 +58,8 @@ const SEARCH_ATTRIBUTES = 'search-attributes';
 const LONGEST_CHAINS_FIRST = 'longest-chains-first';
 /** Runs drain from a higher ceiling (decide.ts, CEILINGS): histories recorded before drained lower. */
 const LONGER_RUNS = 'longer-runs';
+/** Heirs from the first wave, at an assumed latency (decide.ts, ASSUMED_LATENCY_MS). */
+const EARLY_HEIRS = 'early-heirs';
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -99,7 +101,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor });
+  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor }, patched(EARLY_HEIRS));
   governor?.steer({ state, clock, pacer, run });
   // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
   const gates = hasGates(input.steps) ? reviewGates({ state, clock, run, context }) : null;

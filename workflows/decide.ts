@@ -18,6 +18,13 @@ export const LIMITS_REFRESH_MS = 5_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
 export const CHAIN_RATE_MARGIN = 1.05;
 /**
+ * The latency assumed before any is measured (patched 'early-heirs'): generations take a second
+ * or more, so a campaign whose window binds at that latency names heirs from its first wave, where
+ * it waited for the first prediction to end (its slots then idled ~0.4 s each in chain-1k). A
+ * shorter real latency shows in the first results and turns heirs off from then on.
+ */
+export const ASSUMED_LATENCY_MS = 1_000;
+/**
  * Continue-as-new drains first (decision 6): a run that completes while activity results keep
  * arriving has its last task refused by the server (UnhandledCommand), and the SDK then replays
  * the whole history, during which more results arrive: seconds lost per roll-over, measured.

@@ -11,7 +11,7 @@ import { CREATE_GAVE_UP } from '../contract/failure-policy.ts';
 import { createPredictions, finishPrediction } from './activities.ts';
 import type { CampaignState } from './campaign-state.ts';
 import type { CampaignClock } from './clock.ts';
-import { mayNameHeir } from './decide.ts';
+import { ASSUMED_LATENCY_MS, mayNameHeir } from './decide.ts';
 import { messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
 import type { Pacer } from './pacer.ts';
@@ -28,13 +28,14 @@ export interface Campaign {
   readonly governor: GovernorLink | null;
 }
 
-export function reactions({ state, clock, pacer, run, context, governor }: Campaign) {
+/** `earlyHeirs`: heirs may be named before a latency is measured (decide.ts, ASSUMED_LATENCY_MS). */
+export function reactions({ state, clock, pacer, run, context, governor }: Campaign, earlyHeirs: boolean) {
   /** An heir is named only while the window, not the create rate, binds (decide.ts). */
   const mayName = () =>
     mayNameHeir({
       draining: run.draining,
       limitsStale: run.limitsStale,
-      latencyMs: state.latencyMs,
+      latencyMs: state.latencyMs ?? (earlyHeirs ? ASSUMED_LATENCY_MS : null),
       maxInFlight: state.maxInFlight,
       createsPerSecond: state.limits.createsPerSecond,
     });
