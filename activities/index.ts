@@ -7,7 +7,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
-import type { CreateOutcome, CreateRequest, FinishRequest, FinishResult } from '../contract/activities.ts';
+import type {
+  CreateOutcome,
+  CreateRequest,
+  FinishBatchItem,
+  FinishBatchRequest,
+  FinishRequest,
+  FinishResult,
+} from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { Store } from '../store/index.ts';
@@ -17,6 +24,7 @@ import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
 import { writeDecisions } from './decisions.ts';
 import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
+import { finishPredictions } from './finish/batch.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import type { Download } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
@@ -130,6 +138,12 @@ export function createActivities({ client, storeOf, plans, manifests, download }
     finishPrediction: classified(async (request: FinishRequest): Promise<FinishResult> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
       return finishPrediction({ client, resolver, claims, finishing, download }, plan, manifest, request);
+    }),
+
+    /** The predictions of one create batch, when the campaign names no heirs (finish/batch.ts). */
+    finishPredictions: classified(async (request: FinishBatchRequest): Promise<FinishBatchItem[]> => {
+      const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
+      return finishPredictions({ client, resolver, claims, finishing, download }, plan, manifest, request);
     }),
 
     /**

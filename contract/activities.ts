@@ -92,3 +92,26 @@ export interface FinishResult {
   /** Worker clock when the finish returned (moves the campaign clock). */
   readonly at: number;
 }
+
+/**
+ * Several predictions of one create batch, finished by one activity (finishPredictions): a
+ * rate-bound campaign names no heirs, and one activity per batch instead of per job keeps its
+ * history (and so its roll-overs and the server's work) small. Each item is a FinishRequest
+ * without the campaign's context and without an heir.
+ */
+export interface FinishBatchRequest {
+  readonly campaign: string;
+  readonly plan: PlanRef;
+  readonly outputDir: string;
+  readonly items: readonly Omit<FinishRequest, 'campaign' | 'plan' | 'outputDir' | 'heir'>[];
+}
+
+/**
+ * Each item's result, in the request's order: finished as finishPrediction reports, or stopped by
+ * a failure that stops the campaign (disk full, a deleted key…), which keeps the job for the next
+ * run; the batch's other items are reported all the same. Any other failure fails the activity,
+ * which is retried: items already recorded then return at once.
+ */
+export type FinishBatchItem =
+  | ({ readonly kind: 'finished' } & FinishResult)
+  | { readonly kind: 'stopped'; readonly failure: FailureKind; readonly message: string };

@@ -70,6 +70,21 @@ function heirs(shape: 'heirs' | 'early-heirs') {
 }
 
 /**
+ * Rate-bound (20 in flight, 1 s each, 10 creates/s allowed): no heirs, and since patch
+ * 'batched-finishes' the jobs of each create batch are finished by one activity.
+ */
+async function batchedFinishes(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'batched-finishes', stills(40, 20), {
+    latencyMs: { I4: 1_000 },
+    jitter: false,
+    timeScale: 1,
+    limits: { createsPerMinute: 600 },
+  });
+  await runToEnd(c);
+  return c;
+}
+
+/**
  * The server suggests continue-as-new at 150 events (its own server), so the campaign rolls over.
  * Recorded as `continue-as-new` before runs drained from a higher ceiling, as `longer-runs` since.
  */
@@ -262,6 +277,14 @@ const SHAPES: Shape[] = [
     record: heirs('early-heirs'),
     // 20 jobs in 4 slots: 4 chains of 5 jobs, each naming 4 heirs.
     check: (r) => (total(r, (s) => s.heirs) === 16 ? null : `${total(r, (s) => s.heirs)} heirs, wanted 16`),
+  },
+  {
+    name: 'batched-finishes',
+    record: batchedFinishes,
+    check: (r) =>
+      outcome(r) === 'completed' && total(r, (s) => s.finishBatches) > 0 && total(r, (s) => s.heirs) === 0
+        ? null
+        : 'not completed, or no batch finished, or an heir named',
   },
   {
     name: 'continue-as-new',

@@ -28,8 +28,11 @@ export const { createPredictions } = proxyActivities<Activities>({
   retry: { initialInterval: '300 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
 });
 
-/** Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes. */
-export const { finishPrediction } = proxyActivities<Activities>({
+/**
+ * Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes.
+ * One job (with its heir), or the jobs of one create batch.
+ */
+export const { finishPrediction, finishPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
   scheduleToCloseTimeout: '24 hours',
   heartbeatTimeout: '10 seconds',

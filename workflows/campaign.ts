@@ -30,36 +30,20 @@ import { stopOf } from './failure-of.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
+import {
+  BATCHED_FINISHES,
+  EARLY_HEIRS,
+  LONGER_RUNS,
+  LONGEST_CHAINS_FIRST,
+  PROGRESS_IN_MEMO,
+  SEARCH_ATTRIBUTES,
+} from './patches.ts';
 import { publisher } from './publish.ts';
 import { reactions } from './reactions.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
 import { loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
-
-/**
- * Progress is published in the memo, so clients read it from the server without a query (a query
- * answered by a worker that has not cached the run can make it apply part of a workflow task
- * early, and the task then carries commands a replay does not make: docs/engine.md, "Progress
- * without queries"). Histories recorded before this have no such events, hence the patch.
- */
-const PROGRESS_IN_MEMO = 'progress-in-memo';
-/**
- * The outcome, counts and money are also upserted as search attributes (search-attributes.ts),
- * with the memo and only those that changed, so operators find campaigns with Temporal's own
- * tools. Only when the client found them registered (`input.searchAttributes`): an upsert of an
- * unregistered attribute fails the workflow task. Histories recorded before have no upserts.
- */
-const SEARCH_ATTRIBUTES = 'search-attributes';
-/**
- * Chained campaigns pick the jobs with the longest chains below them first (state/selection.ts),
- * where they took the plan's order. Only inputs that name steps' `from` can: older ones do not.
- */
-const LONGEST_CHAINS_FIRST = 'longest-chains-first';
-/** Runs drain from a higher ceiling (decide.ts, CEILINGS): histories recorded before drained lower. */
-const LONGER_RUNS = 'longer-runs';
-/** Heirs from the first wave, at an assumed latency (decide.ts, ASSUMED_LATENCY_MS). */
-const EARLY_HEIRS = 'early-heirs';
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -101,7 +85,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor }, patched(EARLY_HEIRS));
+  const { finish, submit } = reactions(
+    { state, clock, pacer, run, context, governor },
+    { earlyHeirs: patched(EARLY_HEIRS), batchedFinishes: patched(BATCHED_FINISHES) },
+  );
   governor?.steer({ state, clock, pacer, run });
   // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
   const gates = hasGates(input.steps) ? reviewGates({ state, clock, run, context }) : null;

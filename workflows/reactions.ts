@@ -4,11 +4,11 @@
  * its heir, and a failure takes the effect the failure policy gives it. These run between the
  * executor's decisions (campaign.ts), in the order the reports arrive.
  */
-import { CancellationScope, isCancellation, log } from '@temporalio/workflow';
-import type { CreateItem, CreateOutcome } from '../contract/activities.ts';
+import { ApplicationFailure, CancellationScope, isCancellation, log } from '@temporalio/workflow';
+import type { CreateItem, CreateOutcome, FinishOutcome } from '../contract/activities.ts';
 import type { InFlightJob, PendingJob, PlanRef } from '../contract/campaign.ts';
 import { CREATE_GAVE_UP } from '../contract/failure-policy.ts';
-import { createPredictions, finishPrediction } from './activities.ts';
+import { createPredictions, finishPrediction, finishPredictions } from './activities.ts';
 import type { CampaignState } from './campaign-state.ts';
 import type { CampaignClock } from './clock.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from './decide.ts';
@@ -16,7 +16,7 @@ import { messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
 import type { Pacer } from './pacer.ts';
 import type { RunState } from './run-state.ts';
-import { createSummary, finishSummary } from './summaries.ts';
+import { createSummary, finishBatchSummary, finishSummary } from './summaries.ts';
 
 export interface Campaign {
   readonly state: CampaignState;
@@ -28,27 +28,39 @@ export interface Campaign {
   readonly governor: GovernorLink | null;
 }
 
-/** `earlyHeirs`: heirs may be named before a latency is measured (decide.ts, ASSUMED_LATENCY_MS). */
-export function reactions({ state, clock, pacer, run, context, governor }: Campaign, earlyHeirs: boolean) {
+/** What changed since histories recorded before (campaign.ts names the patches). */
+export interface ReactionRules {
+  /** Heirs may be named before a latency is measured (decide.ts, ASSUMED_LATENCY_MS). */
+  readonly earlyHeirs: boolean;
+  /** The created jobs of a batch that name no heir are finished by one activity per step. */
+  readonly batchedFinishes: boolean;
+}
+
+export function reactions({ state, clock, pacer, run, context, governor }: Campaign, rules: ReactionRules) {
   /** An heir is named only while the window, not the create rate, binds (decide.ts). */
   const mayName = () =>
     mayNameHeir({
       draining: run.draining,
       limitsStale: run.limitsStale,
-      latencyMs: state.latencyMs ?? (earlyHeirs ? ASSUMED_LATENCY_MS : null),
+      latencyMs: state.latencyMs ?? (rules.earlyHeirs ? ASSUMED_LATENCY_MS : null),
       maxInFlight: state.maxInFlight,
       createsPerSecond: state.limits.createsPerSecond,
     });
 
-  /** A report of the create activity (or of an heir's create inside a finish). */
-  function onCreate(outcome: CreateOutcome): void {
+  /**
+   * A report of the create activity (or of an heir's create inside a finish). With `unpaired`, a
+   * created job that names no heir is left there for the caller to finish with others.
+   */
+  function onCreate(outcome: CreateOutcome, unpaired?: InFlightJob[]): void {
     switch (outcome.kind) {
       case 'created': {
         clock.observe(outcome.at);
         state.onCreated(outcome.i, outcome.predictionId, outcome.at);
         const pending = state.pendingOf(outcome.i);
         const heir = mayName() ? state.reserveHeir(outcome.i) : null;
-        void finish({ pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir });
+        const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir };
+        if (heir === null && unpaired) unpaired.push(flight);
+        else void finish(flight);
         break;
       }
       case 'cached':
@@ -100,11 +112,7 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
         if (heir && result.heir?.kind === 'created') state.onCanceledHeir(heir);
         return;
       }
-      state.onFinished(i, result.outcome);
-      if (result.waitedMs !== null && !resumed) {
-        state.observeWait(result.waitedMs, pending.job.step);
-        governor?.observeLatency(state.latencyMs);
-      }
+      finished(pending, result.outcome, resumed ? null : result.waitedMs);
       if (!heir) return;
       state.promoteHeir(i);
       // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
@@ -113,20 +121,60 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
       else state.onRetry(heir.job.i);
     } catch (error) {
       if (run.cancelled || isCancellation(error)) return;
-      const stop = stopOf(error);
-      if (stop) state.stopWith(stop.effect.outcome, stop.message, [i]);
-      else
-        state.onFinished(
-          i,
-          { kind: 'failed', creditsUsed: null, message: messageOf(error) },
-          'finish_gave_up',
-        );
+      lost(i, error);
       if (!heir) return;
       // Whether the heir was created is unknown: it is created again under the same idempotency key.
       state.promoteHeir(i);
       state.onRetry(heir.job.i);
     } finally {
       if (heir) run.chaining--;
+      run.changed = true;
+      run.reports++;
+    }
+  }
+
+  /** A finish reported its job's outcome; `waitedMs` (null: not measured) feeds the latency. */
+  function finished(pending: PendingJob, outcome: FinishOutcome, waitedMs: number | null): void {
+    state.onFinished(pending.job.i, outcome);
+    if (waitedMs === null) return;
+    state.observeWait(waitedMs, pending.job.step);
+    governor?.observeLatency(state.latencyMs);
+  }
+
+  /** A finish failed for good: the failure policy's effect (a stop keeps the job for the next run). */
+  function lost(i: number, error: unknown): void {
+    const stop = stopOf(error);
+    if (stop) state.stopWith(stop.effect.outcome, stop.message, [i]);
+    else
+      state.onFinished(i, { kind: 'failed', creditsUsed: null, message: messageOf(error) }, 'finish_gave_up');
+  }
+
+  /** Waits for the predictions of one step of a create batch, none naming an heir (finishPredictions). */
+  async function finishAll(flights: readonly InFlightJob[]): Promise<void> {
+    const items = flights.map(({ pending, predictionId, startedAt }) => ({
+      ...itemOf(pending),
+      predictionId,
+      startedAt,
+      resumed: false,
+    }));
+    try {
+      const results = await finishPredictions.executeWithOptions({ summary: finishBatchSummary(flights) }, [
+        { ...context, items },
+      ]);
+      if (run.cancelled) return;
+      for (const [n, result] of results.entries()) {
+        const { pending } = flights[n]!;
+        if (result.kind === 'stopped') {
+          lost(pending.job.i, ApplicationFailure.nonRetryable(result.message, result.failure));
+          continue;
+        }
+        clock.observe(result.at);
+        finished(pending, result.outcome, result.waitedMs);
+      }
+    } catch (error) {
+      if (run.cancelled || isCancellation(error)) return;
+      for (const { pending } of flights) lost(pending.job.i, error);
+    } finally {
       run.changed = true;
       run.reports++;
     }
@@ -141,7 +189,9 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
         { ...context, items },
       ]);
       if (run.cancelled) return;
-      for (const outcome of outcomes) onCreate(outcome);
+      const unpaired: InFlightJob[] | undefined = rules.batchedFinishes ? [] : undefined;
+      for (const outcome of outcomes) onCreate(outcome, unpaired);
+      for (const flights of byStep(unpaired ?? [])) void finishAll(flights);
     } catch (error) {
       if (run.cancelled || isCancellation(error)) return;
       const stop = stopOf(error);
@@ -163,6 +213,17 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
   }
 
   return { finish, submit };
+}
+
+/** Flights grouped by step, in their order: a step's predictions end about together. */
+function byStep(flights: readonly InFlightJob[]): InFlightJob[][] {
+  const groups = new Map<number, InFlightJob[]>();
+  for (const flight of flights) {
+    const group = groups.get(flight.pending.job.step);
+    if (group) group.push(flight);
+    else groups.set(flight.pending.job.step, [flight]);
+  }
+  return [...groups.values()];
 }
 
 /** What the activities need of a job: its index and take (and a reviewer's retake and prompt, when given). */

@@ -23,9 +23,20 @@ function jobLabel({ job, regen }: PendingJob): string {
 
 /** "create 12: hero-sneaker-marble-v1, hero-watch-marble-v1, …" */
 export function createSummary(batch: readonly PendingJob[]): string {
-  const head = `create ${batch.length}: `;
-  let text = head;
-  for (const [n, pending] of batch.entries()) {
+  return listSummary('create', batch);
+}
+
+/** "finish 12: hero-sneaker-marble-v1, …" (the predictions of one create batch, finishPredictions) */
+export function finishBatchSummary(flights: readonly { readonly pending: PendingJob }[]): string {
+  return listSummary(
+    'finish',
+    flights.map(({ pending }) => pending),
+  );
+}
+
+function listSummary(verb: string, jobs: readonly PendingJob[]): string {
+  let text = `${verb} ${jobs.length}: `;
+  for (const [n, pending] of jobs.entries()) {
     const name = `${n > 0 ? ', ' : ''}${jobLabel(pending)}`;
     // Room for ", …" when names are left off.
     if (text.length + name.length > MAX_SUMMARY - 3) return `${text}, …`;

@@ -46,7 +46,7 @@ export async function finishPrediction(
 }
 
 /** `again`: an earlier attempt or run may have left a partial file or created the heir. */
-async function finishJob(
+export async function finishJob(
   deps: FinishDeps,
   loaded: LoadedPlan,
   manifest: Manifest,

@@ -21,6 +21,8 @@ export interface RunSummary {
   events: number;
   /** finishPrediction inputs naming a heir. */
   heirs: number;
+  /** finishPredictions activities: the predictions of one create batch finished together. */
+  finishBatches: number;
   /** Creates (batched or a heir's) answered 429, reported as `retry` outcomes. */
   retries429: number;
   /** readServiceLimits activities: the first read of run 1, then one per re-read after a 429. */
@@ -128,6 +130,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
     file,
     events: history.events.length,
     heirs: 0,
+    finishBatches: 0,
     retries429: 0,
     limitReads: 0,
     shares: 0,
@@ -152,6 +155,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
         items?: { regen: number }[];
       }[];
       if (type === 'finishPrediction' && input?.heir) summary.heirs++;
+      if (type === 'finishPredictions') summary.finishBatches++;
       if ((input?.regen ?? 0) > 0 || input?.items?.some((item) => item.regen > 0)) summary.regenerations++;
     }
     const completed = event.activityTaskCompletedEventAttributes as Record<string, Json> | undefined;
