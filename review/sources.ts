@@ -66,9 +66,8 @@ export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Pro
   const manifest = await Manifest.open(plan.outputDir);
   const reviewedSteps = reviewedStepsOf(plan);
   return async () => {
-    await manifest.refresh();
     const entries = new Map<string, ManifestEntry>();
-    for (const entry of manifest.all()) entries.set(entry.key, entry);
+    for (const entry of await manifest.recorded()) entries.set(entry.key, entry);
     const [decisions, progress] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
