@@ -38,7 +38,7 @@ class ClaimsLog implements CampaignClaims {
       offset = this.firstLine.get(idempotencyKey);
       if (offset === undefined) return undefined;
     }
-    const claim = await readLineAt(this.file, offset, Claim);
+    const claim = readLineAt(this.file, offset, Claim);
     if (claim?.idempotency_key === idempotencyKey) return claim;
     // The log was replaced under this worker (restored from a backup, say): a claim keeps a re-run
     // from paying again, so it is looked for in the whole log rather than taken as gone.

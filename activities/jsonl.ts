@@ -125,16 +125,18 @@ const LINE_CHUNK = 4096;
 
 /**
  * The record on the line that starts at `offset` (as AppendedLines located it), or undefined when
- * there is none there that matches the schema (the file was replaced or cut since).
+ * there is none there that matches the schema (the file was replaced or cut since). Synchronous,
+ * like the writes: one small read of a file just written, where the three thread-pool hops of
+ * fs/promises cost several times the read itself (measured: bench/manifest-memory.ts).
  */
-export async function readLineAt<T extends z.ZodType>(
+export function readLineAt<T extends z.ZodType>(
   file: string,
   offset: number,
   schema: T,
-): Promise<z.infer<T> | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
+): z.infer<T> | undefined {
+  let fd: number;
   try {
-    handle = await open(file, 'r');
+    fd = openSync(file, 'r');
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -142,8 +144,8 @@ export async function readLineAt<T extends z.ZodType>(
   try {
     const chunks: Buffer[] = [];
     for (let at = offset; ; ) {
-      const chunk = Buffer.alloc(LINE_CHUNK);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+      const chunk = Buffer.allocUnsafe(LINE_CHUNK);
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, at);
       const end = chunk.subarray(0, bytesRead).indexOf(0x0a);
       chunks.push(chunk.subarray(0, end >= 0 ? end : bytesRead));
       if (end >= 0) break;
@@ -153,7 +155,7 @@ export async function readLineAt<T extends z.ZodType>(
     const parsed = schema.safeParse(parseJson(Buffer.concat(chunks).toString('utf8')));
     return parsed.success ? parsed.data : undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -175,8 +177,12 @@ export class AppendedLines<T extends z.ZodType> {
 
   next(): Promise<Located<z.infer<T>>[]> {
     const read = this.reading.then(() => this.readAppended());
-    // A failed read (the disk, say) fails its caller, not every read after it.
-    this.reading = read.catch(() => {});
+    // A failed read (the disk, say) fails its caller, not every read after it. Nor is the result
+    // kept: the first read of a large manifest is every line of it.
+    this.reading = read.then(
+      () => undefined,
+      () => undefined,
+    );
     return read;
   }
 

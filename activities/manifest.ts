@@ -103,15 +103,17 @@ export class Manifest {
   }
 
   /**
-   * The job's latest entry: recent, else its line in the folder's manifest, else from its records.
-   * A miss costs a read of the lines appended since the last and one more read: of its line when
-   * listed, else of its record (a job not recorded yet: what most finishes ask).
+   * The job's latest entry: recent, else its line in the folder's manifest, else (after reading the
+   * lines appended since) from its records. Like a recent entry, a listed job's line is taken
+   * without that refresh. A job not listed (what most finishes ask) costs the refresh and one read
+   * of its record; a listed one, one read of its line.
    */
   async get(key: string): Promise<ManifestEntry | undefined> {
-    const known = this.recent.get(key);
-    if (known) return known;
-    await this.refresh();
-    const found = this.recent.get(key) ?? (await this.listedLine(key)) ?? (await this.fromRecords(key));
+    let found = this.known(key);
+    if (!found) {
+      await this.refresh();
+      found = this.known(key) ?? (await this.fromRecords(key));
+    }
     if (found) this.remember(found);
     return found;
   }
@@ -183,11 +185,12 @@ export class Manifest {
     if (this.recent.size > RECENT_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
   }
 
-  /** On a folder, the job's latest line, read again where the index says it starts. */
-  private async listedLine(key: string): Promise<ManifestEntry | undefined> {
+  /** Recent, or on a folder the job's latest line, read again where the index says it starts. */
+  private known(key: string): ManifestEntry | undefined {
+    const recent = this.recent.get(key);
     const offset = this.view?.lines.get(key);
-    if (offset === undefined) return undefined;
-    const entry = await readLineAt(this.view!.file, offset, ManifestEntry);
+    if (recent || offset === undefined) return recent;
+    const entry = readLineAt(this.view!.file, offset, ManifestEntry);
     // Another line there (the file was replaced since): the records still tell.
     return entry?.key === key ? entry : undefined;
   }
