@@ -14,10 +14,9 @@
  * prediction>`; so lookups read a few small objects, never a listing.
  *
  * On a folder, lines are written and read by jsonl.ts (checked writes, torn tails skipped); each
- * worker keeps an index of where each listed job's latest line starts, refreshed from the bytes
- * others appended when a lookup misses, and reads the line again when asked. Beyond that index a
- * worker keeps only the most recent entries, so its memory does not grow with the campaign's entries
- * (issue 13: 100,000 jobs held ~1 KB each, with their inputs).
+ * worker indexes where each job's latest line starts (refreshed from the bytes others appended when
+ * a lookup misses) and rereads the line when asked: whole entries, ~1 KB each with their inputs,
+ * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
