@@ -46,17 +46,19 @@ class ClaimsLog implements CampaignClaims {
   }
 }
 
+/** Folder logs indexed at once: the campaigns a worker ran last (an evicted one is read again). */
+const OPEN_LOGS = 8;
+
 export class ClaimsIndex {
   private readonly logs = new Map<string, ClaimsLog>();
 
   of(store: Store, campaign: string): CampaignClaims {
     if (isS3Url(store.location)) return { lookup: (key) => findClaim(store, campaign, key) };
     const file = join(store.location, claimsLogOf(campaign));
-    let log = this.logs.get(file);
-    if (!log) {
-      log = new ClaimsLog(file);
-      this.logs.set(file, log);
-    }
+    const log = this.logs.get(file) ?? new ClaimsLog(file);
+    this.logs.delete(file); // set again last: the log used longest ago goes first
+    this.logs.set(file, log);
+    if (this.logs.size > OPEN_LOGS) this.logs.delete(this.logs.keys().next().value!);
     return log;
   }
 }

@@ -217,7 +217,12 @@ export function recordName(key: string, replaces: string | null): string {
   return `${key}.${createHash('sha256').update(replaces).digest('hex').slice(0, 16)}`;
 }
 
-/** One Manifest per output location per worker process. */
+/**
+ * One Manifest per output location per worker process, for the few locations used last: each holds
+ * its index, so a worker serving campaign after campaign keeps only theirs (reopening rereads).
+ */
+const OPEN_MANIFESTS = 8;
+
 export class Manifests {
   private readonly open = new Map<string, Promise<Manifest>>();
 
@@ -231,8 +236,10 @@ export class Manifests {
     if (!manifest) {
       manifest = Manifest.open(outputDir, this.writer, this.storeOf(outputDir));
       manifest.catch(() => this.open.delete(outputDir));
-      this.open.set(outputDir, manifest);
     }
+    this.open.delete(outputDir); // set again last: the location used longest ago goes first
+    this.open.set(outputDir, manifest);
+    if (this.open.size > OPEN_MANIFESTS) this.open.delete(this.open.keys().next().value!);
     return manifest;
   }
 }

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeWriter, ShortWrite } from '../../activities/jsonl.ts';
-import { MANIFEST_FILE, Manifest, type ManifestEntry, RECENT_ENTRIES } from '../../activities/manifest.ts';
+import {
+  MANIFEST_FILE,
+  Manifest,
+  type ManifestEntry,
+  Manifests,
+  RECENT_ENTRIES,
+} from '../../activities/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
 
@@ -159,6 +165,19 @@ describe('manifest', () => {
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
     await writeFile(join(dir, MANIFEST_FILE), `${lines.reverse().join('\n')}\n`);
     expect((await reader.get('job-0'))?.key).toBe('job-0');
+  });
+
+  it('keeps the manifests of the few locations used last open, and each still knows its jobs', async () => {
+    const manifests = new Manifests();
+    const dirs = await Promise.all(Array.from({ length: 10 }, () => mkdtemp(join(tmpdir(), 'mf-manifest-'))));
+    const first = await manifests.of(dirs[0]!);
+    expect(await manifests.of(dirs[0]!)).toBe(first);
+    for (const [i, dir] of dirs.entries()) await (await manifests.of(dir)).record(entry(`job-${i}`), null);
+    // The first location, used longest ago, was let go: opened again, it finds its job all the same.
+    const reopened = await manifests.of(dirs[0]!);
+    expect(reopened).not.toBe(first);
+    expect((await reopened.get('job-0'))?.key).toBe('job-0');
+    expect(await (await manifests.of(dirs[9]!)).get('job-0')).toBeUndefined();
   });
 
   it('in S3 mode, records each job once and finds its latest output through the chain of records', async () => {
