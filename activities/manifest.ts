@@ -168,14 +168,19 @@ export class Manifest {
     if (entry) appendLines(this.view.file, [JSON.stringify(entry)], this.view.writer);
   }
 
-  /** On a folder, reads lines appended since the last read (by this process or another worker). */
-  async refresh(): Promise<void> {
-    if (!this.view) return;
-    for (const { value, offset } of await this.view.appended.next()) {
+  /**
+   * On a folder, reads the lines appended since the last read (by this process or another worker)
+   * and returns their entries, oldest first; none in S3 mode.
+   */
+  async refresh(): Promise<ManifestEntry[]> {
+    if (!this.view) return [];
+    const appended = await this.view.appended.next();
+    for (const { value, offset } of appended) {
       this.view.lines.set(value.key, offset);
       // A newer line of a recent job (its lost file made again) replaces the entry kept.
       this.remember(value);
     }
+    return appended.map((line) => line.value);
   }
 
   private remember(entry: ManifestEntry): void {
