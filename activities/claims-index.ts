@@ -1,53 +1,64 @@
 /**
- * The claims of each campaign as this worker has seen them, by idempotency key. Every create asks
- * it (create/adopt-claimed.ts). In S3 mode a claim is one read of its create-once object
- * (claims.ts); a hit is kept, since a claim never changes. A folder's log is read incrementally
- * (jsonl.ts, AppendedLines), so a lookup never rereads the whole log: that made a 10,000-job
- * campaign quadratic in worker CPU (measured: 93 s against 53 s).
+ * The claims of each campaign, found by idempotency key. Every create asks (create/adopt-claimed.ts),
+ * and nearly every answer is "none": only a prediction made and never recorded has a claim to adopt.
+ * In S3 mode a claim is one read of its create-once object (claims.ts), asked each time: keeping the
+ * claims read would grow with the campaign. A folder's log is read incrementally (jsonl.ts,
+ * AppendedLines), so a lookup never rereads the whole log (that made a 10,000-job campaign
+ * quadratic in worker CPU: 93 s against 53 s); of each key only where its first claim's line
+ * starts is kept, and the line is read again on the rare hit (issue 13: whole claims made a
+ * worker's memory grow with the campaign).
  */
 import { join } from 'node:path';
 import { isS3Url, type Store } from '../store/index.ts';
 import { Claim, claimsLogOf, findClaim } from './claims.ts';
-import { AppendedLines } from './jsonl.ts';
+import { AppendedLines, readLineAt, readLines } from './jsonl.ts';
 
-class CampaignClaims {
-  private readonly byKey = new Map<string, Claim>();
-  private readonly log: AppendedLines<typeof Claim> | null;
+/** What a create asks of its campaign's claims. */
+export interface CampaignClaims {
+  /** The first claim made under the key, if any. */
+  lookup(idempotencyKey: string): Promise<Claim | undefined>;
+}
 
-  constructor(
-    private readonly store: Store,
-    private readonly campaign: string,
-  ) {
-    const folder = !isS3Url(store.location);
-    this.log = folder ? new AppendedLines(join(store.location, claimsLogOf(campaign)), Claim) : null;
+/** A folder's log of one campaign's claims, indexed. */
+class ClaimsLog implements CampaignClaims {
+  private readonly appended: AppendedLines<typeof Claim>;
+  /** Where the first claim of each idempotency key starts: the first stays the key's, as in S3 mode. */
+  private readonly firstLine = new Map<string, number>();
+
+  constructor(private readonly file: string) {
+    this.appended = new AppendedLines(file, Claim);
   }
 
   async lookup(idempotencyKey: string): Promise<Claim | undefined> {
-    const known = this.byKey.get(idempotencyKey);
-    if (known) return known;
-    if (this.log) {
-      // The first claim of a key stays its claim, as in S3 mode.
-      for (const claim of await this.log.next()) {
-        if (!this.byKey.has(claim.idempotency_key)) this.byKey.set(claim.idempotency_key, claim);
+    let offset = this.firstLine.get(idempotencyKey);
+    if (offset === undefined) {
+      for (const { value, offset: at } of await this.appended.next()) {
+        if (!this.firstLine.has(value.idempotency_key)) this.firstLine.set(value.idempotency_key, at);
       }
-      return this.byKey.get(idempotencyKey);
+      offset = this.firstLine.get(idempotencyKey);
+      if (offset === undefined) return undefined;
     }
-    const found = await findClaim(this.store, this.campaign, idempotencyKey);
-    if (found) this.byKey.set(idempotencyKey, found);
-    return found;
+    const claim = readLineAt(this.file, offset, Claim);
+    if (claim?.idempotency_key === idempotencyKey) return claim;
+    // The log was replaced under this worker (restored from a backup, say): a claim keeps a re-run
+    // from paying again, so it is looked for in the whole log rather than taken as gone.
+    return (await readLines(this.file, Claim)).find((found) => found.idempotency_key === idempotencyKey);
   }
 }
 
+/** Folder logs indexed at once: the campaigns a worker ran last (an evicted one is read again). */
+const OPEN_LOGS = 8;
+
 export class ClaimsIndex {
-  private readonly campaigns = new Map<string, CampaignClaims>();
+  private readonly logs = new Map<string, ClaimsLog>();
 
   of(store: Store, campaign: string): CampaignClaims {
-    const id = `${store.location}\0${campaign}`;
-    let claims = this.campaigns.get(id);
-    if (!claims) {
-      claims = new CampaignClaims(store, campaign);
-      this.campaigns.set(id, claims);
-    }
-    return claims;
+    if (isS3Url(store.location)) return { lookup: (key) => findClaim(store, campaign, key) };
+    const file = join(store.location, claimsLogOf(campaign));
+    const log = this.logs.get(file) ?? new ClaimsLog(file);
+    this.logs.delete(file); // set again last: the log used longest ago goes first
+    this.logs.set(file, log);
+    if (this.logs.size > OPEN_LOGS) this.logs.delete(this.logs.keys().next().value!);
+    return log;
   }
 }

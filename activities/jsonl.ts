@@ -104,9 +104,64 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** A record of a JSON-lines file and the byte offset its line starts at (to read it again, readLineAt). */
+export interface Located<T> {
+  readonly value: T;
+  readonly offset: number;
+}
+
+/** Each complete line of `text` that matches the schema, located: `text` starts at byte `base` of its file. */
+function locatedLines<T extends z.ZodType>(text: Buffer, base: number, schema: T): Located<z.infer<T>>[] {
+  const located: Located<z.infer<T>>[] = [];
+  for (let start = 0, end = text.indexOf(0x0a); end >= 0; start = end + 1, end = text.indexOf(0x0a, start)) {
+    const parsed = schema.safeParse(parseJson(text.subarray(start, end).toString('utf8')));
+    if (parsed.success) located.push({ value: parsed.data, offset: base + start });
+  }
+  return located;
+}
+
+/** Bytes read at once by readLineAt: a manifest line with its input is about 1 KB. */
+const LINE_CHUNK = 4096;
+
 /**
- * What was appended to a JSONL file since the last call, parsed: the manifest and the claims logs
- * only grow, so each reader keeps its offset and reads just the new bytes. Calls run one after
+ * The record on the line that starts at `offset` (as AppendedLines located it), or undefined when
+ * there is none there that matches the schema (the file was replaced or cut since). Synchronous,
+ * like the writes: one small read of a file just written, where the three thread-pool hops of
+ * fs/promises cost several times the read itself (measured: bench/manifest-memory.ts).
+ */
+export function readLineAt<T extends z.ZodType>(
+  file: string,
+  offset: number,
+  schema: T,
+): z.infer<T> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    for (let at = offset; ; ) {
+      const chunk = Buffer.allocUnsafe(LINE_CHUNK);
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, at);
+      const end = chunk.subarray(0, bytesRead).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end >= 0 ? end : bytesRead));
+      if (end >= 0) break;
+      if (bytesRead < chunk.length) return undefined; // no complete line there
+      at += bytesRead;
+    }
+    const parsed = schema.safeParse(parseJson(Buffer.concat(chunks).toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What was appended to a JSONL file since the last call, parsed and located: the manifest and the
+ * claims logs only grow, so each reader keeps its offset and reads just the new bytes. Calls run one after
  * another: two at once would both read the same bytes and both advance the offset past them,
  * skipping the lines after (found once in the manifest). A torn tail is left for the next call:
  * it is either being appended right now or broken for good (and then skipped by the next writer).
@@ -120,14 +175,18 @@ export class AppendedLines<T extends z.ZodType> {
     private readonly schema: T,
   ) {}
 
-  next(): Promise<z.infer<T>[]> {
+  next(): Promise<Located<z.infer<T>>[]> {
     const read = this.reading.then(() => this.readAppended());
-    // A failed read (the disk, say) fails its caller, not every read after it.
-    this.reading = read.catch(() => {});
+    // A failed read (the disk, say) fails its caller, not every read after it. Nor is the result
+    // kept: the first read of a large manifest is every line of it.
+    this.reading = read.then(
+      () => undefined,
+      () => undefined,
+    );
     return read;
   }
 
-  private async readAppended(): Promise<z.infer<T>[]> {
+  private async readAppended(): Promise<Located<z.infer<T>>[]> {
     let size: number;
     try {
       size = (await stat(this.file)).size;
@@ -140,9 +199,10 @@ export class AppendedLines<T extends z.ZodType> {
     try {
       const buffer = Buffer.alloc(size - this.offset);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
-      const { lines, bytes } = completeLines(buffer.subarray(0, bytesRead));
-      this.offset += bytes;
-      return parseLines(lines, this.schema);
+      const complete = buffer.subarray(0, buffer.subarray(0, bytesRead).lastIndexOf(0x0a) + 1);
+      const located = locatedLines(complete, this.offset, this.schema);
+      this.offset += complete.length;
+      return located;
     } finally {
       await handle.close();
     }

@@ -14,14 +14,24 @@
  * prediction>`; so lookups read a few small objects, never a listing.
  *
  * On a folder, lines are written and read by jsonl.ts (checked writes, torn tails skipped); each
- * worker keeps an index that it refreshes from the bytes others appended when a lookup misses.
+ * worker indexes where each job's latest line starts (refreshed from the bytes others appended when
+ * a lookup misses) and rereads the line when asked: whole entries, ~1 KB each with their inputs,
+ * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
-import { AppendedLines, appendLines, type LineWriter, nodeWriter, parseJson } from './jsonl.ts';
+import {
+  AppendedLines,
+  appendLines,
+  type LineWriter,
+  nodeWriter,
+  parseJson,
+  readLineAt,
+  readLines,
+} from './jsonl.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -47,9 +57,18 @@ export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
 export const MANIFEST_FILE = MANIFEST_KEY;
 
+/**
+ * Entries kept whole: the most recently recorded or read, which the lookups that follow soonest
+ * ask for (a chained job's parent, a retried finish). About 1 KB each.
+ */
+export const RECENT_ENTRIES = 1_000;
+
 /** The folder's manifest.jsonl: appended, read incrementally. */
 class FolderView {
   readonly appended: AppendedLines<typeof ManifestEntry>;
+
+  /** Where the latest line of each job manifest.jsonl lists starts, as far as this worker has read it. */
+  readonly lines = new Map<string, number>();
 
   constructor(
     readonly file: string,
@@ -60,10 +79,8 @@ class FolderView {
 }
 
 export class Manifest {
-  private readonly entries = new Map<string, ManifestEntry>();
-
-  /** On a folder: the jobs manifest.jsonl lists, as far as this worker has read it. */
-  private readonly listed = new Set<string>();
+  /** Oldest first: a Map keeps insertion order, so the first key is the one to drop. */
+  private readonly recent = new Map<string, ManifestEntry>();
 
   private constructor(
     /** Where the campaign writes: a folder, or `s3://bucket/prefix`. */
@@ -84,29 +101,32 @@ export class Manifest {
     return manifest;
   }
 
-  /** The job's latest entry: known, in the folder's manifest, else from its records. */
+  /**
+   * The job's latest entry: recent, else its line in the folder's manifest, else (after reading the
+   * lines appended since) from its records. Like a recent entry, a listed job's line is taken
+   * without that refresh. A job not listed (what most finishes ask) costs the refresh and one read
+   * of its record; a listed one, one read of its line.
+   */
   async get(key: string): Promise<ManifestEntry | undefined> {
-    const known = this.entries.get(key);
-    if (known) return known;
-    await this.refresh();
-    const found = this.entries.get(key) ?? (await this.fromRecords(key));
-    if (found) this.entries.set(key, found);
+    let found = this.known(key);
+    if (!found) {
+      await this.refresh();
+      found = this.known(key) ?? (await this.fromRecords(key));
+    }
+    if (found) this.remember(found);
     return found;
   }
 
-  /** The entries known to this worker (on a folder: every line of manifest.jsonl read so far). */
-  all(): IterableIterator<ManifestEntry> {
-    return this.entries.values();
-  }
-
   /**
-   * Every record, oldest first: on a folder, the lines of manifest.jsonl; in S3 mode, every
-   * record object (a listing, then a read of each: for cancel and export, never per job).
+   * Every record, oldest first: on a folder, the lines of manifest.jsonl (each job's latest), read
+   * afresh; in S3 mode, every record object (a listing, then a read of each). For cancel, export,
+   * the report and the review page, never per job.
    */
   async recorded(): Promise<ManifestEntry[]> {
     if (this.view) {
-      await this.refresh();
-      return [...this.entries.values()];
+      const latest = new Map<string, ManifestEntry>();
+      for (const entry of await readLines(this.view.file, ManifestEntry)) latest.set(entry.key, entry);
+      return [...latest.values()];
     }
     const keys: string[] = [];
     for await (const key of this.store.list(RECORDS)) keys.push(key);
@@ -129,8 +149,8 @@ export class Manifest {
     if (!created.created) return false;
     // A writer that dies here leaves the record without its line: get() still finds it, and the
     // job's next attempt restores the line (restoreLine).
-    if (this.view) this.append(entry, line);
-    this.entries.set(entry.key, entry);
+    if (this.view) appendLines(this.view.file, [line], this.view.writer);
+    this.remember(entry);
     return true;
   }
 
@@ -142,23 +162,41 @@ export class Manifest {
   async restoreLine(key: string): Promise<void> {
     if (!this.view) return;
     await this.refresh();
-    if (this.listed.has(key)) return;
+    if (this.view.lines.has(key)) return;
     const entry = await this.fromRecords(key);
-    if (entry) this.append(entry, JSON.stringify(entry));
+    // Indexed by the next refresh, which reads it back like any appended line.
+    if (entry) appendLines(this.view.file, [JSON.stringify(entry)], this.view.writer);
   }
 
-  /** On a folder, reads lines appended since the last read (by this process or another worker). */
-  async refresh(): Promise<void> {
-    if (!this.view) return;
-    for (const entry of await this.view.appended.next()) {
-      this.entries.set(entry.key, entry);
-      this.listed.add(entry.key);
+  /**
+   * On a folder, reads the lines appended since the last read (by this process or another worker)
+   * and returns their entries, oldest first; none in S3 mode.
+   */
+  async refresh(): Promise<ManifestEntry[]> {
+    if (!this.view) return [];
+    const appended = await this.view.appended.next();
+    for (const { value, offset } of appended) {
+      this.view.lines.set(value.key, offset);
+      // A newer line of a recent job (its lost file made again) replaces the entry kept.
+      this.remember(value);
     }
+    return appended.map((line) => line.value);
   }
 
-  private append(entry: ManifestEntry, line: string): void {
-    appendLines(this.view!.file, [line], this.view!.writer);
-    this.listed.add(entry.key);
+  private remember(entry: ManifestEntry): void {
+    this.recent.delete(entry.key);
+    this.recent.set(entry.key, entry);
+    if (this.recent.size > RECENT_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
+  }
+
+  /** Recent, or on a folder the job's latest line, read again where the index says it starts. */
+  private known(key: string): ManifestEntry | undefined {
+    const recent = this.recent.get(key);
+    const offset = this.view?.lines.get(key);
+    if (recent || offset === undefined) return recent;
+    const entry = readLineAt(this.view!.file, offset, ManifestEntry);
+    // Another line there (the file was replaced since): the records still tell.
+    return entry?.key === key ? entry : undefined;
   }
 
   /** Follows the job's chain of records to its latest (see the top of this file). */
@@ -184,7 +222,12 @@ export function recordName(key: string, replaces: string | null): string {
   return `${key}.${createHash('sha256').update(replaces).digest('hex').slice(0, 16)}`;
 }
 
-/** One Manifest per output location per worker process. */
+/**
+ * One Manifest per output location per worker process, for the few locations used last: each holds
+ * its index, so a worker serving campaign after campaign keeps only theirs (reopening rereads).
+ */
+const OPEN_MANIFESTS = 8;
+
 export class Manifests {
   private readonly open = new Map<string, Promise<Manifest>>();
 
@@ -198,8 +241,10 @@ export class Manifests {
     if (!manifest) {
       manifest = Manifest.open(outputDir, this.writer, this.storeOf(outputDir));
       manifest.catch(() => this.open.delete(outputDir));
-      this.open.set(outputDir, manifest);
     }
+    this.open.delete(outputDir); // set again last: the location used longest ago goes first
+    this.open.set(outputDir, manifest);
+    if (this.open.size > OPEN_MANIFESTS) this.open.delete(this.open.keys().next().value!);
     return manifest;
   }
 }

@@ -10,6 +10,7 @@ import { readPlan } from '../activities/plan-store.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { Plan } from '../plan/types.ts';
+import { isS3Url } from '../store/index.ts';
 import type { ModelSources } from './model.ts';
 
 /** The part of the campaign workflow's input (contract/campaign.ts) the pages need. */
@@ -65,14 +66,20 @@ export async function openSources(
 export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Promise<ModelSources>> {
   const manifest = await Manifest.open(plan.outputDir);
   const reviewedSteps = reviewedStepsOf(plan);
+  // Unlike a worker's, the page's memory holds every entry: it shows every job.
+  const entries = new Map<string, ManifestEntry>();
+  const add = (read: readonly ManifestEntry[]) => {
+    for (const entry of read) entries.set(entry.key, entry);
+  };
+  // A folder's manifest.jsonl is read whole once, then as it grows; S3 records are listed each time.
+  const s3 = isS3Url(plan.outputDir);
+  if (!s3) add(await manifest.recorded());
   return async () => {
-    await manifest.refresh();
-    const entries = new Map<string, ManifestEntry>();
-    for (const entry of manifest.all()) entries.set(entry.key, entry);
+    add(s3 ? await manifest.recorded() : await manifest.refresh());
     const [decisions, progress] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
     ]);
-    return { plan, reviewedSteps, entries, decisions, progress };
+    return { plan, reviewedSteps, entries: new Map(entries), decisions, progress };
   };
 }

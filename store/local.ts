@@ -80,6 +80,21 @@ export class LocalStore implements Store {
     yield* keys.sort();
   }
 
+  async removeUnfinished(prefix: string, abandoned: (key: string) => boolean): Promise<string[]> {
+    const folder = checkPrefix(prefix) === '' ? this.location : this.path(prefix.slice(0, -1));
+    const entries = await missingAsUndefined(() => readdir(folder, { recursive: true, withFileTypes: true }));
+    const removed: string[] = [];
+    for (const entry of entries ?? []) {
+      const target = TEMPORARY_NAME.exec(entry.name)?.[1];
+      if (!entry.isFile() || target === undefined) continue;
+      const key = prefix + relative(folder, join(entry.parentPath, target)).split(sep).join('/');
+      if (!abandoned(key)) continue;
+      await rm(join(entry.parentPath, entry.name), { force: true });
+      removed.push(key);
+    }
+    return removed.sort();
+  }
+
   async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {
     const target = await this.prepare(key);
     if (options.clearLeftovers) await removeLeftovers(target);
@@ -143,6 +158,9 @@ async function removeLeftovers(target: string): Promise<void> {
 function temporaryOf(target: string): string {
   return `${target}.${randomBytes(4).toString('hex')}${TEMPORARY}`;
 }
+
+/** A temporary file's name (temporaryOf: the target, 8 hex digits, TEMPORARY), capturing the target. */
+const TEMPORARY_NAME = /^(.+)\.[0-9a-f]{8}\.part$/;
 
 function codeOf(error: unknown): unknown {
   return error instanceof Error && 'code' in error ? error.code : undefined;

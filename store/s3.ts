@@ -118,6 +118,11 @@ export class S3Store implements Store {
     }
   }
 
+  /** An unfinished upload is never visible (a bucket lifecycle rule reclaims its parts). */
+  async removeUnfinished(_prefix: string, _abandoned: (key: string) => boolean): Promise<string[]> {
+    return [];
+  }
+
   /** Nothing to clear of earlier writes (WriteOptions): an unfinished upload is never visible. */
   async write(key: string, body: Readable, _options?: WriteOptions): Promise<Written> {
     const hash = createHash('sha256');

@@ -60,4 +60,11 @@ export interface Store {
   move(from: string, to: string): Promise<void>;
   /** Removes `key`; a missing key is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * Removes the temporary files of unfinished writes under `prefix` (which ends with `/`) to keys
+   * `abandoned` names: what a process killed mid-write left (a folder's; S3 shows no unfinished
+   * upload). Only for keys no one writes any more, since a write in progress would then fail.
+   * Returns those keys.
+   */
+  removeUnfinished(prefix: string, abandoned: (key: string) => boolean): Promise<string[]>;
 }

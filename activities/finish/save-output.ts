@@ -7,6 +7,7 @@ import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
+import type { Store } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
 import type { Manifest } from '../manifest.ts';
 
@@ -63,6 +64,33 @@ export async function saveOutput(
   );
   return file;
 }
+
+/**
+ * Removes what finish attempts killed mid-download left of these jobs' outputs (a folder's
+ * temporary files), once their campaign is over: a retry clears its own job's (downloadFile's
+ * cleanUp), but an attempt Temporal had already timed out, still downloading when its worker was
+ * SIGKILLed, has no later attempt to clear it (the crash-no-idempotency drill left two). Only the
+ * outputs of these jobs, since other campaigns may write to the same folder. Returns their keys.
+ */
+export async function removeUnfinishedOutputs(
+  store: Store,
+  jobs: Iterable<Pick<PlannedJob, 'step' | 'name'>>,
+): Promise<string[]> {
+  const namesByStep = new Map<string, Set<string>>();
+  for (const job of jobs) {
+    const names = namesByStep.get(job.step) ?? new Set();
+    namesByStep.set(job.step, names.add(job.name));
+  }
+  const removed: string[] = [];
+  for (const [step, names] of namesByStep) {
+    const ours = (key: string) => names.has(key.slice(step.length + 1).replace(OUTPUT_SUFFIX, ''));
+    removed.push(...(await store.removeUnfinished(`${step}/`, ours)));
+  }
+  return removed;
+}
+
+/** What saveOutput puts after a job's name in its file's: a take, then an extension. */
+const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;
 
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */
 function extensionOf(url: string, kind: MediaKind): string {

@@ -3,7 +3,7 @@
  * suite's Temporal and an emulator given by MEDIAFLOW_API_URL, with the worker in-process.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,9 @@ async function setup(spec: string) {
 describe('mediaflow run', () => {
   it('runs a campaign to its files, prints a summary with costs, and status reads it back', async () => {
     const { dir, campaign, mediaflow } = await setup(SPEC);
+    // What an attempt killed mid-download leaves, with no later attempt of its job to clear it.
+    await mkdir(join(dir, 'out', 'still'), { recursive: true });
+    await writeFile(join(dir, 'out', 'still', 'still-red.png.0a1b2c3d.part'), 'half a picture');
     const result = await mediaflow('run', 'spec.yaml', '--worker');
     expect(result.stderr).toContain('3 of 3 jobs to run, $0.09');
     // Nothing went wrong, so nothing to read in the worker's log (its rate governor included).
@@ -46,6 +49,7 @@ describe('mediaflow run', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/still\s+I4\s+3\s+3\s+0\s+0/);
     expect(result.stdout).toContain('spent $0.09');
+    // Only the outputs: the run removed the temporary file once its campaign was over.
     expect((await readdir(join(dir, 'out', 'still'))).sort()).toEqual([
       'still-blue.png',
       'still-green.png',

@@ -2,7 +2,7 @@
  * Claims (activities/claims.ts): create-once objects found by idempotency key with one read in S3
  * mode, a checked appended log on a folder; one table of behaviours for both.
  */
-import { appendFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +83,18 @@ describe("a folder's claims log", () => {
     const index = new ClaimsIndex();
     expect((await index.of(store, 'c').lookup('i3'))?.prediction_id).toBe('3');
     expect((await readAllClaims(store)).map((c) => c.prediction_id).sort()).toEqual(['1', '3', '4']);
+  });
+
+  it('still finds a claim when the log was replaced under the worker that indexed it', async () => {
+    const store = await folder();
+    await addClaims(store, 'c', [claim('1'), claim('2')]);
+    const claims = new ClaimsIndex().of(store, 'c');
+    expect((await claims.lookup('i1'))?.prediction_id).toBe('1');
+    // Restored from a backup in another order: the line where claim 1 started is claim 2's now.
+    const log = join(store.location, claimsLogOf('c'));
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    await writeFile(log, `${lines.reverse().join('\n')}\n`);
+    expect((await claims.lookup('i1'))?.prediction_id).toBe('1');
+    expect((await claims.lookup('i2'))?.prediction_id).toBe('2');
   });
 });

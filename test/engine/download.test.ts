@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DownloadRefused, downloadFile, type OutputTarget } from '../../activities/download.ts';
+import { removeUnfinishedOutputs } from '../../activities/finish/save-output.ts';
 import type { AddressClass, LinkPolicy } from '../../api/client/index.ts';
 import { LocalStore } from '../../store/index.ts';
 import { s3TestStore } from '../helpers/s3-store.ts';
@@ -69,6 +70,33 @@ describe('downloadFile', () => {
     await writeFile(join(dir, 'b.png.0a1b2c3d.part'), 'another job, still downloading');
     await downloadFile(`${await cdn()}/whole`, into(dir, 'a.png'), { cleanUp: true });
     expect((await readdir(dir)).sort()).toEqual(['a.png', 'b.png.0a1b2c3d.part']);
+  });
+
+  it("once its campaign is over, removes what killed attempts left of its jobs' outputs, and only that", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
+    await mkdir(join(dir, 'hero'));
+    await mkdir(join(dir, 'teaser'));
+    const files = {
+      'hero/hero-a.png': 'a finished picture',
+      // A timed-out attempt SIGKILLed mid-download, after the job's last attempt had finished.
+      'hero/hero-a.png.0a1b2c3d.part': 'half a picture',
+      'hero/hero-1.5.take2.jpg.12345678.part': 'half a second take',
+      // Another campaign's job, writing to the same folder, still downloading.
+      'hero/hero-b.png.0a1b2c3d.part': 'another job, still downloading',
+      'teaser/teaser-a.mp4': 'a finished video',
+    };
+    for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
+    const jobs = [
+      { step: 'hero', name: 'hero-a' },
+      { step: 'hero', name: 'hero-1.5' },
+      { step: 'teaser', name: 'teaser-a' },
+    ];
+    expect(await removeUnfinishedOutputs(new LocalStore(dir), jobs)).toEqual([
+      'hero/hero-1.5.take2.jpg',
+      'hero/hero-a.png',
+    ]);
+    expect((await readdir(join(dir, 'hero'))).sort()).toEqual(['hero-a.png', 'hero-b.png.0a1b2c3d.part']);
+    expect(await readdir(join(dir, 'teaser'))).toEqual(['teaser-a.mp4']);
   });
 
   it('streams into S3 with the same checks: whole objects with their sha256, never a truncated one', async () => {

@@ -1,10 +1,16 @@
 import { appendFileSync, existsSync, writeSync } from 'node:fs';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeWriter, ShortWrite } from '../../activities/jsonl.ts';
-import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
+import {
+  MANIFEST_FILE,
+  Manifest,
+  type ManifestEntry,
+  Manifests,
+  RECENT_ENTRIES,
+} from '../../activities/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
 
@@ -49,7 +55,7 @@ describe('manifest', () => {
     // A fresh reader sees exactly the lines written, each once.
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
     const reopened = await Manifest.open(dir);
-    expect([...reopened.all()]).toHaveLength(lines.length);
+    expect(await reopened.recorded()).toHaveLength(lines.length);
   });
 
   it("lists a job whose writer died between its record and its line, once, at the job's next attempt", async () => {
@@ -75,7 +81,7 @@ describe('manifest', () => {
     const manifest = await Manifest.open(dir);
     // Opening reads the whole lines and leaves the rest where it is.
     expect(await readFile(file, 'utf8')).toBe(whole + half);
-    expect([...manifest.all()].map((e) => e.key)).toEqual(['a']);
+    expect((await manifest.recorded()).map((e) => e.key)).toEqual(['a']);
     // The other writer finishes its line: it is read then.
     appendFileSync(file, `${JSON.stringify(entry('b')).slice(40)}\n`);
     expect(await manifest.get('b')).toBeDefined();
@@ -87,7 +93,7 @@ describe('manifest', () => {
     const manifest = await Manifest.open(dir);
     expect(await manifest.record(entry('next'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
-    expect([...reopened.all()].map((e) => e.key)).toEqual(['next']);
+    expect((await reopened.recorded()).map((e) => e.key)).toEqual(['next']);
   });
 
   it('undoes a short write (a full disk) and reports it', async () => {
@@ -106,7 +112,7 @@ describe('manifest', () => {
     expect((await stat(join(dir, MANIFEST_FILE))).size).toBe(before);
     expect(await manifest.record(entry('c'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
-    expect([...reopened.all()].map((e) => e.key)).toEqual(['a', 'c']);
+    expect((await reopened.recorded()).map((e) => e.key)).toEqual(['a', 'c']);
   });
 
   it('lets exactly one of two writers (two processes) record the same job and prediction', async () => {
@@ -131,6 +137,47 @@ describe('manifest', () => {
     await expect(dying.record(entry('y'), null)).rejects.toThrow('killed');
     const next = await Manifest.open(dir);
     expect(await next.get('y')).toMatchObject({ key: 'y' });
+  });
+
+  it('keeps only recent entries whole, and still finds every job another worker listed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const writer = await Manifest.open(dir);
+    const reader = await Manifest.open(dir);
+    const count = RECENT_ENTRIES + 200;
+    // Listed by an older version: a line with no record, found by its line alone.
+    appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(entry('line-only'))}\n`);
+    for (let i = 0; i < count; i++) await writer.record(entry(`job-${i}`), null);
+    const again = { ...entry('job-0'), prediction_id: 'p-job-0-2' };
+    expect(await writer.record(again, 'p-job-0')).toBe(true);
+    for (let i = count - 1; i > 0; i--) expect((await reader.get(`job-${i}`))?.key).toBe(`job-${i}`);
+    // The latest line of a job regenerated after its file was lost, not its first.
+    expect((await reader.get('job-0'))?.prediction_id).toBe('p-job-0-2');
+    expect((await reader.get('line-only'))?.key).toBe('line-only');
+    expect(await reader.get('never-recorded')).toBeUndefined();
+  });
+
+  it('falls back to the records when manifest.jsonl was replaced under a worker', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const writer = await Manifest.open(dir);
+    for (let i = 0; i < RECENT_ENTRIES + 1; i++) await writer.record(entry(`job-${i}`), null);
+    const reader = await Manifest.open(dir);
+    // A restore from a backup: other lines where the index says job-0's starts.
+    const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
+    await writeFile(join(dir, MANIFEST_FILE), `${lines.reverse().join('\n')}\n`);
+    expect((await reader.get('job-0'))?.key).toBe('job-0');
+  });
+
+  it('keeps the manifests of the few locations used last open, and each still knows its jobs', async () => {
+    const manifests = new Manifests();
+    const dirs = await Promise.all(Array.from({ length: 10 }, () => mkdtemp(join(tmpdir(), 'mf-manifest-'))));
+    const first = await manifests.of(dirs[0]!);
+    expect(await manifests.of(dirs[0]!)).toBe(first);
+    for (const [i, dir] of dirs.entries()) await (await manifests.of(dir)).record(entry(`job-${i}`), null);
+    // The first location, used longest ago, was let go: opened again, it finds its job all the same.
+    const reopened = await manifests.of(dirs[0]!);
+    expect(reopened).not.toBe(first);
+    expect((await reopened.get('job-0'))?.key).toBe('job-0');
+    expect(await (await manifests.of(dirs[9]!)).get('job-0')).toBeUndefined();
   });
 
   it('in S3 mode, records each job once and finds its latest output through the chain of records', async () => {

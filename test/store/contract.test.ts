@@ -57,6 +57,14 @@ describe.each(backends)('the %s store', (_name, open) => {
     for (const result of results) if (!result.created) expect(result.existing).toBe(stored);
   });
 
+  it('removes only unfinished writes: never a finished key, never anything in S3', async () => {
+    const store = await open();
+    await store.write('hero/a.png', Readable.from([Buffer.from('finished')]));
+    expect(await store.removeUnfinished('hero/', () => true)).toEqual([]);
+    expect(await store.removeUnfinished('nothing-here/', () => true)).toEqual([]);
+    expect(await store.stat('hero/a.png')).toEqual({ bytes: 8 });
+  });
+
   it('answers undefined for what does not exist, and removing it is no error', async () => {
     const store = await open();
     expect(await store.read('nothing/here')).toBeUndefined();
