@@ -1,17 +1,19 @@
 /**
  * Running a campaign on a Stack the way `mediaflow run --no-worker` does (plan, preflight, store
- * the plan, start the workflow, follow its progress), and reading back how big its Temporal
+ * the plan, start the workflow, follow its progress, sweep temporary files), and reading back how big its Temporal
  * history grew.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { removeUnfinishedOutputs } from '../../activities/finish/save-output.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
+import { isS3Url, openStore } from '../../store/index.ts';
 import { campaignView, startOrAttach } from '../../worker/campaign-control.ts';
 import type { Stack } from './stack.ts';
 
@@ -100,6 +102,8 @@ export async function runCampaign(
   if (outcome === null) throw new Error(`${plan.campaign} did not finish within ${timeoutMs} ms`);
   if ('error' in outcome) throw outcome.error;
   opts.onProgress?.(outcome.progress);
+  // As run does once its campaign is over: the temporary files of attempts killed mid-download.
+  if (!isS3Url(plan.outputDir)) await removeUnfinishedOutputs(openStore(plan.outputDir), plan.jobs);
   return { plan, workflowId: handle.workflowId, progress: outcome.progress, wallMs };
 }
 
