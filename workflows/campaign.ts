@@ -25,7 +25,7 @@ import { loadJobs, readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
 import { CampaignClock } from './clock.ts';
-import { type Command, decide, MAX_DRAIN_MS, rollOverAt, type Situation } from './decide.ts';
+import { batchWorth, type Command, decide, MAX_DRAIN_MS, rollOverAt, type Situation } from './decide.ts';
 import { stopOf } from './failure-of.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
@@ -85,9 +85,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
+  const batched = patched(BATCHED_FINISHES);
   const { finish, submit } = reactions(
     { state, clock, pacer, run, context, governor },
-    { earlyHeirs: patched(EARLY_HEIRS), batchedFinishes: patched(BATCHED_FINISHES) },
+    { earlyHeirs: patched(EARLY_HEIRS), batchedFinishes: batched },
   );
   governor?.steer({ state, clock, pacer, run });
   // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
@@ -108,6 +109,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     msSinceLimitsRead: clock.now() - run.limitsReadAt,
     tokens: () => pacer.available(clock.now()),
     msUntilToken: () => pacer.msUntilNext(clock.now()),
+    ...(batched && {
+      minBatch: batchWorth(state.limits.createsPerSecond),
+      msUntilTokens: (count: number) => pacer.msUntilNext(clock.now(), count),
+    }),
     released: state.stopReason === null && state.gates.nextRead() !== undefined,
     reviewsDue: (state.gates.deadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
   });

@@ -41,11 +41,11 @@ export class Pacer {
     this.last = Math.max(this.last, until);
   }
 
-  /** Milliseconds until one token is available. */
-  msUntilNext(now: number): number {
+  /** Milliseconds until `count` tokens (one by default) are available. */
+  msUntilNext(now: number, count = 1): number {
     this.refill(now);
-    if (this.tokens >= 1) return 0;
-    const wait = ((1 - this.tokens) / this.perSecond) * 1000;
+    if (this.tokens >= count) return 0;
+    const wait = ((count - this.tokens) / this.perSecond) * 1000;
     return Math.ceil(wait + Math.max(0, this.last - now));
   }
 

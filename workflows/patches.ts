@@ -30,6 +30,7 @@ export const LONGER_RUNS = 'longer-runs';
 export const EARLY_HEIRS = 'early-heirs';
 /**
  * A create batch's jobs that name no heir are finished by one activity per step, not one each
- * (reactions.ts, finishAll): a third of the history per job in a rate-bound campaign.
+ * (reactions.ts, finishAll), and a rate-bound campaign gathers a batch's worth of tokens before it
+ * creates (decide.ts, batchWorth): a fraction of the history per job.
  */
 export const BATCHED_FINISHES = 'batched-finishes';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  batchWorth,
   type Command,
   decide,
   LIMITS_REFRESH_MS,
@@ -65,6 +66,22 @@ const situations: [string, Partial<Situation>, Command][] = [
     { kind: 'submit', max: 8 },
   ],
   ['tokens in hand submit that many', {}, { kind: 'submit', max: 8 }],
+  [
+    'rate-bound: fewer tokens than a batch wait for the batch',
+    { minBatch: 10, active: 0, msUntilTokens: (n) => n * 10 - 80 },
+    { kind: 'wait', ms: 20 },
+  ],
+  ['rate-bound: a batch in hand is submitted', { minBatch: 8, active: 0 }, { kind: 'submit', max: 8 }],
+  [
+    'fewer free slots than a batch: fill them at once',
+    { minBatch: 10, active: 10, maxInFlight: 16 },
+    { kind: 'submit', max: 8 },
+  ],
+  [
+    'fewer jobs waiting than a batch (the plan ends): create them at once',
+    { minBatch: 10, active: 0, waiting: 4 },
+    { kind: 'submit', max: 8 },
+  ],
   ['a batch is capped', { tokens: () => 500 }, { kind: 'submit', max: MAX_BATCH }],
   [
     'no token while jobs wait for a free slot: sleep until the next token',
@@ -122,6 +139,17 @@ describe('decide', () => {
     expect(reads).toBe(0);
     decide({ ...running, ...counting });
     expect(reads).toBe(1);
+  });
+});
+
+describe('batchWorth', () => {
+  it.each([
+    [100, 10],
+    [50, 5],
+    [12.5, 1],
+    [1, 1],
+  ])('at %d creates a second gathers %d', (rate, batch) => {
+    expect(batchWorth(rate)).toBe(batch);
   });
 });
 
