@@ -185,7 +185,7 @@ describe('durability', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-can-'));
     const server = await startDevServer({
       dbFile: join(dir, 'temporal.db'),
-      dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
+      dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 80 },
     });
     onTestFinished(() => server.stop());
     // Predictions take a while, so every roll-over drains some in flight first.
@@ -204,7 +204,8 @@ describe('durability', () => {
       lengths.push(history.events?.length ?? 0);
     }
     expect(lengths).toHaveLength(progress.runs);
-    // The server suggests rolling over at 150 events; draining what is in flight adds a little.
+    // The server suggests rolling over at 80 events (batched finishes make ~1.5 per job); draining
+    // what is in flight adds a little.
     expect(Math.max(...lengths)).toBeLessThan(400);
     // Every run replays on this code: the worker that picks a run up after a crash would.
     expect(await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).toEqual({
