@@ -7,7 +7,7 @@ import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
-import type { Store } from '../../store/index.ts';
+import { RECORDS, type Store } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
 import type { Manifest } from '../manifest.ts';
 
@@ -66,18 +66,22 @@ export async function saveOutput(
 }
 
 /**
- * Removes what finish attempts killed mid-download left of these jobs' outputs (a folder's
- * temporary files), once their campaign is over: a retry clears its own job's (downloadFile's
- * cleanUp), but an attempt Temporal had already timed out, still downloading when its worker was
- * SIGKILLed, has no later attempt to clear it (the crash-no-idempotency drill left two). Only the
- * outputs of these jobs, since other campaigns may write to the same folder. Returns their keys.
+ * Removes what finish attempts killed mid-write left of these jobs' outputs and records (a
+ * folder's temporary files), once their campaign is over: a retry clears its own job's output
+ * (downloadFile's cleanUp), but an attempt Temporal had already timed out, still downloading when
+ * its worker was SIGKILLed, has no later attempt to clear it (the crash-no-idempotency drill left
+ * two), and a record's temporary is left by a kill between its write and its link (the crash drill
+ * left one, with a batch's records written together). Only these jobs' files, since other
+ * campaigns may write to the same folder. Returns their keys.
  */
 export async function removeUnfinishedOutputs(
   store: Store,
-  jobs: Iterable<Pick<PlannedJob, 'step' | 'name'>>,
+  jobs: Iterable<Pick<PlannedJob, 'step' | 'name' | 'key'>>,
 ): Promise<string[]> {
   const namesByStep = new Map<string, Set<string>>();
+  const keys = new Set<string>();
   for (const job of jobs) {
+    keys.add(job.key);
     const names = namesByStep.get(job.step) ?? new Set();
     namesByStep.set(job.step, names.add(job.name));
   }
@@ -86,6 +90,9 @@ export async function removeUnfinishedOutputs(
     const ours = (key: string) => names.has(key.slice(step.length + 1).replace(OUTPUT_SUFFIX, ''));
     removed.push(...(await store.removeUnfinished(`${step}/`, ours)));
   }
+  // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
+  const ourRecord = (key: string) => keys.has(key.slice(RECORDS.length).split('.')[0]!);
+  removed.push(...(await store.removeUnfinished(RECORDS, ourRecord)));
   return removed;
 }
 

@@ -72,10 +72,11 @@ describe('downloadFile', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.png', 'b.png.0a1b2c3d.part']);
   });
 
-  it("once its campaign is over, removes what killed attempts left of its jobs' outputs, and only that", async () => {
+  it("once its campaign is over, removes what killed attempts left of its jobs' outputs and records, and only that", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
     await mkdir(join(dir, 'hero'));
     await mkdir(join(dir, 'teaser'));
+    await mkdir(join(dir, '.mediaflow', 'records'), { recursive: true });
     const files = {
       'hero/hero-a.png': 'a finished picture',
       // A timed-out attempt SIGKILLed mid-download, after the job's last attempt had finished.
@@ -84,17 +85,22 @@ describe('downloadFile', () => {
       // Another campaign's job, writing to the same folder, still downloading.
       'hero/hero-b.png.0a1b2c3d.part': 'another job, still downloading',
       'teaser/teaser-a.mp4': 'a finished video',
+      // A record's temporary, left by a kill between its write and its link; and another job's.
+      '.mediaflow/records/ka.0badcafe.part': 'a record, half written',
+      '.mediaflow/records/kb.0badcafe.part': "another job's record, being written",
     };
     for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
     const jobs = [
-      { step: 'hero', name: 'hero-a' },
-      { step: 'hero', name: 'hero-1.5' },
-      { step: 'teaser', name: 'teaser-a' },
+      { step: 'hero', name: 'hero-a', key: 'ka' },
+      { step: 'hero', name: 'hero-1.5', key: 'k15' },
+      { step: 'teaser', name: 'teaser-a', key: 'kta' },
     ];
     expect(await removeUnfinishedOutputs(new LocalStore(dir), jobs)).toEqual([
       'hero/hero-1.5.take2.jpg',
       'hero/hero-a.png',
+      '.mediaflow/records/ka',
     ]);
+    expect(await readdir(join(dir, '.mediaflow', 'records'))).toEqual(['kb.0badcafe.part']);
     expect((await readdir(join(dir, 'hero'))).sort()).toEqual(['hero-a.png', 'hero-b.png.0a1b2c3d.part']);
     expect(await readdir(join(dir, 'teaser'))).toEqual(['teaser-a.mp4']);
   });
