@@ -26,8 +26,9 @@ export class LazyS3Store implements Store {
 
   private store(): Promise<S3Store> {
     this.loaded ??= import('./s3.ts').then((s3) => {
-      const client = this.client ?? (sharedClient ??= s3.defaultS3Client());
-      return new s3.S3Store(this.where, client);
+      if (this.client) return new s3.S3Store(this.where, this.client);
+      sharedClient ??= s3.defaultS3Client();
+      return new s3.S3Store(this.where, sharedClient);
     });
     return this.loaded;
   }
