@@ -22,7 +22,10 @@ describe('the command table', () => {
 
   it.each([
     [['worker', '--task-queue', 'q'], ['worker']],
-    [['reject', 'c', 'job'], ['approve', 'reject', 'regenerate']],
+    [
+      ['reject', 'c', 'job'],
+      ['approve', 'reject', 'regenerate'],
+    ],
     [['--help'], ALL],
     [['help', 'worker'], ALL],
     [['wroker'], ALL],
