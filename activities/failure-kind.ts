@@ -4,10 +4,10 @@
  * (its errno code). What follows from the kind is the policy's, not this module's.
  */
 import { hostname } from 'node:os';
-import { S3ServiceException } from '@aws-sdk/client-s3';
 import type { ServiceError } from '../api/client/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
+import { s3FailureOf } from '../store/index.ts';
 import { ShortWrite } from './jsonl.ts';
 
 export function failureKindOf(error: ServiceError): FailureKind {
@@ -28,11 +28,8 @@ export function localFailureKind(error: unknown): FailureKind | null {
   if (error instanceof ShortWrite) return 'disk_full';
   // A bucket that refuses our credentials, or does not exist, stays so however often we retry;
   // anything else from S3 (5xx, a reset, a slow-down) passes.
-  if (error instanceof S3ServiceException) {
-    return error.$metadata.httpStatusCode === 403 || error.name === 'NoSuchBucket'
-      ? 'output_unwritable'
-      : null;
-  }
+  const s3 = s3FailureOf(error);
+  if (s3) return s3.status === 403 || s3.name === 'NoSuchBucket' ? 'output_unwritable' : null;
   const code = errnoOf(error);
   if (code === null) return null;
   if (DISK_FULL.has(code)) return 'disk_full';
@@ -55,7 +52,8 @@ const PASSING_NETWORK = new Set([
  * so the read is retried rather than taken as the store's final answer.
  */
 export function passingStoreError(error: unknown): boolean {
-  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 500) >= 500;
+  const s3 = s3FailureOf(error);
+  if (s3) return (s3.status ?? 500) >= 500;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && PASSING_NETWORK.has(code);
 }

@@ -4,6 +4,7 @@
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
 import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { debugEnabled } from './debug.ts';
 import { ConfigurationError } from './environment.ts';
 import { command } from './invocation.ts';
 
@@ -15,12 +16,6 @@ export class UserError extends Error {
     super(message);
     this.hint = hint;
   }
-}
-
-/** DEBUG follows the `debug` package's convention: a comma or space separated list of names. */
-export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const names = (env.DEBUG ?? '').split(/[\s,]+/);
-  return names.some((name) => name === '*' || name === 'mediaflow' || name.startsWith('mediaflow:'));
 }
 
 export function errorLine(error: unknown): string {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { COMMANDS } from './commands/index.ts';
+import { commandsFor } from './commands/index.ts';
 import { reportError } from './errors.ts';
 
 const PackageJson = z.object({ version: z.string() });
@@ -28,7 +28,7 @@ const program = new Command('mediaflow')
   })
   .enablePositionalOptions();
 
-for (const register of COMMANDS) register(program);
+for (const entry of commandsFor(process.argv.slice(2))) (await entry.load()).register(program);
 
 try {
   await program.parseAsync(process.argv);

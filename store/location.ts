@@ -31,3 +31,8 @@ export function parseLocation(text: string): Location {
   }
   return { kind: 's3', bucket, prefix: segments.length === 0 ? '' : `${segments.join('/')}/` };
 }
+
+/** The URL of an S3 location, as parseLocation reads it back (no trailing slash). */
+export function s3Url(where: { readonly bucket: string; readonly prefix: string }): string {
+  return `s3://${where.bucket}/${where.prefix}`.replace(/\/$/, '');
+}

@@ -24,6 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, checkPrefix } from './keys.ts';
+import { s3Url } from './location.ts';
 import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
 
 export interface S3Location {
@@ -45,7 +46,7 @@ export class S3Store implements Store {
     private readonly where: S3Location,
     readonly client: S3Client = defaultS3Client(),
   ) {
-    this.location = `s3://${where.bucket}/${where.prefix}`.replace(/\/$/, '');
+    this.location = s3Url(where);
   }
 
   async createOnce(key: string, body: string): Promise<Created> {

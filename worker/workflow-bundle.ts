@@ -4,6 +4,7 @@
  * bundled in-process sat at 335 MiB before its first task).
  */
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,11 @@ let bundle: Promise<WorkflowBundlePath> | undefined;
 
 export function workflowBundle(): Promise<WorkflowBundlePath> {
   bundle ??= (async () => {
-    const codePath = join(await mkdtemp(join(tmpdir(), 'mediaflow-workflows-')), 'workflows.js');
+    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-workflows-'));
+    // Workers of this process may be created from it until the end (tests create several), so it
+    // goes when the process does: each start used to leave its 2 MB behind in the temp folder.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const codePath = join(dir, 'workflows.js');
     await promisify(execFile)(process.execPath, ['--import', TSX, BUNDLER, codePath], { timeout: 120_000 });
     return { codePath };
   })();

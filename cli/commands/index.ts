@@ -1,31 +1,40 @@
 import type { Command } from 'commander';
-import { register as cancel } from './cancel.ts';
-import { register as decide } from './decide.ts';
-import { register as emulator } from './emulator.ts';
-import { register as estimate } from './estimate.ts';
-import { register as exportManifest } from './export.ts';
-import { register as plan } from './plan.ts';
-import { register as report } from './report.ts';
-import { register as review } from './review.ts';
-import { register as run } from './run.ts';
-import { register as stack } from './stack.ts';
-import { register as status } from './status.ts';
-import { register as validate } from './validate.ts';
-import { register as worker } from './worker.ts';
 
-/** Each command module exports one `register(program)`; the order here is the order in --help. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
-  validate,
-  plan,
-  estimate,
-  run,
-  status,
-  review,
-  decide,
-  report,
-  cancel,
-  exportManifest,
-  worker,
-  stack,
-  emulator,
+/** A command module: it exports one `register(program)`. */
+type CommandModule = { register(program: Command): void };
+
+interface CommandEntry {
+  /** The top-level command names the module registers. */
+  readonly names: readonly string[];
+  readonly load: () => Promise<CommandModule>;
+}
+
+/**
+ * Every command, in --help order, loaded on demand: main.ts loads only the module of the command
+ * being run, so `mediaflow worker` never loads the emulator, review server or plan loader of the
+ * others (measured: 10 MB of the worker's RSS; docs/engine.md, "Memory").
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  { names: ['validate'], load: () => import('./validate.ts') },
+  { names: ['plan'], load: () => import('./plan.ts') },
+  { names: ['estimate'], load: () => import('./estimate.ts') },
+  { names: ['run'], load: () => import('./run.ts') },
+  { names: ['status'], load: () => import('./status.ts') },
+  { names: ['review'], load: () => import('./review.ts') },
+  { names: ['approve', 'reject', 'regenerate'], load: () => import('./decide.ts') },
+  { names: ['report'], load: () => import('./report.ts') },
+  { names: ['cancel'], load: () => import('./cancel.ts') },
+  { names: ['export'], load: () => import('./export.ts') },
+  { names: ['worker'], load: () => import('./worker.ts') },
+  { names: ['stack'], load: () => import('./stack.ts') },
+  { names: ['emulator'], load: () => import('./emulator.ts') },
 ];
+
+/**
+ * The commands to register for `args` (argv after the script): the one named first, or all of them
+ * for anything else (--help, --version, a mistyped name that commander answers with suggestions).
+ */
+export function commandsFor(args: readonly string[]): readonly CommandEntry[] {
+  const named = COMMANDS.filter((entry) => entry.names.includes(args[0] ?? ''));
+  return named.length > 0 ? named : COMMANDS;
+}

@@ -56,6 +56,10 @@ describe('mediaflow habits', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('mediaflow: nope.yaml does not exist');
     expect(result.stderr).toMatch(STACK_FRAME);
+    // Source-mapped to the TypeScript line that threw (bin/mediaflow.js keeps source maps for DEBUG).
+    const line = Number(/cli\/spec-file\.ts:(\d+):\d+\)/.exec(result.stderr)?.[1]);
+    const source = readFileSync(new URL('../../cli/spec-file.ts', import.meta.url), 'utf8').split('\n');
+    expect(source[line - 1]).toContain('throw new UserError(');
   });
 
   it('commander errors are one line too', async () => {

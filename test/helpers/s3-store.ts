@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { inject, onTestFinished } from 'vitest';
-import { S3Store } from '../../store/index.ts';
+import { S3Store } from '../../store/s3.ts';
 
 /** The AWS SDK environment of the suite's S3 server. */
 export function s3Env(): Readonly<Record<string, string>> {

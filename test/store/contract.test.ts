@@ -9,12 +9,22 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { BadKey, LocalStore, openPlan, PlanDamaged, type Store, writePlan } from '../../store/index.ts';
-import { s3TestStore } from '../helpers/s3-store.ts';
+import {
+  BadKey,
+  LocalStore,
+  openPlan,
+  openStore,
+  PlanDamaged,
+  type Store,
+  writePlan,
+} from '../../store/index.ts';
+import { s3Client, s3TestStore, uniqueS3Url } from '../helpers/s3-store.ts';
 
 const backends: Array<[string, () => Promise<Store>]> = [
   ['folder', async () => new LocalStore(await mkdtemp(join(tmpdir(), 'mediaflow-store-')))],
   ['s3', async () => s3TestStore('contract')],
+  // What workers and the CLI get: the AWS SDK loaded at the first call (store/lazy-s3.ts).
+  ['s3 opened by its URL', async () => openStore(uniqueS3Url('contract-url'), s3Client())],
 ];
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
