@@ -63,4 +63,8 @@ export class LazyS3Store implements Store {
   async remove(key: string): Promise<void> {
     return (await this.store()).remove(key);
   }
+  /** Nothing is ever left unfinished in S3 (S3Store.removeUnfinished): no SDK to load for it. */
+  async removeUnfinished(): Promise<string[]> {
+    return [];
+  }
 }
