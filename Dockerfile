@@ -10,5 +10,6 @@ COPY . .
 # compose setup writes to S3 instead. Run as the unprivileged `node` user.
 RUN mkdir -p /app/out && chown node:node /app/out
 USER node
-# The heap cap: worker/create-worker.ts, WORKER_NODE_FLAGS.
-CMD ["node", "--max-old-space-size=256", "bin/mediaflow.js", "worker"]
+# The heap cap and malloc arenas: worker/create-worker.ts, WORKER_NODE_FLAGS and WORKER_ENV.
+ENV MALLOC_ARENA_MAX=2
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "bin/mediaflow.js", "worker"]

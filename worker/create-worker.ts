@@ -20,9 +20,18 @@ export const TASK_QUEUE = 'mediaflow';
  * stack). Under a high allocation rate V8 grows its heap far past what is live: a 10,000-job
  * campaign (200 predictions in flight) peaked at 598 MiB RSS with ~80 MB of live heap. Capping the
  * old space at 256 MB kept it at 370 MiB for a 3 % slower run (docs/benchmarks.md); the largest
- * plan (100,000 jobs) costs the worker 39 MiB of heap, so the cap leaves ample room.
+ * plan (100,000 jobs) costs the worker 39 MiB of heap, so the cap leaves ample room. A young
+ * generation of 8 MB semi-spaces (16 by default) took the 10k peak from 314 to 268 MiB, at
+ * 101.8 s against 101.4 s (4 MB: 261 MiB, 102.8 s).
  */
-export const WORKER_NODE_FLAGS = ['--max-old-space-size=256'] as const;
+export const WORKER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'] as const;
+
+/**
+ * The worker's environment beside them (the Dockerfile's ENV, the bench stack): glibc gives each
+ * thread that allocates an arena of its own (the Rust core's, V8's, libuv's); two arenas took the
+ * 10k peak from 328 to 314 MiB, at 101.4 s against 101.7 s.
+ */
+export const WORKER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /** Activities at once per worker: mostly waiting on predictions, so far above the core count. */
 export const DEFAULT_MAX_ACTIVITIES = 1_000;

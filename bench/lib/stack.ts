@@ -17,7 +17,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { openStore, type Store } from '../../store/index.ts';
 import { startS3Server } from '../../test/helpers/s3.ts';
-import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
+import { WORKER_ENV, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import { watchdog } from '../../worker/watchdog.ts';
 import { ProcSampler } from './proc-stats.ts';
@@ -150,6 +150,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           TEMPORAL_NAMESPACE: 'default',
           MEDIAFLOW_API_URL: emulator.baseUrl,
           MEDIAFLOW_API_KEY: apiKey,
+          ...WORKER_ENV,
           ...s3?.env,
         },
       });

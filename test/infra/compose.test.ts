@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { defaultS3Client } from '../../store/s3.ts';
 import { loadTemporalTarget, TEMPORAL_ENV_VARS } from '../../worker/connection.ts';
-import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
+import { WORKER_ENV, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 
 /** What the AWS SDK reads to reach a bucket (store/s3.ts). */
 const S3_ENV_VARS = ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION'];
@@ -153,6 +153,8 @@ describe('Dockerfile', () => {
   it('starts a worker through a file that exists and is not excluded from the image', () => {
     const cmd = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
     expect(cmd).toEqual(['node', ...WORKER_NODE_FLAGS, 'bin/mediaflow.js', 'worker']);
+    for (const [name, value] of Object.entries(WORKER_ENV))
+      expect(dockerfile).toContain(`ENV ${name}=${value}`);
     expect(existsSync(cmd.at(-2)!)).toBe(true);
     for (const path of ['bin', 'cli', 'worker', 'workflows', 'activities', 'api', 'plan', 'emulator']) {
       expect(ignored, path).not.toContain(path);
