@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { REVIEW_UPDATE, type ReviewAck, type ReviewBatch, type ReviewDecision } from '../contract/review.ts';
+import type { EmulatorOptions } from '../emulator/index.ts';
 import { startDevServer } from '../worker/dev-server.ts';
 import { createGovernorWorker } from '../worker/governor.ts';
 import { exportCampaign, type RunSummary } from './replay-corpus/export.ts';
@@ -34,21 +35,22 @@ import {
 // Workers log every state change at INFO; a recording only wants to hear about problems.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
+/** A shape that is one campaign run to its end: its name, spec and emulator settings. */
+function toItsEnd(shape: string, spec: () => string | Promise<string>, emulator: EmulatorOptions) {
+  return async (t: Temporal): Promise<Campaign> => {
+    const c = await startCampaign(t, shape, await spec(), emulator);
+    await runToEnd(c);
+    return c;
+  };
+}
+
 /**
  * Images feeding videos (`from:`): the example campaign users start with. Recorded as `chain` before
  * jobs with the longest chains below them went first (patched 'longest-chains-first'), and as
  * `chains-first` since: stills before the videos of stills already done.
  */
 function chain(shape: 'chain' | 'chains-first') {
-  return async (t: Temporal): Promise<Campaign> => {
-    const c = await startCampaign(t, shape, await productLaunch(), {
-      latencyMs: { I1: 300, V4: 800 },
-      timeScale: 1,
-      seed: 1,
-    });
-    await runToEnd(c);
-    return c;
-  };
+  return toItsEnd(shape, productLaunch, { latencyMs: { I1: 300, V4: 800 }, timeScale: 1, seed: 1 });
 }
 
 /**
@@ -57,47 +59,31 @@ function chain(shape: 'chain' | 'chains-first') {
  * (patched 'early-heirs'): every job but the last of each slot's chain is then an heir.
  */
 function heirs(shape: 'heirs' | 'early-heirs') {
-  return async (t: Temporal): Promise<Campaign> => {
-    const c = await startCampaign(t, shape, stills(20, 4), {
-      latencyMs: { I4: 1_500 },
-      jitter: false,
-      timeScale: 1,
-      limits: { createsPerMinute: 6_000 },
-    });
-    await runToEnd(c);
-    return c;
-  };
+  return toItsEnd(shape, () => stills(20, 4), {
+    latencyMs: { I4: 1_500 },
+    jitter: false,
+    timeScale: 1,
+    limits: { createsPerMinute: 6_000 },
+  });
 }
 
 /**
  * Rate-bound (20 in flight, 1 s each, 10 creates/s allowed): no heirs, and since patch
  * 'batched-finishes' the jobs of each create batch are finished by one activity.
  */
-async function batchedFinishes(t: Temporal): Promise<Campaign> {
-  const c = await startCampaign(t, 'batched-finishes', stills(40, 20), {
-    latencyMs: { I4: 1_000 },
-    jitter: false,
-    timeScale: 1,
-    limits: { createsPerMinute: 600 },
-  });
-  await runToEnd(c);
-  return c;
-}
+const batchedFinishes = toItsEnd('batched-finishes', () => stills(40, 20), {
+  latencyMs: { I4: 1_000 },
+  jitter: false,
+  timeScale: 1,
+  limits: { createsPerMinute: 600 },
+});
 
 /**
  * The server suggests continue-as-new at 150 events (its own server), so the campaign rolls over.
  * Recorded as `continue-as-new` before runs drained from a higher ceiling, as `longer-runs` since.
  */
 function continueAsNew(shape: 'continue-as-new' | 'longer-runs') {
-  return async (t: Temporal): Promise<Campaign> => {
-    const c = await startCampaign(t, shape, pairs(25, { concurrency: 4 }), {
-      latencyMs: 300,
-      timeScale: 1,
-      seed: 2,
-    });
-    await runToEnd(c);
-    return c;
-  };
+  return toItsEnd(shape, () => pairs(25, { concurrency: 4 }), { latencyMs: 300, timeScale: 1, seed: 2 });
 }
 
 /**
@@ -120,32 +106,22 @@ async function cancel(t: Temporal): Promise<Campaign> {
 }
 
 /** A $6.30 plan under a $3 budget, started anyway (run --allow-over-budget skips the same preflight). */
-async function budgetStop(t: Temporal): Promise<Campaign> {
-  const c = await startCampaign(t, 'budget-stop', pairs(10, { concurrency: 6, budgetUsd: 3 }), {
-    latencyMs: { I4: 200, V6: 500 },
-    timeScale: 1,
-    seed: 3,
-  });
-  await runToEnd(c);
-  return c;
-}
+const budgetStop = toItsEnd('budget-stop', () => pairs(10, { concurrency: 6, budgetUsd: 3 }), {
+  latencyMs: { I4: 200, V6: 500 },
+  timeScale: 1,
+  seed: 3,
+});
 
 /**
  * A third of predictions fail. Stills never regenerate, so a failed still fails its job and its
  * clip is skipped; clips regenerate once, and a clip failing twice fails. (Which ones fail
  * depends on request order too, not only the seed, so the spread is wide on purpose.)
  */
-async function failuresRegenerations(t: Temporal): Promise<Campaign> {
-  const spec = pairs(12, { concurrency: 8, stillRetries: 0, clipRetries: 1 });
-  const c = await startCampaign(t, 'failures-regenerations', spec, {
-    latencyMs: { I4: 200, V6: 400 },
-    timeScale: 1,
-    seed: 5,
-    faults: { failRate: 0.35 },
-  });
-  await runToEnd(c);
-  return c;
-}
+const failuresRegenerations = toItsEnd(
+  'failures-regenerations',
+  () => pairs(12, { concurrency: 8, stillRetries: 0, clipRetries: 1 }),
+  { latencyMs: { I4: 200, V6: 400 }, timeScale: 1, seed: 5, faults: { failRate: 0.35 } },
+);
 
 /**
  * Everything stopped mid-run (the worker killed outright) and started again with an emulator that
