@@ -13,7 +13,7 @@ import { preflight } from '../../cli/preflight.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { isS3Url, openStore } from '../../store/index.ts';
+import { openStore } from '../../store/index.ts';
 import { campaignView, startOrAttach } from '../../worker/campaign-control.ts';
 import type { Stack } from './stack.ts';
 
@@ -102,8 +102,9 @@ export async function runCampaign(
   if (outcome === null) throw new Error(`${plan.campaign} did not finish within ${timeoutMs} ms`);
   if ('error' in outcome) throw outcome.error;
   opts.onProgress?.(outcome.progress);
-  // As run does once its campaign is over: the temporary files of attempts killed mid-download.
-  if (!isS3Url(plan.outputDir)) await removeUnfinishedOutputs(openStore(plan.outputDir), plan.jobs);
+  // As run does once its campaign is over: the temporary files of attempts killed mid-write (a
+  // bucket has none: its store answers at once).
+  await removeUnfinishedOutputs(openStore(plan.outputDir), plan.jobs);
   return { plan, workflowId: handle.workflowId, progress: outcome.progress, wallMs };
 }
 
