@@ -28,6 +28,12 @@ export const Claim = z.object({
   regen: z.number().int().nonnegative(),
   /** The Idempotency-Key the create sent (create/keys.ts): the claim's owner, as reconciliation compares it. */
   idempotency_key: z.string(),
+  /**
+   * The activity whose attempt made it (`<run id>/<activity id>`, create/attempt.ts). Its own retry
+   * adopts the prediction whatever became of it: a failure it met is the job's, for the step's
+   * retries to decide. Absent on claims written before it was kept.
+   */
+  made_by: z.string().optional(),
 });
 export type Claim = z.infer<typeof Claim>;
 

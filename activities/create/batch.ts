@@ -15,6 +15,8 @@ export interface Ready {
   readonly job: PlannedJob;
   readonly input: Record<string, unknown>;
   readonly idempotencyKey: string;
+  /** The activity creating it (attempt.ts), recorded in its claim. */
+  readonly by: string;
 }
 
 /** The claim of a prediction made (or adopted) for `entry`. */
@@ -24,6 +26,7 @@ export function claimOf(entry: Ready, predictionId: string): NewClaim {
     key: entry.job.key,
     regen: entry.item.regen,
     idempotency_key: entry.idempotencyKey,
+    made_by: entry.by,
   };
 }
 

@@ -25,6 +25,7 @@ import { type RecordedOutput, recordedOutput } from '../outputs.ts';
 import type { LoadedPlan } from '../plan-store.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
+import { attemptOf } from './attempt.ts';
 import { claimOf, type Ready, sendCreates } from './batch.ts';
 import { createKey } from './keys.ts';
 import { adoptMaybeCreated } from './reconcile.ts';
@@ -59,20 +60,25 @@ export async function createPredictions(
       loaded,
       manifest,
       request,
+      attemptOf(info),
       info.attempt > 1 ? { since: info.scheduledTimestampMs } : null,
     ),
   );
 }
 
-/** Creates the jobs of `request` (claims included); also the heir's create inside a finish. */
+/**
+ * Creates the jobs of `request` (claims included); also the heir's create inside a finish. `by`
+ * names the activity (attempt.ts).
+ */
 export async function createAll(
   deps: CreateDeps,
   loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
+  by: string,
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
-  const { outcomes, ready } = await prepare(deps, loaded, manifest, request);
+  const { outcomes, ready } = await prepare(deps, loaded, manifest, request, by);
   const claimed = await adoptClaimed(deps.client, deps.claims.of(manifest.store, request.campaign), ready);
   outcomes.push(...claimed.adopted);
   let toCreate = claimed.rest;
@@ -107,6 +113,7 @@ async function prepare(
   loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
+  by: string,
 ): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
   const outcomes: CreateOutcome[] = [];
   const ready: Ready[] = [];
@@ -149,7 +156,7 @@ async function prepare(
     });
     // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
     const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
-    ready.push({ item, job, input, idempotencyKey });
+    ready.push({ item, job, input, idempotencyKey, by });
   }
   return { outcomes, ready };
 }

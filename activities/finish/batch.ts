@@ -8,6 +8,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
 import { effectOf, isFailureKind } from '../../contract/failure-policy.ts';
+import { attemptOf } from '../create/attempt.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
 import type { LoadedPlan } from '../plan-store.ts';
@@ -25,7 +26,8 @@ export async function finishPredictions(
       items.map((item) => {
         const again = item.resumed || activity.info.attempt > 1;
         const request = { ...context, ...item, heir: null };
-        return deps.finishing.run(item.predictionId, () => finishJob(deps, loaded, manifest, request, again));
+        const attempt = { again, by: attemptOf(activity.info) };
+        return deps.finishing.run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt));
       }),
     );
     // As in finishPrediction: the shared work is not tied to this activity's cancellation.

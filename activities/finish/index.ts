@@ -7,6 +7,7 @@
 import { ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import { awaitPrediction } from '../await-prediction.ts';
+import { attemptOf } from '../create/attempt.ts';
 import { type CreateDeps, createAll, isRetake } from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
@@ -37,7 +38,7 @@ export async function finishPrediction(
   return heartbeating({ predictionId: request.predictionId }, (context) => {
     const again = request.resumed || context.info.attempt > 1;
     const work = deps.finishing.run(request.predictionId, () =>
-      finishJob(deps, loaded, manifest, request, again),
+      finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
     );
     // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
     // predictions upstream, and the wait then ends with their canceled state.
@@ -45,16 +46,22 @@ export async function finishPrediction(
   });
 }
 
-/** `again`: an earlier attempt or run may have left a partial file or created the heir. */
+/** Which activity finishes, and whether an earlier attempt or run may have left a partial file or created the heir. */
+export interface FinishAttempt {
+  readonly again: boolean;
+  /** The activity (create/attempt.ts), which creates the heir. */
+  readonly by: string;
+}
+
 export async function finishJob(
   deps: FinishDeps,
   loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
-  again: boolean,
+  { again, by }: FinishAttempt,
 ): Promise<JobResult> {
   const job = await loaded.job(request.i);
-  const heir = () => createHeir(deps, loaded, manifest, request, again);
+  const heir = () => createHeir(deps, loaded, manifest, request, { again, by });
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(request, recorded);
   if (recorded.state === 'done' && !retake) {
@@ -106,11 +113,12 @@ async function createHeir(
   loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
-  again: boolean,
+  { again, by }: FinishAttempt,
 ): Promise<CreateOutcome | null> {
   if (!request.heir) return null;
   // The heir can only have been created after this prediction was.
   const reconcile = again ? { since: request.startedAt } : null;
-  const [outcome] = await createAll(deps, loaded, manifest, { ...request, items: [request.heir] }, reconcile);
+  const heir = { ...request, items: [request.heir] };
+  const [outcome] = await createAll(deps, loaded, manifest, heir, by, reconcile);
   return outcome ?? null;
 }

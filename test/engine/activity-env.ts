@@ -14,11 +14,18 @@ export function activitiesFor(h: Harness, overrides: Partial<Omit<ActivityDeps, 
   return createActivities(activityDeps(h.service, overrides));
 }
 
-function environment(attempt: number): MockActivityEnvironment {
-  return new MockActivityEnvironment({ attempt, scheduledTimestampMs: Date.now() - 1_000 });
+/** The run of the workflow that scheduled the activity: another one stands for a re-run. */
+const FIRST_RUN = '00000000-0000-0000-0000-000000000001';
+
+function environment(attempt: number, runId = FIRST_RUN): MockActivityEnvironment {
+  return new MockActivityEnvironment({
+    attempt,
+    scheduledTimestampMs: Date.now() - 1_000,
+    workflowExecution: { workflowId: 'campaign', runId },
+  });
 }
 
-/** One attempt of the create activity for the jobs at `indices`. */
+/** One attempt of the create activity for the jobs at `indices`, scheduled by the run `runId`. */
 export async function create(
   h: Harness,
   plan: Plan,
@@ -26,10 +33,11 @@ export async function create(
   indices: number[],
   regen = 0,
   activities: Activities = activitiesFor(h),
+  runId = FIRST_RUN,
 ): Promise<CreateOutcome[]> {
   const ref = await storePlan(plan);
   const items = indices.map((i) => ({ i, regen }));
-  return environment(attempt).run(activities.createPredictions, {
+  return environment(attempt, runId).run(activities.createPredictions, {
     campaign: plan.campaign,
     plan: ref,
     outputDir: plan.outputDir,

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { readClaims } from '../../activities/claims.ts';
 import { openStore } from '../../store/index.ts';
-import { create, kinds } from './activity-env.ts';
+import { awaitPrediction } from '../../activities/await-prediction.ts';
+import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';
 
 const TWINS = `
@@ -80,6 +81,28 @@ describe('the create activity', () => {
     expect((replacement as { predictionId: string }).predictionId).not.toBe(
       (failed as { predictionId: string }).predictionId,
     );
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+  });
+
+  it("retried, adopts the failed prediction its own first attempt made: the step's retries decide, nothing is paid again", async () => {
+    const h = await harness({ faults: { failRate: 1 }, latencyMs: 0 });
+    const plan = await h.plan(TWINS);
+    // Attempt 1 created and claimed the prediction, then its worker died before reporting it.
+    const first = predictionIdOf((await create(h, plan, 1, [0]))[0]);
+    expect((await awaitPrediction(h.service, first)).status).toBe('failed');
+    // Its retry hands the failed prediction to the workflow, which fails or regenerates the job.
+    const [retried] = await create(h, plan, 2, [0]);
+    expect(predictionIdOf(retried)).toBe(first);
+    expect(h.emulator.ledger().predictionsCreated).toBe(1);
+  });
+
+  it('in a re-run, makes again the failed prediction an earlier run claimed', async () => {
+    const h = await harness({ faults: { failRate: 1 }, latencyMs: 0 });
+    const plan = await h.plan(TWINS);
+    const first = predictionIdOf((await create(h, plan, 1, [0]))[0]);
+    await awaitPrediction(h.service, first);
+    const [again] = await create(h, plan, 1, [0], 0, activitiesFor(h), 'a-later-run');
+    expect(predictionIdOf(again)).not.toBe(first);
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
   });
 
