@@ -4,9 +4,9 @@
  * ignores idempotency keys, a batch refused as a whole — each create exactly one prediction per job.
  */
 import { describe, expect, it } from 'vitest';
+import { awaitPrediction } from '../../activities/await-prediction.ts';
 import { readClaims } from '../../activities/claims.ts';
 import { openStore } from '../../store/index.ts';
-import { awaitPrediction } from '../../activities/await-prediction.ts';
 import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';
 
