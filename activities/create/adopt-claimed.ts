@@ -12,46 +12,29 @@
  */
 import { retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import type { Claim } from '../claims.ts';
-import type { ClaimsIndex } from '../claims-index.ts';
-
-type CampaignClaims = ReturnType<ClaimsIndex['of']>;
-
+import type { CampaignClaims } from '../claims-index.ts';
 import type { Ready } from './batch.ts';
 import { replacementKey } from './keys.ts';
 
-export interface Adopted {
-  readonly adopted: CreateOutcome[];
-  readonly rest: Ready[];
-}
-
+/** The prediction adopted for `entry`, or `entry` to create (under a key naming any dead claimed one). */
 export async function adoptClaimed(
   client: ServiceClient,
   claimed: CampaignClaims,
-  ready: readonly Ready[],
-): Promise<Adopted> {
-  const adopted: CreateOutcome[] = [];
-  const rest: Ready[] = [];
-  for (const entry of ready) {
-    let idempotencyKey = entry.idempotencyKey;
-    let live: Claim | undefined;
-    for (
-      let claim = await claimed.lookup(idempotencyKey);
-      claim;
-      claim = await claimed.lookup(idempotencyKey)
-    ) {
-      const state = await stateOf(client, claim.prediction_id);
-      if (state === 'live' || (state === 'ended' && claim.made_by === entry.by)) {
-        live = claim;
-        break;
-      }
-      idempotencyKey = replacementKey(idempotencyKey, claim.prediction_id);
+  entry: Ready,
+): Promise<CreateOutcome | Ready> {
+  let idempotencyKey = entry.idempotencyKey;
+  for (
+    let claim = await claimed.lookup(idempotencyKey);
+    claim;
+    claim = await claimed.lookup(idempotencyKey)
+  ) {
+    const state = await stateOf(client, claim.prediction_id);
+    if (state === 'live' || (state === 'ended' && claim.made_by === entry.by)) {
+      return { kind: 'created', i: entry.item.i, predictionId: claim.prediction_id, at: Date.now() };
     }
-    if (live)
-      adopted.push({ kind: 'created', i: entry.item.i, predictionId: live.prediction_id, at: Date.now() });
-    else rest.push({ ...entry, idempotencyKey });
+    idempotencyKey = replacementKey(idempotencyKey, claim.prediction_id);
   }
-  return { adopted, rest };
+  return { ...entry, idempotencyKey };
 }
 
 /** `live`: running or succeeded; `ended`: failed or canceled; `gone`: forgotten by the service. */

@@ -10,6 +10,7 @@
  *    cancel finds it and a later attempt never adopts it for another job;
  *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
  */
+import pLimit from 'p-limit';
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
@@ -67,8 +68,7 @@ export async function createPredictions(
 }
 
 /**
- * Creates the jobs of `request` (claims included); also the heir's create inside a finish. `by`
- * names the activity (attempt.ts).
+ * Creates the jobs of `request` (claims included). `by` names the activity (attempt.ts).
  */
 export async function createAll(
   deps: CreateDeps,
@@ -78,10 +78,59 @@ export async function createAll(
   by: string,
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
-  const { outcomes, ready } = await prepare(deps, loaded, manifest, request, by);
-  const claimed = await adoptClaimed(deps.client, deps.claims.of(manifest.store, request.campaign), ready);
-  outcomes.push(...claimed.adopted);
-  let toCreate = claimed.rest;
+  const prepared = await prepareCreates(deps, loaded, manifest, request, by);
+  return sendPrepared(deps, manifest, request, prepared, reconcile);
+}
+
+/**
+ * A create's first half, which asks only the store (and the service, of a claimed prediction):
+ * what is settled without sending (cached, skipped, refused, adopted) and the jobs to send. A
+ * finish prepares its heir's while its own prediction runs (finish/index.ts).
+ */
+export interface Prepared {
+  readonly outcomes: readonly CreateOutcome[];
+  readonly ready: readonly Ready[];
+}
+
+/** Jobs looked up at once: each is a read of its record and of its claim (round trips in S3 mode). */
+const LOOKUPS_AT_ONCE = 16;
+
+export async function prepareCreates(
+  deps: CreateDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: CreateRequest,
+  by: string,
+): Promise<Prepared> {
+  // A reviewed parent's output may be a new take another worker saved: read the manifest's latest
+  // lines first (this worker's index only refreshes on a miss, and a retake is no miss).
+  if (await hasReviewedParent(loaded, request)) await manifest.refresh();
+  const claimed = deps.claims.of(manifest.store, request.campaign);
+  const limit = pLimit(LOOKUPS_AT_ONCE);
+  const each = await Promise.all(
+    request.items.map((item) =>
+      limit(async () => {
+        const job = await prepareJob(deps, loaded, manifest, request, item, by);
+        return 'item' in job ? adoptClaimed(deps.client, claimed, job) : job;
+      }),
+    ),
+  );
+  return {
+    outcomes: each.filter((job): job is CreateOutcome => !('item' in job)),
+    ready: each.filter((job): job is Ready => 'item' in job),
+  };
+}
+
+/** A create's second half: reconciles a retried attempt's maybe-created jobs, sends the rest, claims them. */
+export async function sendPrepared(
+  deps: CreateDeps,
+  manifest: Manifest,
+  request: CreateRequest,
+  prepared: Prepared,
+  reconcile: Reconcile | null,
+): Promise<CreateOutcome[]> {
+  const outcomes = [...prepared.outcomes];
+  let toCreate = prepared.ready;
   if (reconcile) {
     const adoption = await adoptMaybeCreated(
       deps.client,
@@ -103,62 +152,49 @@ export async function createAll(
 }
 
 /**
- * Jobs recorded with their file in place are cached, jobs whose parent has no output are skipped;
- * the rest are ready. A recorded job whose file is gone (and that `run` could not fetch again) is
- * a new generation: its key names the prediction it replaces, so the service does not hand back
- * the one whose output is lost.
+ * A job recorded with its file in place is cached, a job whose parent has no output is skipped;
+ * else it is ready. A recorded job whose file is gone (and that `run` could not fetch again) is a
+ * new generation: its key names the prediction it replaces, so the service does not hand back the
+ * one whose output is lost.
  */
-async function prepare(
+async function prepareJob(
   deps: CreateDeps,
   loaded: LoadedPlan,
   manifest: Manifest,
   request: CreateRequest,
+  item: CreateItem,
   by: string,
-): Promise<{ outcomes: CreateOutcome[]; ready: Ready[] }> {
-  const outcomes: CreateOutcome[] = [];
-  const ready: Ready[] = [];
-  // A reviewed parent's output may be a new take another worker saved: read the manifest's latest
-  // lines first (this worker's index only refreshes on a miss, and a retake is no miss).
-  if (await hasReviewedParent(loaded, request)) await manifest.refresh();
-  for (const item of request.items) {
-    const job = await loaded.job(item.i);
-    const recorded = await recordedOutput(manifest, job.key);
-    const retake = isRetake(item, recorded);
-    if (recorded.state === 'done' && !retake) {
-      outcomes.push(await cachedOutcome(loaded, request, item.i, job, recorded.entry, manifest.store));
-      continue;
-    }
-    const parentName = job.parent ? ((await loaded.jobByKey(job.parent))?.name ?? null) : null;
-    const resolved = await resolveOrRefuse(deps, job, parentName, manifest);
-    if (!resolved.ok) {
-      outcomes.push(
-        resolved.kind === 'skipped'
-          ? { kind: 'skipped', i: item.i, reason: resolved.reason }
-          : {
-              kind: 'rejected',
-              i: item.i,
-              code: resolved.code,
-              message: resolved.reason,
-              ...(resolved.failure ? { failure: resolved.failure } : {}),
-            },
-      );
-      continue;
-    }
-    const replaces =
-      recorded.state !== 'none' && (recorded.state === 'lost' || retake)
-        ? recorded.entry.prediction_id
-        : null;
-    const idempotencyKey = createKey({
-      campaign: request.campaign,
-      jobKey: job.key,
-      regen: item.regen,
-      replaces,
-    });
-    // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
-    const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
-    ready.push({ item, job, input, idempotencyKey, by });
+): Promise<CreateOutcome | Ready> {
+  const job = await loaded.job(item.i);
+  const recorded = await recordedOutput(manifest, job.key);
+  const retake = isRetake(item, recorded);
+  if (recorded.state === 'done' && !retake) {
+    return cachedOutcome(loaded, request, item.i, job, recorded.entry, manifest.store);
   }
-  return { outcomes, ready };
+  const parentName = job.parent ? ((await loaded.jobByKey(job.parent))?.name ?? null) : null;
+  const resolved = await resolveOrRefuse(deps, job, parentName, manifest);
+  if (!resolved.ok) {
+    return resolved.kind === 'skipped'
+      ? { kind: 'skipped', i: item.i, reason: resolved.reason }
+      : {
+          kind: 'rejected',
+          i: item.i,
+          code: resolved.code,
+          message: resolved.reason,
+          ...(resolved.failure ? { failure: resolved.failure } : {}),
+        };
+  }
+  const replaces =
+    recorded.state !== 'none' && (recorded.state === 'lost' || retake) ? recorded.entry.prediction_id : null;
+  const idempotencyKey = createKey({
+    campaign: request.campaign,
+    jobKey: job.key,
+    regen: item.regen,
+    replaces,
+  });
+  // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
+  const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
+  return { item, job, input, idempotencyKey, by };
 }
 
 /**

@@ -27,7 +27,9 @@ export async function finishPredictions(
         const again = item.resumed || activity.info.attempt > 1;
         const request = { ...context, ...item, heir: null };
         const attempt = { again, by: attemptOf(activity.info) };
-        return deps.finishing.run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt));
+        return deps.finishing.run(item.predictionId, () =>
+          finishJob(deps, loaded, manifest, request, attempt),
+        );
       }),
     );
     // As in finishPrediction: the shared work is not tied to this activity's cancellation.

@@ -8,7 +8,7 @@ import { ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import { awaitPrediction } from '../await-prediction.ts';
 import { attemptOf } from '../create/attempt.ts';
-import { type CreateDeps, createAll, isRetake } from '../create/index.ts';
+import { type CreateDeps, isRetake, type Prepared, prepareCreates, sendPrepared } from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { Manifest } from '../manifest.ts';
 import { recordedOutput } from '../outputs.ts';
@@ -61,7 +61,12 @@ export async function finishJob(
   { again, by }: FinishAttempt,
 ): Promise<JobResult> {
   const job = await loaded.job(request.i);
-  const heir = () => createHeir(deps, loaded, manifest, request, { again, by });
+  // The heir's lookups (its record, its claim) are made while this prediction runs, so the moment
+  // it ends only the create itself stands between the service's free slot and the next job. One
+  // that failed is made again then, and fails the attempt if it fails again.
+  const early = request.heir ? prepareHeir(deps, loaded, manifest, request, by).catch(() => null) : null;
+  const heir = async () =>
+    createHeir(deps, loaded, manifest, request, { again, by }, (await early) ?? undefined);
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(request, recorded);
   if (recorded.state === 'done' && !retake) {
@@ -114,11 +119,24 @@ async function createHeir(
   manifest: Manifest,
   request: FinishRequest,
   { again, by }: FinishAttempt,
+  prepared?: Prepared,
 ): Promise<CreateOutcome | null> {
   if (!request.heir) return null;
   // The heir can only have been created after this prediction was.
   const reconcile = again ? { since: request.startedAt } : null;
-  const heir = { ...request, items: [request.heir] };
-  const [outcome] = await createAll(deps, loaded, manifest, heir, by, reconcile);
+  const ready = prepared ?? (await prepareHeir(deps, loaded, manifest, request, by));
+  const [outcome] = await sendPrepared(deps, manifest, heirRequest(request), ready, reconcile);
   return outcome ?? null;
 }
+
+function prepareHeir(
+  deps: FinishDeps,
+  loaded: LoadedPlan,
+  manifest: Manifest,
+  request: FinishRequest,
+  by: string,
+): Promise<Prepared> {
+  return prepareCreates(deps, loaded, manifest, heirRequest(request), by);
+}
+
+const heirRequest = (request: FinishRequest) => ({ ...request, items: request.heir ? [request.heir] : [] });
