@@ -106,7 +106,7 @@ describe('docker-compose.yml', () => {
     const endpoint = new URL(worker.AWS_ENDPOINT_URL_S3!);
     const s3 = compose.services[endpoint.hostname]!;
     expect(s3, 'the S3 service').toBeDefined();
-    expect(s3.command).toEqual(expect.arrayContaining([`:${endpoint.port}`, 'posix']));
+    expect(s3.command).toEqual(expect.arrayContaining([`:${endpoint.port}`, '--keep-alive', 'posix']));
     expect(env(s3)).toMatchObject({
       ROOT_ACCESS_KEY: worker.AWS_ACCESS_KEY_ID,
       ROOT_SECRET_KEY: worker.AWS_SECRET_ACCESS_KEY,
