@@ -17,7 +17,8 @@ import type {
 } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
-import type { Store } from '../store/index.ts';
+import type { PlannedJob } from '../plan/types.ts';
+import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { readClaims } from './claims.ts';
 import { ClaimsIndex } from './claims-index.ts';
@@ -26,7 +27,7 @@ import { writeDecisions } from './decisions.ts';
 import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
-import type { Download } from './finish/save-output.ts';
+import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
 import type { Manifests } from './manifest.ts';
 import type { PlanCache } from './plan-store.ts';
@@ -47,6 +48,9 @@ export interface ActivityDeps {
 
 /** Used when the service does not publish its limits: modest, so a real account is not flooded. */
 export const FALLBACK_LIMITS: ServiceLimits = { createsPerSecond: 5, maxInFlight: 16 };
+
+/** Jobs the end-of-campaign sweep reads at a time: a stored plan's page. */
+const SWEEP_PAGE = 1_000;
 
 /** Every failure of the activity leaves it classified (service-failure.ts): nothing retries unseen. */
 function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) => Promise<R> {
@@ -145,6 +149,25 @@ export function createActivities({ client, storeOf, plans, manifests, download }
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
       return finishPredictions({ client, resolver, claims, finishing, download }, plan, manifest, request);
     }),
+
+    /**
+     * At the campaign's end, removes the temporary files killed attempts left of its jobs' outputs
+     * and records (finish/save-output.ts); returns how many. A bucket has none to look for.
+     */
+    async sweepUnfinished(context: { plan: PlanRef; outputDir: string }): Promise<number> {
+      if (isS3Url(context.outputDir)) return 0;
+      const plan = await planOf(context.plan);
+      // Only what the sweep compares (names and keys), a page at a time: never a whole plan's jobs.
+      const jobs: Pick<PlannedJob, 'step' | 'name' | 'key'>[] = [];
+      for (let from = 0; from < context.plan.jobCount; from += SWEEP_PAGE) {
+        for (const { step, name, key } of await plan.jobs(
+          from,
+          Math.min(SWEEP_PAGE, context.plan.jobCount - from),
+        ))
+          jobs.push({ step, name, key });
+      }
+      return (await removeUnfinishedOutputs(storeOf(context.outputDir), jobs)).length;
+    },
 
     /**
      * Cancels upstream every prediction this campaign created that has not finished; never

@@ -12,7 +12,7 @@
  * (no heir named, no 429 met) fails the recording rather than entering the corpus quietly.
  */
 import { once } from 'node:events';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +102,19 @@ async function cancel(t: Temporal): Promise<Campaign> {
     await sleep(700);
     await c.handle.cancel();
   });
+  return c;
+}
+
+/**
+ * A campaign whose output folder holds what a killed attempt left of one of its files: at its end
+ * (patched 'sweep-at-end') it removes it.
+ */
+async function sweepAtEnd(t: Temporal): Promise<Campaign> {
+  const c = await startCampaign(t, 'sweep-at-end', stills(6, 3), { latencyMs: 200, timeScale: 1, seed: 4 });
+  const job = c.plan.jobs[0]!;
+  await mkdir(join(c.plan.outputDir, job.step), { recursive: true });
+  await writeFile(join(c.plan.outputDir, job.step, `${job.name}.png.0a1b2c3d.part`), 'half a picture');
+  await runToEnd(c);
   return c;
 }
 
@@ -283,6 +296,14 @@ const SHAPES: Shape[] = [
     record: cancel,
     check: (r) =>
       outcome(r) !== 'canceled' ? `outcome ${outcome(r)}` : total(r, (s) => s.heirs) > 0 ? null : 'no heir',
+  },
+  {
+    name: 'sweep-at-end',
+    record: sweepAtEnd,
+    check: (r) =>
+      r.at(-1)?.patches.includes('sweep-at-end') && r.at(-1)?.swept === 1
+        ? null
+        : 'no sweep, or it did not remove the one file left',
   },
   {
     name: 'budget-stop',

@@ -38,3 +38,12 @@ export const { finishPrediction, finishPredictions } = proxyActivities<Activitie
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
+
+/**
+ * The end-of-campaign sweep (workflows/sweep.ts): a listing of the output folder and a read of
+ * the plan, bounded, and never worth failing a campaign over.
+ */
+export const { sweepUnfinished } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

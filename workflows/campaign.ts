@@ -37,6 +37,7 @@ import {
   LONGEST_CHAINS_FIRST,
   PROGRESS_IN_MEMO,
   SEARCH_ATTRIBUTES,
+  SWEEP_AT_END,
 } from './patches.ts';
 import { publisher } from './publish.ts';
 import { reactions } from './reactions.ts';
@@ -44,6 +45,7 @@ import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
 import { loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
+import { sweepAtEnd } from './sweep.ts';
 
 /** Not async: the loop awaits the activity's own promise, as in histories already recorded. */
 function readLimits() {
@@ -234,6 +236,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   if (gates) await condition(allHandlersFinished);
   if (governor && command.kind === 'complete') await governor.leave();
   publish(null, true);
+  if (command.kind === 'complete' && patched(SWEEP_AT_END)) await sweepAtEnd(context);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({

@@ -34,3 +34,9 @@ export const EARLY_HEIRS = 'early-heirs';
  * creates (decide.ts, batchWorth): a fraction of the history per job.
  */
 export const BATCHED_FINISHES = 'batched-finishes';
+/**
+ * A campaign that ends (completed or stopped) removes what killed attempts left of its own jobs'
+ * files (activities: sweepUnfinished), whoever started it: only an attached `run` did before, so
+ * a detached campaign kept them. Histories recorded before end without that activity.
+ */
+export const SWEEP_AT_END = 'sweep-at-end';

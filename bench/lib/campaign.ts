@@ -6,14 +6,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { removeUnfinishedOutputs } from '../../activities/finish/save-output.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { openStore } from '../../store/index.ts';
 import { campaignView, startOrAttach } from '../../worker/campaign-control.ts';
 import type { Stack } from './stack.ts';
 
@@ -102,9 +100,6 @@ export async function runCampaign(
   if (outcome === null) throw new Error(`${plan.campaign} did not finish within ${timeoutMs} ms`);
   if ('error' in outcome) throw outcome.error;
   opts.onProgress?.(outcome.progress);
-  // As run does once its campaign is over: the temporary files of attempts killed mid-write (a
-  // bucket has none: its store answers at once).
-  await removeUnfinishedOutputs(openStore(plan.outputDir), plan.jobs);
   return { plan, workflowId: handle.workflowId, progress: outcome.progress, wallMs };
 }
 

@@ -8,12 +8,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
-import { removeUnfinishedOutputs } from '../../activities/finish/save-output.ts';
 import { materializeManifest } from '../../activities/manifest.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import { isS3Url, openStore } from '../../store/index.ts';
+import { isS3Url } from '../../store/index.ts';
 import {
   attach,
   type CampaignView,
@@ -207,13 +206,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     }
     const final = await finalView(handle);
     // In S3 mode the user's manifest.jsonl is an object made from the records, now they are all in.
+    // (What killed attempts left in a folder the campaign removed itself: workflows/sweep.ts.)
     if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
-    // A folder: what attempts killed mid-download left, which no later attempt of their job cleared.
-    else {
-      await removeUnfinishedOutputs(openStore(plan.outputDir), plan.jobs).catch((error: unknown) =>
-        console.error(`temporary files in ${plan.outputDir} were left in place (${String(error)})`),
-      );
-    }
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();

@@ -29,6 +29,8 @@ export interface RunSummary {
   limitReads: number;
   /** Shares its rate governor signalled. */
   shares: number;
+  /** Temporary files the end-of-campaign sweep removed (sweepUnfinished's result), or null without one. */
+  swept: number | null;
   /** Creates or finishes of a regeneration (regen > 0). */
   regenerations: number;
   continuedAsNew: boolean;
@@ -134,6 +136,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
     retries429: 0,
     limitReads: 0,
     shares: 0,
+    swept: null,
     regenerations: 0,
     continuedAsNew: false,
     patches: [],
@@ -169,6 +172,7 @@ function summarize(file: string, history: HistoryJson): RunSummary {
             ? [(result as { heir?: { kind: string } | null }).heir].filter((o) => o != null)
             : [];
       summary.retries429 += outcomes.filter((o) => o?.kind === 'retry').length;
+      if (type === 'sweepUnfinished') summary.swept = result as number;
     }
     const signaled = event.workflowExecutionSignaledEventAttributes as Record<string, Json> | undefined;
     if (signaled?.signalName === 'governor-share') summary.shares++;
