@@ -4,12 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import {
-  type NativeConnection,
-  Worker,
-  type WorkerOptions,
-  type WorkflowBundleOption,
-} from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Claim } from '../workflows/governor/messages.ts';
 import { governorWorkflowId, joinSignal } from '../workflows/governor/messages.ts';
 import { workflowBundle } from './workflow-bundle.ts';
@@ -61,25 +56,13 @@ export interface GovernorWorkerOptions {
   readonly workflowBundle?: WorkflowBundleOption;
 }
 
-/**
- * A workflow-only worker on the governors' queue. A governor decides in microseconds over a few
- * lines of state, so its workflows run on this process's main thread (what the SDK calls
- * debugMode) rather than in a worker thread with a V8 isolate of its own, which cost every worker
- * process about 35 MiB before its first task (scripts/worker-ready-rss.ts: 242 → 205 MiB). The
- * limit on one workflow task that debugMode lifts is set back, shorter: a governor stuck in a loop
- * fails its task after 1 s instead of holding the thread the activities run on.
- */
+/** A workflow-only worker on the governors' queue: small, since a governor holds a few lines of state. */
 export async function createGovernorWorker(options: GovernorWorkerOptions): Promise<Worker> {
-  // isolateExecutionTimeout is honoured by Worker.create but not in its public options type
-  // ("not exposed at the moment"): test/engine/governor-thread.test.ts checks it still applies.
-  const workerOptions: WorkerOptions & { readonly isolateExecutionTimeout: string } = {
+  return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: GOVERNOR_TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     maxCachedWorkflows: 100,
-    debugMode: true,
-    isolateExecutionTimeout: '1s',
-  };
-  return Worker.create(workerOptions);
+  });
 }
