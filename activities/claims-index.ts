@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { isS3Url, type Store } from '../store/index.ts';
 import { Claim, claimsLogOf, findClaim } from './claims.ts';
+import { indexKey } from './index-key.ts';
 import { AppendedLines, readLineAt, readLines } from './jsonl.ts';
 
 /** What a create asks of its campaign's claims. */
@@ -22,26 +23,32 @@ export interface CampaignClaims {
 /** A folder's log of one campaign's claims, indexed. */
 class ClaimsLog implements CampaignClaims {
   private readonly appended: AppendedLines<typeof Claim>;
-  /** Where the first claim of each idempotency key starts: the first stays the key's, as in S3 mode. */
-  private readonly firstLine = new Map<string, number>();
+  /**
+   * Where the first claim of each idempotency key starts (the first stays the key's, as in S3
+   * mode), by its index key (index-key.ts: the line read is checked against the key).
+   */
+  private readonly firstLine = new Map<number | string, number>();
 
   constructor(private readonly file: string) {
     this.appended = new AppendedLines(file, Claim);
   }
 
   async lookup(idempotencyKey: string): Promise<Claim | undefined> {
-    let offset = this.firstLine.get(idempotencyKey);
+    const key = indexKey(idempotencyKey);
+    let offset = this.firstLine.get(key);
     if (offset === undefined) {
       for (const { value, offset: at } of await this.appended.next()) {
-        if (!this.firstLine.has(value.idempotency_key)) this.firstLine.set(value.idempotency_key, at);
+        const read = indexKey(value.idempotency_key);
+        if (!this.firstLine.has(read)) this.firstLine.set(read, at);
       }
-      offset = this.firstLine.get(idempotencyKey);
+      offset = this.firstLine.get(key);
       if (offset === undefined) return undefined;
     }
     const claim = readLineAt(this.file, offset, Claim);
     if (claim?.idempotency_key === idempotencyKey) return claim;
-    // The log was replaced under this worker (restored from a backup, say): a claim keeps a re-run
-    // from paying again, so it is looked for in the whole log rather than taken as gone.
+    // Another key's claim there (two keys sharing an index key), or the log was replaced under
+    // this worker (restored from a backup, say): a claim keeps a re-run from paying again, so it
+    // is looked for in the whole log rather than taken as gone.
     return (await readLines(this.file, Claim)).find((found) => found.idempotency_key === idempotencyKey);
   }
 }

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
+import { indexKey } from './index-key.ts';
 import {
   AppendedLines,
   appendLines,
@@ -67,8 +68,11 @@ export const RECENT_ENTRIES = 1_000;
 class FolderView {
   readonly appended: AppendedLines<typeof ManifestEntry>;
 
-  /** Where the latest line of each job manifest.jsonl lists starts, as far as this worker has read it. */
-  readonly lines = new Map<string, number>();
+  /**
+   * Where the latest line of each job manifest.jsonl lists starts, as far as this worker has read
+   * it, by the job key's index key (index-key.ts: the line read is checked against the key).
+   */
+  readonly lines = new Map<number | string, number>();
 
   constructor(
     readonly file: string,
@@ -162,7 +166,11 @@ export class Manifest {
   async restoreLine(key: string): Promise<void> {
     if (!this.view) return;
     await this.refresh();
-    if (this.view.lines.has(key)) return;
+    if (this.listed(key)) return;
+    // Another job's line where the index points (their keys begin alike): read them all to be sure.
+    if (this.view.lines.has(indexKey(key))) {
+      if ((await readLines(this.view.file, ManifestEntry)).some((line) => line.key === key)) return;
+    }
     const entry = await this.fromRecords(key);
     // Indexed by the next refresh, which reads it back like any appended line.
     if (entry) appendLines(this.view.file, [JSON.stringify(entry)], this.view.writer);
@@ -176,7 +184,7 @@ export class Manifest {
     if (!this.view) return [];
     const appended = await this.view.appended.next();
     for (const { value, offset } of appended) {
-      this.view.lines.set(value.key, offset);
+      this.view.lines.set(indexKey(value.key), offset);
       // A newer line of a recent job (its lost file made again) replaces the entry kept.
       this.remember(value);
     }
@@ -189,13 +197,18 @@ export class Manifest {
     if (this.recent.size > RECENT_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
   }
 
-  /** Recent, or on a folder the job's latest line, read again where the index says it starts. */
+  /** Recent, or on a folder the job's latest line. */
   private known(key: string): ManifestEntry | undefined {
-    const recent = this.recent.get(key);
-    const offset = this.view?.lines.get(key);
-    if (recent || offset === undefined) return recent;
+    return this.recent.get(key) ?? this.listed(key);
+  }
+
+  /** On a folder, the job's latest line in manifest.jsonl, read again where the index says it starts. */
+  private listed(key: string): ManifestEntry | undefined {
+    const offset = this.view?.lines.get(indexKey(key));
+    if (offset === undefined) return undefined;
     const entry = readLineAt(this.view!.file, offset, ManifestEntry);
-    // Another line there (the file was replaced since): the records still tell.
+    // Another job's line there (their keys share an index key), or the file was replaced since:
+    // the records still tell.
     return entry?.key === key ? entry : undefined;
   }
 
