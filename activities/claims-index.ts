@@ -27,7 +27,7 @@ class ClaimsLog implements CampaignClaims {
    * Where the first claim of each idempotency key starts (the first stays the key's, as in S3
    * mode), by its index key (index-key.ts: the line read is checked against the key).
    */
-  private readonly firstLine = new Map<number | string, number>();
+  private readonly firstLine = new Map<number, number>();
 
   constructor(private readonly file: string) {
     this.appended = new AppendedLines(file, Claim);

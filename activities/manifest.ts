@@ -72,7 +72,7 @@ class FolderView {
    * Where the latest line of each job manifest.jsonl lists starts, as far as this worker has read
    * it, by the job key's index key (index-key.ts: the line read is checked against the key).
    */
-  readonly lines = new Map<number | string, number>();
+  readonly lines = new Map<number, number>();
 
   constructor(
     readonly file: string,

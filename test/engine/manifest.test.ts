@@ -156,20 +156,6 @@ describe('manifest', () => {
     expect(await reader.get('never-recorded')).toBeUndefined();
   });
 
-  it('tells apart two jobs whose keys begin alike (the index files them together)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
-    const [a, b] = ['0', '1'].map((tail) => `${'abcdef0123456'}${tail.repeat(19)}`);
-    const writer = await Manifest.open(dir);
-    await writer.record(entry(a!), null);
-    await writer.record(entry(b!), null);
-    const reader = await Manifest.open(dir);
-    expect((await reader.get(a!))?.prediction_id).toBe(`p-${a}`);
-    expect((await reader.get(b!))?.prediction_id).toBe(`p-${b}`);
-    // The line of the one the index lost is still found listed, not appended again.
-    await reader.restoreLine(a!);
-    expect((await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n')).toHaveLength(2);
-  });
-
   it('falls back to the records when manifest.jsonl was replaced under a worker', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const writer = await Manifest.open(dir);

@@ -1,0 +1,57 @@
+/**
+ * The manifest's and claims' in-memory indexes file entries under a 52-bit hash of their key
+ * (activities/index-key.ts), which two keys may share. Here every key shares one, so each read
+ * meets another key's line first: answers must still be exact, and a job's line never doubled.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { addClaims } from '../../activities/claims.ts';
+import { ClaimsIndex } from '../../activities/claims-index.ts';
+import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
+import { LocalStore } from '../../store/index.ts';
+
+vi.mock('../../activities/index-key.ts', () => ({ indexKey: () => 0 }));
+
+const entry = (key: string): ManifestEntry => ({
+  key,
+  step: 'hero',
+  name: key,
+  model: 'I4',
+  input: { prompt: key },
+  prediction_id: `p-${key}`,
+  credits_used: '0.03',
+  file: `hero/${key}.png`,
+  sha256: 'a'.repeat(64),
+  bytes: 10,
+  output_url: `https://cdn.example/${key}.png`,
+  regenerations: 0,
+  created_at: '2026-11-23T00:00:00.000Z',
+  finished_at: '2026-11-23T00:00:01.000Z',
+  wait_ms: 1000,
+  download_ms: 5,
+});
+
+describe('indexes whose keys collide', () => {
+  it('give each job its own manifest line, and restore none that is listed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-collide-'));
+    const writer = await Manifest.open(dir);
+    for (const key of ['ka', 'kb', 'kc']) await writer.record(entry(key), null);
+    const reader = await Manifest.open(dir);
+    for (const key of ['kb', 'ka', 'kc']) expect((await reader.get(key))?.prediction_id).toBe(`p-${key}`);
+    expect(await reader.get('kd')).toBeUndefined();
+    // As a retried finish does: each is listed already, whatever line the index points at.
+    for (const key of ['ka', 'kb', 'kc']) await reader.restoreLine(key);
+    expect((await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n')).toHaveLength(3);
+  });
+
+  it('give each idempotency key its own claim', async () => {
+    const store = new LocalStore(await mkdtemp(join(tmpdir(), 'mf-collide-')));
+    const claim = (id: string) => ({ prediction_id: id, key: `k${id}`, regen: 0, idempotency_key: `i${id}` });
+    await addClaims(store, 'c', [claim('1'), claim('2'), claim('3')]);
+    const claims = new ClaimsIndex().of(store, 'c');
+    for (const id of ['2', '1', '3']) expect((await claims.lookup(`i${id}`))?.prediction_id).toBe(id);
+    expect(await claims.lookup('i4')).toBeUndefined();
+  });
+});
