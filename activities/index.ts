@@ -30,7 +30,7 @@ import { finishPrediction, type JobResult } from './finish/index.ts';
 import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
 import type { Manifests } from './manifest.ts';
-import type { PlanCache } from './plan-store.ts';
+import type { LoadedPlan, PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
 
@@ -51,6 +51,13 @@ export const FALLBACK_LIMITS: ServiceLimits = { createsPerSecond: 5, maxInFlight
 
 /** Jobs the end-of-campaign sweep reads at a time: a stored plan's page. */
 const SWEEP_PAGE = 1_000;
+
+/** A plan's jobs in order, read a page at a time: never the whole plan in memory. */
+async function* jobsOf(plan: LoadedPlan, jobCount: number): AsyncIterable<PlannedJob> {
+  for (let from = 0; from < jobCount; from += SWEEP_PAGE) {
+    yield* await plan.jobs(from, Math.min(SWEEP_PAGE, jobCount - from));
+  }
+}
 
 /** Every failure of the activity leaves it classified (service-failure.ts): nothing retries unseen. */
 function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) => Promise<R> {
@@ -157,16 +164,9 @@ export function createActivities({ client, storeOf, plans, manifests, download }
     async sweepUnfinished(context: { plan: PlanRef; outputDir: string }): Promise<number> {
       if (isS3Url(context.outputDir)) return 0;
       const plan = await planOf(context.plan);
-      // Only what the sweep compares (names and keys), a page at a time: never a whole plan's jobs.
-      const jobs: Pick<PlannedJob, 'step' | 'name' | 'key'>[] = [];
-      for (let from = 0; from < context.plan.jobCount; from += SWEEP_PAGE) {
-        for (const { step, name, key } of await plan.jobs(
-          from,
-          Math.min(SWEEP_PAGE, context.plan.jobCount - from),
-        ))
-          jobs.push({ step, name, key });
-      }
-      return (await removeUnfinishedOutputs(storeOf(context.outputDir), jobs)).length;
+      const steps = plan.head.steps.map((step) => step.id);
+      const jobs = jobsOf(plan, context.plan.jobCount);
+      return (await removeUnfinishedOutputs(storeOf(context.outputDir), steps, jobs)).length;
     },
 
     /**

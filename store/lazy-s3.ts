@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Url } from './location.ts';
 import type { S3Location, S3Store } from './s3.ts';
-import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
+import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 /** The client S3 stores opened without one share (its connection pool), made at first use. */
 let sharedClient: S3Client | undefined;
@@ -63,8 +63,6 @@ export class LazyS3Store implements Store {
   async remove(key: string): Promise<void> {
     return (await this.store()).remove(key);
   }
-  /** Nothing is ever left unfinished in S3 (S3Store.removeUnfinished): no SDK to load for it. */
-  async removeUnfinished(): Promise<string[]> {
-    return [];
-  }
+  /** Nothing is ever left unfinished in S3 (S3Store.unfinished): no SDK to load for it. */
+  async *unfinished(_prefix: string): AsyncIterable<Unfinished> {}
 }

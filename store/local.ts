@@ -6,12 +6,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, checkPrefix } from './keys.ts';
-import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
+import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 const TEMPORARY = '.part';
 
@@ -80,19 +80,17 @@ export class LocalStore implements Store {
     yield* keys.sort();
   }
 
-  async removeUnfinished(prefix: string, abandoned: (key: string) => boolean): Promise<string[]> {
+  async *unfinished(prefix: string): AsyncIterable<Unfinished> {
     const folder = checkPrefix(prefix) === '' ? this.location : this.path(prefix.slice(0, -1));
-    const entries = await missingAsUndefined(() => readdir(folder, { recursive: true, withFileTypes: true }));
-    const removed: string[] = [];
-    for (const entry of entries ?? []) {
+    // opendir reads the tree a few entries at a time; readdir would hold every entry at once.
+    const entries = await missingAsUndefined(() => opendir(folder, { recursive: true }));
+    for await (const entry of entries ?? []) {
       const target = TEMPORARY_NAME.exec(entry.name)?.[1];
       if (!entry.isFile() || target === undefined) continue;
-      const key = prefix + relative(folder, join(entry.parentPath, target)).split(sep).join('/');
-      if (!abandoned(key)) continue;
-      await rm(join(entry.parentPath, entry.name), { force: true });
-      removed.push(key);
+      const under = (name: string) =>
+        prefix + relative(folder, join(entry.parentPath, name)).split(sep).join('/');
+      yield { temporary: under(entry.name), key: under(target) };
     }
-    return removed.sort();
   }
 
   async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {

@@ -25,7 +25,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, checkPrefix } from './keys.ts';
 import { s3Url } from './location.ts';
-import type { Created, Store, Stored, WriteOptions, Written } from './types.ts';
+import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 export interface S3Location {
   readonly bucket: string;
@@ -120,9 +120,7 @@ export class S3Store implements Store {
   }
 
   /** An unfinished upload is never visible (a bucket lifecycle rule reclaims its parts). */
-  async removeUnfinished(_prefix: string, _abandoned: (key: string) => boolean): Promise<string[]> {
-    return [];
-  }
+  async *unfinished(_prefix: string): AsyncIterable<Unfinished> {}
 
   /** Nothing to clear of earlier writes (WriteOptions): an unfinished upload is never visible. */
   async write(key: string, body: Readable, _options?: WriteOptions): Promise<Written> {

@@ -61,10 +61,17 @@ export interface Store {
   /** Removes `key`; a missing key is not an error. */
   remove(key: string): Promise<void>;
   /**
-   * Removes the temporary files of unfinished writes under `prefix` (which ends with `/`) to keys
-   * `abandoned` names: what a process killed mid-write left (a folder's; S3 shows no unfinished
-   * upload). Only for keys no one writes any more, since a write in progress would then fail.
-   * Returns those keys.
+   * The temporary files of unfinished writes under `prefix` (which ends with `/`): what a process
+   * killed mid-write left (a folder's; S3 shows no unfinished upload). Yielded as the folder is
+   * read, so a folder of 100,000 outputs is never held in memory. Remove one with
+   * `remove(temporary)`, and only when no one writes its key any more: a write in progress would
+   * then fail.
    */
-  removeUnfinished(prefix: string, abandoned: (key: string) => boolean): Promise<string[]>;
+  unfinished(prefix: string): AsyncIterable<Unfinished>;
+}
+
+/** A temporary file an unfinished write left: its own key, and the key it was being written to. */
+export interface Unfinished {
+  readonly temporary: string;
+  readonly key: string;
 }

@@ -7,7 +7,7 @@ import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
-import { RECORDS, type Store } from '../../store/index.ts';
+import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
 import type { Manifest } from '../manifest.ts';
 
@@ -65,6 +65,8 @@ export async function saveOutput(
   return file;
 }
 
+type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key'>;
+
 /**
  * Removes what finish attempts killed mid-write left of these jobs' outputs and records (a
  * folder's temporary files), once their campaign is over: a retry clears its own job's output
@@ -73,28 +75,50 @@ export async function saveOutput(
  * two), and a record's temporary is left by a kill between its write and its link (the crash drill
  * left one, with a batch's records written together). Only these jobs' files, since other
  * campaigns may write to the same folder. Returns their keys.
+ *
+ * The temporaries are found first, as the folders are read (a few, usually none), and the jobs are
+ * read only when there are some, one at a time: never the names of every job and every entry of
+ * the folders at once (at 100,000 jobs that cost the worker ~75 MiB of heap, docs/benchmarks.md).
  */
 export async function removeUnfinishedOutputs(
   store: Store,
-  jobs: Iterable<Pick<PlannedJob, 'step' | 'name' | 'key'>>,
+  steps: Iterable<string>,
+  jobs: AsyncIterable<SweptJob> | Iterable<SweptJob>,
 ): Promise<string[]> {
-  const namesByStep = new Map<string, Set<string>>();
-  const keys = new Set<string>();
-  for (const job of jobs) {
-    keys.add(job.key);
-    const names = namesByStep.get(job.step) ?? new Set();
-    namesByStep.set(job.step, names.add(job.name));
-  }
-  const removed: string[] = [];
-  for (const [step, names] of namesByStep) {
-    const ours = (key: string) => names.has(key.slice(step.length + 1).replace(OUTPUT_SUFFIX, ''));
-    removed.push(...(await store.removeUnfinished(`${step}/`, ours)));
+  // Each leftover filed under what names its job: an output's step and name, a record's job key.
+  const ofOutput = new Map<string, Unfinished[]>();
+  const ofRecord = new Map<string, Unfinished[]>();
+  const file = (into: Map<string, Unfinished[]>, id: string, leftover: Unfinished) =>
+    into.set(id, [...(into.get(id) ?? []), leftover]);
+  for (const step of steps) {
+    for await (const leftover of store.unfinished(`${step}/`)) {
+      file(
+        ofOutput,
+        outputId(step, leftover.key.slice(step.length + 1).replace(OUTPUT_SUFFIX, '')),
+        leftover,
+      );
+    }
   }
   // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
-  const ourRecord = (key: string) => keys.has(key.slice(RECORDS.length).split('.')[0]!);
-  removed.push(...(await store.removeUnfinished(RECORDS, ourRecord)));
-  return removed;
+  for await (const leftover of store.unfinished(RECORDS)) {
+    file(ofRecord, leftover.key.slice(RECORDS.length).split('.')[0]!, leftover);
+  }
+  const ours: Unfinished[] = [];
+  for await (const job of jobs) {
+    if (ofOutput.size === 0 && ofRecord.size === 0) break;
+    for (const [into, id] of [
+      [ofOutput, outputId(job.step, job.name)],
+      [ofRecord, job.key],
+    ] as const) {
+      ours.push(...(into.get(id) ?? []));
+      into.delete(id);
+    }
+  }
+  for (const leftover of ours) await store.remove(leftover.temporary);
+  return ours.map((leftover) => leftover.key).sort();
 }
+
+const outputId = (step: string, name: string) => `${step}/${name}`;
 
 /** What saveOutput puts after a job's name in its file's: a take, then an extension. */
 const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;

@@ -81,6 +81,7 @@ describe('downloadFile', () => {
       'hero/hero-a.png': 'a finished picture',
       // A timed-out attempt SIGKILLed mid-download, after the job's last attempt had finished.
       'hero/hero-a.png.0a1b2c3d.part': 'half a picture',
+      'hero/hero-a.png.fedcba98.part': 'half a picture, killed again',
       'hero/hero-1.5.take2.jpg.12345678.part': 'half a second take',
       // Another campaign's job, writing to the same folder, still downloading.
       'hero/hero-b.png.0a1b2c3d.part': 'another job, still downloading',
@@ -95,10 +96,11 @@ describe('downloadFile', () => {
       { step: 'hero', name: 'hero-1.5', key: 'k15' },
       { step: 'teaser', name: 'teaser-a', key: 'kta' },
     ];
-    expect(await removeUnfinishedOutputs(new LocalStore(dir), jobs)).toEqual([
+    expect(await removeUnfinishedOutputs(new LocalStore(dir), ['hero', 'teaser'], jobs)).toEqual([
+      '.mediaflow/records/ka',
       'hero/hero-1.5.take2.jpg',
       'hero/hero-a.png',
-      '.mediaflow/records/ka',
+      'hero/hero-a.png',
     ]);
     expect(await readdir(join(dir, '.mediaflow', 'records'))).toEqual(['kb.0badcafe.part']);
     expect((await readdir(join(dir, 'hero'))).sort()).toEqual(['hero-a.png', 'hero-b.png.0a1b2c3d.part']);
