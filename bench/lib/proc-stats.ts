@@ -30,9 +30,14 @@ export function readProcSample(pid: number): ProcSample | null {
   }
 }
 
-/** Samples `pid` every `everyMs` until stopped; `last` holds the latest reading. */
+/**
+ * Samples `pid` every `everyMs` until stopped; `last` holds the latest reading, `peakRisenAt` when
+ * (epoch ms, to within `everyMs`) the high-water mark last rose: what the process was doing then
+ * is what set its peak.
+ */
 export class ProcSampler {
   last: ProcSample = { peakRssBytes: 0, cpuSeconds: 0 };
+  peakRisenAt = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -45,7 +50,9 @@ export class ProcSampler {
 
   sample(): void {
     const reading = readProcSample(this.pid);
-    if (reading) this.last = reading;
+    if (!reading) return;
+    if (reading.peakRssBytes > this.last.peakRssBytes) this.peakRisenAt = Date.now();
+    this.last = reading;
   }
 
   stop(): void {

@@ -62,6 +62,8 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** VmHWM, sampled every 250 ms and right before kill. */
   peakRssBytes(): number;
+  /** When (epoch ms) VmHWM last rose. */
+  peakRssAt(): number;
   cpuSeconds(): number;
 }
 
@@ -286,6 +288,7 @@ function spawnWorker({
       await killAndWait(child, signal);
     },
     peakRssBytes: () => sampler.last.peakRssBytes,
+    peakRssAt: () => sampler.peakRisenAt,
     cpuSeconds: () => sampler.last.cpuSeconds,
   };
 }

@@ -71,6 +71,8 @@ export async function measureMediaflow(workload: Workload, { s3 = false } = {}) 
       worker: {
         peakRssMib: round(worker.peakRssBytes() / MIB, 1),
         peakRssAtReadyMib,
+        // Seconds from the campaign's start to the moment the peak was set, and the wall beside it.
+        peakRssSetAtS: round((worker.peakRssAt() - started) / 1000, 1),
         cpuSeconds: worker.cpuSeconds(),
       },
       replay,
