@@ -86,39 +86,42 @@ export async function removeUnfinishedOutputs(
   jobs: AsyncIterable<SweptJob> | Iterable<SweptJob>,
 ): Promise<string[]> {
   // Each leftover filed under what names its job: an output's step and name, a record's job key.
-  const ofOutput = new Map<string, Unfinished[]>();
-  const ofRecord = new Map<string, Unfinished[]>();
-  const file = (into: Map<string, Unfinished[]>, id: string, leftover: Unfinished) =>
-    into.set(id, [...(into.get(id) ?? []), leftover]);
+  const ofOutput = new Leftovers();
+  const ofRecord = new Leftovers();
   for (const step of steps) {
     for await (const leftover of store.unfinished(`${step}/`)) {
-      file(
-        ofOutput,
-        outputId(step, leftover.key.slice(step.length + 1).replace(OUTPUT_SUFFIX, '')),
-        leftover,
-      );
+      ofOutput.file(outputId(step, leftover.key.slice(step.length + 1).replace(OUTPUT_SUFFIX, '')), leftover);
     }
   }
   // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
   for await (const leftover of store.unfinished(RECORDS)) {
-    file(ofRecord, leftover.key.slice(RECORDS.length).split('.')[0]!, leftover);
+    ofRecord.file(leftover.key.slice(RECORDS.length).split('.')[0]!, leftover);
   }
   const ours: Unfinished[] = [];
   for await (const job of jobs) {
     if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    for (const [into, id] of [
-      [ofOutput, outputId(job.step, job.name)],
-      [ofRecord, job.key],
-    ] as const) {
-      ours.push(...(into.get(id) ?? []));
-      into.delete(id);
-    }
+    ours.push(...ofOutput.take(outputId(job.step, job.name)), ...ofRecord.take(job.key));
   }
   for (const leftover of ours) await store.remove(leftover.temporary);
   return ours.map((leftover) => leftover.key).sort();
 }
 
 const outputId = (step: string, name: string) => `${step}/${name}`;
+
+/** Leftovers by the job they belong to; each is taken once, by the first job that claims it. */
+class Leftovers extends Map<string, Unfinished[]> {
+  file(id: string, leftover: Unfinished): void {
+    const filed = this.get(id);
+    if (filed) filed.push(leftover);
+    else this.set(id, [leftover]);
+  }
+
+  take(id: string): Unfinished[] {
+    const filed = this.get(id) ?? [];
+    this.delete(id);
+    return filed;
+  }
+}
 
 /** What saveOutput puts after a job's name in its file's: a take, then an extension. */
 const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;

@@ -74,6 +74,7 @@ describe.each(backends)('the %s store', (_name, open) => {
     expect(await collect(store.unfinished('hero/'))).toEqual([]);
     expect(await collect(store.unfinished('.mediaflow/records/'))).toEqual([]);
     expect(await collect(store.unfinished('nothing-here/'))).toEqual([]);
+    expect(await store.stat('hero/a.png')).toEqual({ bytes: 8 });
   });
 
   it('answers undefined for what does not exist, and removing it is no error', async () => {
