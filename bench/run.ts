@@ -129,10 +129,8 @@ function verdictsOf(workload: Workload, m: Measured, baseline: BaselineMeasured 
     verdicts.push(verdict('wall / baseline', m.wallS / baseline.wallS, goals.wallOverBaseline));
   if (goals.actionsPerJob !== undefined)
     verdicts.push(verdict('Temporal actions per job', m.history.actionsPerJob, goals.actionsPerJob));
-  if (goals.peakRssMb !== undefined) {
-    const peakMb = (m.worker.peakRssMib * 2 ** 20) / 1e6;
-    verdicts.push(verdict('worker peak RSS', peakMb, goals.peakRssMb, ' MB (10⁶ bytes)'));
-  }
+  if (goals.peakRssMb !== undefined)
+    verdicts.push(verdict('worker peak RSS', m.worker.peakRssMb, goals.peakRssMb, ' MB (10⁶ bytes)'));
   if (goals.maxEventsPerRun !== undefined)
     verdicts.push(verdict('largest workflow run', m.history.largestRun, goals.maxEventsPerRun, ' events'));
   return verdicts;
