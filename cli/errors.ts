@@ -3,7 +3,7 @@
  * for with DEBUG=mediaflow. Errors the user can act on (UserError and the configuration errors of
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
-import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { NewerEngineError, PlanMismatchError } from '../worker/campaign-control.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError } from './environment.ts';
 import { command } from './invocation.ts';
@@ -23,7 +23,7 @@ export function errorLine(error: unknown): string {
   if (error instanceof PlanMismatchError) {
     return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
   }
-  if (error instanceof ConfigurationError) return error.message;
+  if (error instanceof ConfigurationError || error instanceof NewerEngineError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `unexpected error: ${message.split('\n')[0]} (DEBUG=mediaflow shows the stack trace)`;
 }
