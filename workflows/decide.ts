@@ -1,12 +1,8 @@
 /**
- * What the campaign does next, as pure functions of what it knows: the workflow (campaign.ts)
- * runs the command `decide` returns, waits, and asks again. Every pacing, drain and roll-over rule
+ * What the campaign does next, as pure functions of what it knows: the reducer's tick
+ * (reducer/next.ts) turns the command `decide` returns into effects. Every pacing, drain and roll-over rule
  * lives here and is tested as a table of situations (test/engine/decide.test.ts), without a server.
  * Which jobs may start (parents, slots, budget) is the selection rule: state/selection.ts.
- *
- * The pacer is read through probes (`tokens`, `msUntilToken`), only in the branch that needs
- * them: reading the pacer refills its bucket, and a refill at another moment could round
- * differently, so when it is read is part of what histories of running campaigns recorded.
  */
 
 /** Most predictions created by one activity (one batch request). */
@@ -63,7 +59,7 @@ export type Command =
   /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
   | { readonly kind: 'wait'; readonly ms: number | null };
 
-/** What the campaign knows when it decides; the numbers are plain, the probes are read lazily. */
+/** What the campaign knows when it decides. */
 export interface Situation {
   readonly done: boolean;
   readonly draining: boolean;
@@ -80,12 +76,12 @@ export interface Situation {
   readonly wanted: number;
   readonly limitsStale: boolean;
   readonly msSinceLimitsRead: number;
-  /** Whole create tokens available now. */
-  readonly tokens: () => number;
-  readonly msUntilToken: () => number;
+  /** Whole create tokens available now, and the time until the next one. */
+  readonly tokens: number;
+  readonly msUntilToken: number;
   /** Creates gathered into one batch while the rate, not the slots, binds (batchWorth), and the time until that many tokens. */
   readonly minBatch: number;
-  readonly msUntilTokens: (count: number) => number;
+  readonly msUntilBatch: number;
   /** Review gates (absent: none): decisions released plan indexes to read; a take timed out. */
   readonly released?: boolean;
   readonly reviewsDue?: boolean;
@@ -101,15 +97,15 @@ export function decide(s: Situation): Command {
   if (s.reviewsDue) return { kind: 'time-out-reviews' };
   if (s.released) return { kind: 'read-released' };
   if (s.wanted > 0 && s.waiting < s.maxInFlight) return { kind: 'load-jobs', count: s.wanted };
-  const tokens = s.tokens();
+  const tokens = s.tokens;
   if (tokens > 0 && tokens < s.minBatch && gathers(s, s.minBatch)) {
-    return { kind: 'wait', ms: Math.max(1, s.msUntilTokens(s.minBatch)) };
+    return { kind: 'wait', ms: Math.max(1, s.msUntilBatch) };
   }
   // The executor waits for a change when the selection rule lets no job start.
   if (tokens > 0) return { kind: 'submit', max: Math.min(tokens, MAX_BATCH) };
   // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
   if (s.waiting > 0 && s.active < s.maxInFlight) {
-    return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.msUntilToken()) };
+    return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.msUntilToken) };
   }
   return { kind: 'wait', ms: null };
 }

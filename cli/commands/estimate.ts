@@ -5,10 +5,12 @@
  *
  * Prices are asked once per distinct priced input (cli/service-prices.ts).
  */
+
 import type { Command } from 'commander';
 import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
+import { fitsBudget } from '../../contract/budget-rule.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
 import { type ReviewCosts, reviewCosts } from '../../plan/review.ts';
@@ -82,7 +84,7 @@ export async function estimatePlan(
     serviceTotal,
     balance: balance.credits,
     budget: plan.budget,
-    overBudget: plan.budget !== null && serviceTotal > plan.budget,
+    overBudget: !fitsBudget(plan.budget, serviceTotal),
     overBalance: serviceTotal > balance.credits,
     review: reviewCosts(plan.jobs, plan.steps, (job) => prices.byKey.get(job.key)!),
   };

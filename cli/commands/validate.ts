@@ -4,9 +4,11 @@
  * catalogue price is over budget.max_usd is a problem too: `run` would refuse it.
  * `loadPlanOrReport` is shared by `plan`, `estimate` and `run`, so all report problems alike.
  */
+
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatDollars, formatUsd } from '../../api/money.ts';
+import { fitsBudget } from '../../contract/budget-rule.ts';
 import { formatProblem, type Plan } from '../../plan/index.ts';
 import { command } from '../invocation.ts';
 import { planSpecFile } from '../spec-file.ts';
@@ -37,7 +39,7 @@ export function describeTotal(plan: Plan): string {
  * the service can price add to the total, so a plan over budget without them is over with them.
  */
 export function overBudget(plan: Plan): string | null {
-  if (plan.budget === null || plan.totalUsd <= plan.budget) return null;
+  if (plan.budget === null || fitsBudget(plan.budget, plan.totalUsd)) return null;
   return `plan costs ${formatDollars(plan.totalUsd)}, over budget.max_usd ${formatDollars(plan.budget)}`;
 }
 

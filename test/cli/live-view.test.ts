@@ -145,9 +145,9 @@ describe('the summary', () => {
 });
 
 describe('the task queue of a campaign run starts', () => {
-  it('is its own on the embedded default, the shared one elsewhere, and --task-queue wins', () => {
-    expect(campaignTaskQueue(true, 'spring')).toBe('mediaflow-spring');
-    expect(campaignTaskQueue(false, 'spring')).toBe('mediaflow');
-    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe('mine');
+  it('is its own on the embedded default, the shared one elsewhere, and --task-queue wins: each this engine generation’s', () => {
+    expect(campaignTaskQueue(true, 'spring')).toBe('mediaflow-spring@e2');
+    expect(campaignTaskQueue(false, 'spring')).toBe('mediaflow@e2');
+    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe('mine@e2');
   });
 });
