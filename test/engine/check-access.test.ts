@@ -14,7 +14,7 @@ import { storePlan } from '../../activities/plan-store.ts';
 import type { PlanRef } from '../../contract/campaign.ts';
 import { checkWorkerAccess } from '../../worker/check-access.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import { uniqueTaskQueue } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { CHAINED_SPEC, type Harness, harness } from './harness.ts';
 
 /** The harness's plan stored, and the check run with a worker polling the harness's queue. */
@@ -26,6 +26,7 @@ async function withWorker(h: Harness, check: (ref: PlanRef, outputDir: string) =
     namespace: 'default',
     client: h.service,
     taskQueue: h.taskQueue,
+    workflowBundle: suiteWorkflowBundle(),
   });
   return { plan, ref, verdict: await worker.runUntil(check(ref, plan.outputDir)) };
 }

@@ -21,7 +21,13 @@ import type { Plan } from '../../plan/types.ts';
 import { startOrAttach } from '../../worker/campaign-control.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
+import {
+  suiteWorkflowBundle,
+  temporalAddress,
+  temporalClient,
+  uniqueTaskQueue,
+  workerConnection,
+} from '../helpers/temporal.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 
@@ -97,6 +103,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       return worker.runUntil(async () => {
         await meanwhile?.(handle);
@@ -110,6 +117,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       const working = worker.run();
       onTestFinished(async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const CORPUS = fileURLToPath(new URL('../replay-corpus/', import.meta.url));
 const FILES = readdirSync(CORPUS)
@@ -57,7 +57,7 @@ describe('replay corpus', () => {
       : `${file} replays on the current workflow code`;
     it(title, async () => {
       const history = historyFromJSON(JSON.parse(await readFile(`${CORPUS}${file}`, 'utf8')));
-      const replay = Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
+      const replay = Worker.runReplayHistory({ workflowBundle: suiteWorkflowBundle() }, history);
       if (known) {
         // Failing for its known reason, not any other: when it replays, this says to move it.
         await expect(replay, `${file} now replays: take it out of KNOWN_FAILING`).rejects.toMatchObject({

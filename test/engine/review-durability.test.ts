@@ -11,6 +11,7 @@ import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';
 
@@ -67,6 +68,7 @@ steps:
       namespace: 'default',
       client: h.service,
       taskQueue: h.taskQueue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const result = await worker.runUntil(async () => {
       const ack = await review(handle, [

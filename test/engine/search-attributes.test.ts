@@ -35,7 +35,7 @@ import {
   SPEC_DIGEST_KEY,
   SPENT_USD_KEY,
 } from '../../workflows/search-attributes.ts';
-import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 
 const run = promisify(execFile);
@@ -194,6 +194,7 @@ describe('operating a campaign with Temporal tools', () => {
       namespace,
       client: h.service,
       taskQueue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const progress = await worker.runUntil(handle.result());
     expect(progress.outcome).toBe('completed');
