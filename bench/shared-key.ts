@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { keyFingerprint } from '../worker/governor.ts';
+import { keyFingerprint } from '../control/governor.ts';
 import { governorWorkflowId } from '../workflows/governor/messages.ts';
 import { historyProfile } from './lib/history-profile.ts';
 import { replayCampaign } from './lib/replay.ts';

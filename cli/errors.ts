@@ -3,7 +3,7 @@
  * for with DEBUG=mediaflow. Errors the user can act on (UserError and the configuration errors of
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
-import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { PlanMismatchError } from '../control/campaign.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError } from './environment.ts';
 import { command } from './invocation.ts';

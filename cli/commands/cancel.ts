@@ -5,7 +5,7 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignHandle, campaignView, finalView } from '../../worker/campaign-control.ts';
+import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { outcomeLine, summaryTable } from '../progress-view.ts';

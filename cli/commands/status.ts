@@ -1,7 +1,7 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress, NoWorkerError } from '../../worker/campaign-control.ts';
+import { campaignProgress, NoWorkerError } from '../../control/campaign.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';

@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
-import { ShortWrite } from '../../activities/jsonl.ts';
 import { retryableFailure } from '../../activities/service-failure.ts';
 import {
   CREATE_GAVE_UP,
@@ -8,6 +7,7 @@ import {
   type FailureKind,
   kindOfRejection,
 } from '../../contract/failure-policy.ts';
+import { ShortWrite } from '../../records/jsonl.ts';
 
 describe('failure policy', () => {
   it.each<[FailureKind, string]>([

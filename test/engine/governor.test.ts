@@ -5,12 +5,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
+import { startOrAttach } from '../../control/campaign.ts';
+import { keyFingerprint } from '../../control/governor.ts';
 import type { Limits } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import { createGovernorWorker, keyFingerprint } from '../../worker/governor.ts';
+import { createGovernorWorker } from '../../worker/governor.ts';
 import { LIMITS_REFRESH_MS } from '../../workflows/decide.ts';
 import { governorWorkflowId } from '../../workflows/governor/messages.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';

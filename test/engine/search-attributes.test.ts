@@ -11,7 +11,6 @@ import { promisify } from 'node:util';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignInput } from '../../contract/campaign.ts';
 import {
@@ -19,7 +18,8 @@ import {
   registerSearchAttributes,
   searchAttributesRegistered,
   startOrAttach,
-} from '../../worker/campaign-control.ts';
+} from '../../control/campaign.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { findTemporalCli } from '../../worker/temporal-cli.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';

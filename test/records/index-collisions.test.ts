@@ -1,18 +1,18 @@
 /**
  * The manifest's and claims' in-memory indexes file entries under a 52-bit hash of their key
- * (activities/index-key.ts), which two keys may share. Here every key shares one, so each read
+ * (records/index-key.ts), which two keys may share. Here every key shares one, so each read
  * meets another key's line first: answers must still be exact, and a job's line never doubled.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { addClaims } from '../../activities/claims.ts';
-import { ClaimsIndex } from '../../activities/claims-index.ts';
-import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
+import { addClaims } from '../../records/claims.ts';
+import { ClaimsIndex } from '../../records/claims-index.ts';
+import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../records/manifest.ts';
 import { LocalStore } from '../../store/index.ts';
 
-vi.mock('../../activities/index-key.ts', () => ({ indexKey: () => 0 }));
+vi.mock('../../records/index-key.ts', () => ({ indexKey: () => 0 }));
 
 const entry = (key: string): ManifestEntry => ({
   key,

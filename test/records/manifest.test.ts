@@ -3,14 +3,14 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeWriter, ShortWrite } from '../../activities/jsonl.ts';
+import { nodeWriter, ShortWrite } from '../../records/jsonl.ts';
 import {
   MANIFEST_FILE,
   Manifest,
   type ManifestEntry,
   Manifests,
   RECENT_ENTRIES,
-} from '../../activities/manifest.ts';
+} from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
 
