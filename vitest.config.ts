@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'test/api/link-policy.test.ts',
   'test/api/service-url.test.ts',
+  'test/architecture/imports.test.ts',
   'test/cli/live-view.test.ts',
   'test/engine/campaign-state.test.ts',
   'test/engine/decide.test.ts',

@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
-import { type ReviewCosts, reviewCosts } from '../plan/review.ts';
+import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
 import { nodeWriter } from '../records/jsonl.ts';
 import { Manifest } from '../records/manifest.ts';

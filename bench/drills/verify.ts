@@ -15,8 +15,9 @@ import type { Plan } from '../../plan/types.ts';
 import { MANIFEST_FILE, ManifestEntry, materializeManifest } from '../../records/manifest.ts';
 import { sha256Of } from '../../records/outputs.ts';
 import { isS3Url, openStore, type Store } from '../../store/index.ts';
+import type { CampaignRun } from '../lib/campaign.ts';
 import { replayCampaign } from '../lib/replay.ts';
-import type { CampaignRun, Stack } from '../lib/stack.ts';
+import type { Stack } from '../lib/stack.ts';
 import { type Check, check } from './report.ts';
 
 export interface ManifestFacts {

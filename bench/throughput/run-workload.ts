@@ -13,11 +13,12 @@ import { keyFingerprint } from '../../control/governor.ts';
 import { materializeManifest } from '../../records/manifest.ts';
 import { isS3Url, type Store } from '../../store/index.ts';
 import type { BaselineResult } from '../baseline.ts';
+import { runCampaign } from '../lib/campaign.ts';
 import { historyProfile } from '../lib/history-profile.ts';
 import { ProcSampler, readProcSample } from '../lib/proc-stats.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
-import { runCampaign, type Stack, startStack } from '../lib/stack.ts';
+import { type Stack, startStack } from '../lib/stack.ts';
 import type { Workload } from './workloads.ts';
 
 const BASELINE_SCRIPT = fileURLToPath(new URL('../baseline.ts', import.meta.url));

@@ -7,9 +7,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { unknownCampaign } from '../errors.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { outcomeLine, summaryTable } from '../progress-view.ts';
-import { unknownCampaign } from './status.ts';
 
 export function register(program: Command): void {
   program
