@@ -32,7 +32,8 @@ export async function workerConnection(address = temporalAddress()): Promise<Nat
 
 /**
  * The workflow code, bundled once for the whole run (test/global-setup.ts): give it to every worker
- * a test creates, or the worker bundles again in this file's process (about 5 s).
+ * a test creates, or the worker bundles again in this file's process (about 5 s). It is the code
+ * as it was when the run started: in watch mode, restart vitest after changing workflows/.
  */
 export function suiteWorkflowBundle(): WorkflowBundlePath {
   return { codePath: inject('workflowBundle') };
