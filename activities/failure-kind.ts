@@ -7,8 +7,8 @@ import { hostname } from 'node:os';
 import type { ServiceError } from '../api/client/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
+import { ShortWrite } from '../records/jsonl.ts';
 import { s3FailureOf } from '../store/index.ts';
-import { ShortWrite } from './jsonl.ts';
 
 export function failureKindOf(error: ServiceError): FailureKind {
   if (error.rateLimited) return 'rate_limited';

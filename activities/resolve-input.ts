@@ -12,7 +12,7 @@ import { basename, extname } from 'node:path';
 import type { ServiceClient } from '../api/client/index.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
 import { FROM_OUTPUT, LOCAL_FILE_PREFIX, type PlannedJob } from '../plan/types.ts';
-import type { Manifest } from './manifest.ts';
+import type { Manifest } from '../records/manifest.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',

@@ -3,9 +3,9 @@
  * for with DEBUG=mediaflow. Errors the user can act on (UserError and the configuration errors of
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
-import { NewerEngineError, PlanMismatchError } from '../worker/campaign-control.ts';
+import { NewerEngineError, PlanMismatchError } from '../control/campaign.ts';
 import { debugEnabled } from './debug.ts';
-import { ConfigurationError } from './environment.ts';
+import { ConfigurationError, type Environment } from './environment.ts';
 import { command } from './invocation.ts';
 
 export class UserError extends Error {
@@ -16,6 +16,14 @@ export class UserError extends Error {
     super(message);
     this.hint = hint;
   }
+}
+
+/** A campaign name nothing on the server knows (`status`, `cancel`, `export`, the review commands): the campaign name is the spec's `campaign:` field. */
+export function unknownCampaign(env: Environment, campaign: string): UserError {
+  return new UserError(
+    `no campaign named "${campaign}" on ${env.temporalAddress} (namespace ${env.namespace})`,
+    `the name is a spec's campaign: field, and ${command('run', '<spec>')} starts it`,
+  );
 }
 
 export function errorLine(error: unknown): string {

@@ -8,9 +8,10 @@ import { dirname } from 'node:path';
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { engineQueue } from '../contract/engine.ts';
+import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../contract/task-queues.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
-import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../worker/create-worker.ts';
-import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../worker/governor.ts';
+import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
+import { createGovernorWorker } from '../worker/governor.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {

@@ -5,14 +5,14 @@
  */
 
 import pLimit from 'p-limit';
-import { nodeWriter } from '../activities/jsonl.ts';
-import { Manifest } from '../activities/manifest.ts';
-import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import { fitsBudget } from '../contract/budget-rule.ts';
-import { type ReviewCosts, reviewCosts } from '../plan/review.ts';
+import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
+import { nodeWriter } from '../records/jsonl.ts';
+import { Manifest } from '../records/manifest.ts';
+import { recordedOutput } from '../records/outputs.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { servicePrices } from './service-prices.ts';
 

@@ -6,6 +6,7 @@
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import type { Report } from './report.ts';
 import {
   type CampaignSpec,
   DEFAULT_JOBS_PER_STEP,
@@ -18,8 +19,6 @@ import {
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
-
-export type Report = (path: DataPath, message: string, at?: { key?: string; text?: string }) => void;
 
 export interface InputField {
   readonly name: string;

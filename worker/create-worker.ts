@@ -7,13 +7,12 @@
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { downloadFile } from '../activities/download.ts';
 import { type ActivityDeps, createActivities } from '../activities/index.ts';
-import { Manifests } from '../activities/manifest.ts';
-import { PlanCache } from '../activities/plan-store.ts';
 import type { ServiceClient } from '../api/client/index.ts';
+import { TASK_QUEUE } from '../contract/task-queues.ts';
+import { Manifests } from '../records/manifest.ts';
+import { PlanCache } from '../records/plan-store.ts';
 import { openStore } from '../store/index.ts';
 import { workflowBundle } from './workflow-bundle.ts';
-
-export const TASK_QUEUE = 'mediaflow';
 
 /**
  * Node flags a long-running worker process starts with (Dockerfile, docker-compose.yml, the bench

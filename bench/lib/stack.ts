@@ -23,8 +23,6 @@ import { startDevServer } from '../../worker/dev-server.ts';
 import { watchdog } from '../../worker/watchdog.ts';
 import { ProcSampler } from './proc-stats.ts';
 
-export { type CampaignRun, historyStats, runCampaign } from './campaign.ts';
-
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/mediaflow.js');
 const EMULATOR_SCRIPT = join(ROOT, 'bench/lib/emulator-process.ts');

@@ -6,13 +6,12 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
-import { campaignHandle, campaignView, finalView } from '../../worker/campaign-control.ts';
+import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
-import { UserError } from '../errors.ts';
+import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { outcomeLine, summaryTable } from '../progress-view.ts';
-import { unknownCampaign } from './status.ts';
 
 export function register(program: Command): void {
   program

@@ -13,7 +13,7 @@ import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
-import { type ReviewCosts, reviewCosts } from '../../plan/review.ts';
+import { type ReviewCosts, reviewCosts } from '../../plan/review-costs.ts';
 import { wholeNumber } from '../options.ts';
 import { connectPricingService } from '../pricing-service.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';

@@ -8,12 +8,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
-import { materializeManifest } from '../../activities/manifest.ts';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
-import { isS3Url } from '../../store/index.ts';
 import {
   attach,
   type CampaignView,
@@ -21,9 +18,12 @@ import {
   campaignView,
   finalView,
   startOrAttach,
-} from '../../worker/campaign-control.ts';
-import { checkWorkerAccess } from '../../worker/check-access.ts';
-import { keyFingerprint } from '../../worker/governor.ts';
+} from '../../control/campaign.ts';
+import { checkWorkerAccess } from '../../control/check-access.ts';
+import { keyFingerprint } from '../../control/governor.ts';
+import { materializeManifest } from '../../records/manifest.ts';
+import { storePlan } from '../../records/plan-store.ts';
+import { isS3Url } from '../../store/index.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
@@ -197,7 +197,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     const finished = handle.result().then(() => 'done' as const);
     let reviewHinted = false;
     for (;;) {
-      // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
+      // The memo, not a query (control/campaign.ts): reading progress never asks a worker.
       const view = await campaignView(env.client, handle).catch(() => null);
       if (view && !reviewHinted && reviewWait(view.progress).awaiting > 0) {
         // Once, above the frame: where the decisions this campaign waits for are made.

@@ -6,14 +6,14 @@
 import type { Command } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { engineQueue } from '../../contract/engine.ts';
+import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../../contract/task-queues.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {
   createMediaflowWorker,
   DEFAULT_MAX_ACTIVITIES,
   serviceConnectionsFor,
-  TASK_QUEUE,
 } from '../../worker/create-worker.ts';
-import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../../worker/governor.ts';
+import { createGovernorWorker } from '../../worker/governor.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { wholeNumber } from '../options.ts';

@@ -12,13 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
 import { engineQueue } from '../../contract/engine.ts';
+import { startOrAttach } from '../../control/campaign.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 

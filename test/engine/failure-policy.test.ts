@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
-import { ShortWrite } from '../../activities/jsonl.ts';
 import { retryableFailure } from '../../activities/service-failure.ts';
 import { CREATE_GAVE_UP, kindOfRejection } from '../../contract/failure-policy.ts';
+import { ShortWrite } from '../../records/jsonl.ts';
 
 // What each kind does to a job and the campaign is asserted through the reducer
 // (step.test.ts, "what a failure does"); here, how failures are named where they are seen.

@@ -12,17 +12,23 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, type NativeConnection, Runtime } from '@temporalio/worker';
 import { onTestFinished } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { engineQueue } from '../../contract/engine.ts';
+import { startOrAttach } from '../../control/campaign.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
+import {
+  suiteWorkflowBundle,
+  temporalAddress,
+  temporalClient,
+  uniqueTaskQueue,
+  workerConnection,
+} from '../helpers/temporal.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 
@@ -100,6 +106,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       return worker.runUntil(async () => {
         await meanwhile?.(handle);
@@ -113,6 +120,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       const working = worker.run();
       onTestFinished(async () => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const CORPUS = fileURLToPath(new URL('../replay-corpus/', import.meta.url));
 const FILES = readdirSync(CORPUS)
@@ -36,8 +36,7 @@ describe('replay corpus', () => {
   for (const file of FILES) {
     it(`${file} replays on the current workflow code`, async () => {
       const history = historyFromJSON(JSON.parse(await readFile(`${CORPUS}${file}`, 'utf8')));
-      const replay = Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
-      await replay;
+      await Worker.runReplayHistory({ workflowBundle: suiteWorkflowBundle() }, history);
     }, 120_000);
   }
 });

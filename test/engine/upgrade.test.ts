@@ -7,7 +7,6 @@
  * with predictions in flight as an upgrade that replaces the binary leaves it.
  */
 import { describe, expect, it } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import { ENGINE } from '../../contract/engine.ts';
 import {
   campaignInputOf,
@@ -16,9 +15,11 @@ import {
   planIdentity,
   startOrAttach,
   workflowIdOf,
-} from '../../worker/campaign-control.ts';
+} from '../../control/campaign.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';
 
@@ -61,6 +62,7 @@ describe('an upgrade', () => {
       namespace: 'default',
       client: h.service,
       taskQueue: queue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const result = await worker.runUntil(async () => {
       const started = await startOrAttach(h.temporal, plan, ref, queue);

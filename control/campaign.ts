@@ -14,12 +14,12 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
 import { CampaignProgress } from '../contract/progress.ts';
+import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
 import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
-import { TASK_QUEUE } from './create-worker.ts';
 import { joinGovernor } from './governor.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -127,7 +127,7 @@ export function planIdentity(plan: Plan): string {
 
 /**
  * Starts the campaign, or attaches to its running one. Given `governor` (the API key's
- * fingerprint, worker/governor.ts), a campaign it starts shares the key's limits with every other
+ * fingerprint, control/governor.ts), a campaign it starts shares the key's limits with every other
  * campaign on the key through their rate governor.
  */
 export async function startOrAttach(

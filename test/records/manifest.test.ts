@@ -3,48 +3,28 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeWriter, ShortWrite } from '../../activities/jsonl.ts';
+import { nodeWriter, ShortWrite } from '../../records/jsonl.ts';
 import {
   MANIFEST_FILE,
   Manifest,
   type ManifestEntry,
   Manifests,
   RECENT_ENTRIES,
-} from '../../activities/manifest.ts';
+} from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
-
-function entry(key: string): ManifestEntry {
-  return {
-    key,
-    step: 'hero',
-    name: key,
-    model: 'I4',
-    input: { prompt: key },
-    prediction_id: `p-${key}`,
-    credits_used: '0.03',
-    file: `hero/${key}.png`,
-    sha256: 'a'.repeat(64),
-    bytes: 10,
-    output_url: `https://cdn.example/${key}.png`,
-    regenerations: 0,
-    created_at: '2026-11-22T00:00:00.000Z',
-    finished_at: '2026-11-22T00:00:01.000Z',
-    wait_ms: 1000,
-    download_ms: 5,
-  };
-}
+import { manifestEntry } from './manifest-entry.ts';
 
 describe('manifest', () => {
   it('finds lines another worker appends while many lookups run at once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const manifest = await Manifest.open(dir);
     const other = (key: string) =>
-      appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(entry(key))}\n`);
+      appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifestEntry(key))}\n`);
     const lookups: Promise<ManifestEntry | undefined>[] = [];
     for (let i = 0; i < 200; i++) {
       other(`other-${i}`);
-      if (i % 3 === 0) lookups.push(manifest.record(entry(`own-${i}`), null).then(() => undefined));
+      if (i % 3 === 0) lookups.push(manifest.record(manifestEntry(`own-${i}`), null).then(() => undefined));
       // Misses force a read of the file, overlapping with the reads started before.
       lookups.push(manifest.get(`other-${i}`), manifest.get(`missing-${i}`));
     }
@@ -61,7 +41,7 @@ describe('manifest', () => {
   it("lists a job whose writer died between its record and its line, once, at the job's next attempt", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     // The dead writer's record, with no line in manifest.jsonl.
-    await openStore(dir).createOnce('.mediaflow/records/dead', `${JSON.stringify(entry('dead'))}\n`);
+    await openStore(dir).createOnce('.mediaflow/records/dead', `${JSON.stringify(manifestEntry('dead'))}\n`);
     const next = await Manifest.open(dir);
     expect((await next.get('dead'))?.prediction_id).toBe('p-dead');
     expect(existsSync(join(dir, MANIFEST_FILE))).toBe(false);
@@ -75,23 +55,23 @@ describe('manifest', () => {
   it('never cuts a torn tail another process may still be appending to', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const file = join(dir, MANIFEST_FILE);
-    const whole = `${JSON.stringify(entry('a'))}\n`;
-    const half = JSON.stringify(entry('b')).slice(0, 40);
+    const whole = `${JSON.stringify(manifestEntry('a'))}\n`;
+    const half = JSON.stringify(manifestEntry('b')).slice(0, 40);
     appendFileSync(file, whole + half);
     const manifest = await Manifest.open(dir);
     // Opening reads the whole lines and leaves the rest where it is.
     expect(await readFile(file, 'utf8')).toBe(whole + half);
     expect((await manifest.recorded()).map((e) => e.key)).toEqual(['a']);
     // The other writer finishes its line: it is read then.
-    appendFileSync(file, `${JSON.stringify(entry('b')).slice(40)}\n`);
+    appendFileSync(file, `${JSON.stringify(manifestEntry('b')).slice(40)}\n`);
     expect(await manifest.get('b')).toBeDefined();
   });
 
   it('starts a fresh line after a torn one, so the next entry is not glued onto it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
-    appendFileSync(join(dir, MANIFEST_FILE), JSON.stringify(entry('torn')).slice(0, 30));
+    appendFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifestEntry('torn')).slice(0, 30));
     const manifest = await Manifest.open(dir);
-    expect(await manifest.record(entry('next'), null)).toBe(true);
+    expect(await manifest.record(manifestEntry('next'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
     expect((await reopened.recorded()).map((e) => e.key)).toEqual(['next']);
   });
@@ -99,7 +79,7 @@ describe('manifest', () => {
   it('undoes a short write (a full disk) and reports it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const first = await Manifest.open(dir);
-    await first.record(entry('a'), null);
+    await first.record(manifestEntry('a'), null);
     const before = (await stat(join(dir, MANIFEST_FILE))).size;
     let calls = 0;
     // The record is created whole (by the store); the manifest line lands only in part.
@@ -108,9 +88,9 @@ describe('manifest', () => {
         ++calls === 1 ? writeSync(fd, data.subarray(0, 25)) : writeSync(fd, data),
     };
     const manifest = await Manifest.open(dir, shortOnFirst);
-    await expect(manifest.record(entry('b'), null)).rejects.toThrow(ShortWrite);
+    await expect(manifest.record(manifestEntry('b'), null)).rejects.toThrow(ShortWrite);
     expect((await stat(join(dir, MANIFEST_FILE))).size).toBe(before);
-    expect(await manifest.record(entry('c'), null)).toBe(true);
+    expect(await manifest.record(manifestEntry('c'), null)).toBe(true);
     const reopened = await Manifest.open(dir);
     expect((await reopened.recorded()).map((e) => e.key)).toEqual(['a', 'c']);
   });
@@ -119,7 +99,10 @@ describe('manifest', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     // Two workers, each with its own index, both finishing job x.
     const [one, two] = await Promise.all([Manifest.open(dir), Manifest.open(dir)]);
-    const results = await Promise.all([one.record(entry('x'), null), two.record(entry('x'), null)]);
+    const results = await Promise.all([
+      one.record(manifestEntry('x'), null),
+      two.record(manifestEntry('x'), null),
+    ]);
     expect(results.sort()).toEqual([false, true]);
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -134,7 +117,7 @@ describe('manifest', () => {
         return writeSync(fd, data);
       },
     });
-    await expect(dying.record(entry('y'), null)).rejects.toThrow('killed');
+    await expect(dying.record(manifestEntry('y'), null)).rejects.toThrow('killed');
     const next = await Manifest.open(dir);
     expect(await next.get('y')).toMatchObject({ key: 'y' });
   });
@@ -145,9 +128,9 @@ describe('manifest', () => {
     const reader = await Manifest.open(dir);
     const count = RECENT_ENTRIES + 200;
     // Listed by an older version: a line with no record, found by its line alone.
-    appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(entry('line-only'))}\n`);
-    for (let i = 0; i < count; i++) await writer.record(entry(`job-${i}`), null);
-    const again = { ...entry('job-0'), prediction_id: 'p-job-0-2' };
+    appendFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifestEntry('line-only'))}\n`);
+    for (let i = 0; i < count; i++) await writer.record(manifestEntry(`job-${i}`), null);
+    const again = { ...manifestEntry('job-0'), prediction_id: 'p-job-0-2' };
     expect(await writer.record(again, 'p-job-0')).toBe(true);
     for (let i = count - 1; i > 0; i--) expect((await reader.get(`job-${i}`))?.key).toBe(`job-${i}`);
     // The latest line of a job regenerated after its file was lost, not its first.
@@ -159,7 +142,7 @@ describe('manifest', () => {
   it('falls back to the records when manifest.jsonl was replaced under a worker', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const writer = await Manifest.open(dir);
-    for (let i = 0; i < RECENT_ENTRIES + 1; i++) await writer.record(entry(`job-${i}`), null);
+    for (let i = 0; i < RECENT_ENTRIES + 1; i++) await writer.record(manifestEntry(`job-${i}`), null);
     const reader = await Manifest.open(dir);
     // A restore from a backup: other lines where the index says job-0's starts.
     const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
@@ -172,7 +155,8 @@ describe('manifest', () => {
     const dirs = await Promise.all(Array.from({ length: 10 }, () => mkdtemp(join(tmpdir(), 'mf-manifest-'))));
     const first = await manifests.of(dirs[0]!);
     expect(await manifests.of(dirs[0]!)).toBe(first);
-    for (const [i, dir] of dirs.entries()) await (await manifests.of(dir)).record(entry(`job-${i}`), null);
+    for (const [i, dir] of dirs.entries())
+      await (await manifests.of(dir)).record(manifestEntry(`job-${i}`), null);
     // The first location, used longest ago, was let go: opened again, it finds its job all the same.
     const reopened = await manifests.of(dirs[0]!);
     expect(reopened).not.toBe(first);
@@ -185,10 +169,13 @@ describe('manifest', () => {
     const client = s3Client();
     const open = () => Manifest.open(location, nodeWriter, openStore(location, client));
     const [one, two] = await Promise.all([open(), open()]);
-    const results = await Promise.all([one.record(entry('x'), null), two.record(entry('x'), null)]);
+    const results = await Promise.all([
+      one.record(manifestEntry('x'), null),
+      two.record(manifestEntry('x'), null),
+    ]);
     expect(results.sort()).toEqual([false, true]);
     // Made again after its file was lost: the new record replaces the old one for every reader.
-    const again = { ...entry('x'), prediction_id: 'p-x-2', finished_at: '2026-11-22T00:00:09.000Z' };
+    const again = { ...manifestEntry('x'), prediction_id: 'p-x-2', finished_at: '2026-11-22T00:00:09.000Z' };
     expect(await one.record(again, 'p-x')).toBe(true);
     expect(await one.record(again, 'p-x')).toBe(false);
     const fresh = await open();

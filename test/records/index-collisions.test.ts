@@ -1,43 +1,25 @@
 /**
  * The manifest's and claims' in-memory indexes file entries under a 52-bit hash of their key
- * (activities/index-key.ts), which two keys may share. Here every key shares one, so each read
+ * (records/index-key.ts), which two keys may share. Here every key shares one, so each read
  * meets another key's line first: answers must still be exact, and a job's line never doubled.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { addClaims } from '../../activities/claims.ts';
-import { ClaimsIndex } from '../../activities/claims-index.ts';
-import { MANIFEST_FILE, Manifest, type ManifestEntry } from '../../activities/manifest.ts';
+import { addClaims } from '../../records/claims.ts';
+import { ClaimsIndex } from '../../records/claims-index.ts';
+import { MANIFEST_FILE, Manifest } from '../../records/manifest.ts';
 import { LocalStore } from '../../store/index.ts';
+import { manifestEntry } from './manifest-entry.ts';
 
-vi.mock('../../activities/index-key.ts', () => ({ indexKey: () => 0 }));
-
-const entry = (key: string): ManifestEntry => ({
-  key,
-  step: 'hero',
-  name: key,
-  model: 'I4',
-  input: { prompt: key },
-  prediction_id: `p-${key}`,
-  credits_used: '0.03',
-  file: `hero/${key}.png`,
-  sha256: 'a'.repeat(64),
-  bytes: 10,
-  output_url: `https://cdn.example/${key}.png`,
-  regenerations: 0,
-  created_at: '2026-11-23T00:00:00.000Z',
-  finished_at: '2026-11-23T00:00:01.000Z',
-  wait_ms: 1000,
-  download_ms: 5,
-});
+vi.mock('../../records/index-key.ts', () => ({ indexKey: () => 0 }));
 
 describe('indexes whose keys collide', () => {
   it('give each job its own manifest line, and restore none that is listed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-collide-'));
     const writer = await Manifest.open(dir);
-    for (const key of ['ka', 'kb', 'kc']) await writer.record(entry(key), null);
+    for (const key of ['ka', 'kb', 'kc']) await writer.record(manifestEntry(key), null);
     const reader = await Manifest.open(dir);
     for (const key of ['kb', 'ka', 'kc']) expect((await reader.get(key))?.prediction_id).toBe(`p-${key}`);
     expect(await reader.get('kd')).toBeUndefined();

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
 import type { Micros } from '../api/money.ts';
 import type { PlanRef } from '../contract/campaign.ts';

@@ -1,13 +1,13 @@
 /**
- * Claims (activities/claims.ts): create-once objects found by idempotency key with one read in S3
+ * Claims (records/claims.ts): create-once objects found by idempotency key with one read in S3
  * mode, a checked appended log on a folder; one table of behaviours for both.
  */
 import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addClaims, claimsLogOf, type NewClaim, readAllClaims, readClaims } from '../../activities/claims.ts';
-import { ClaimsIndex } from '../../activities/claims-index.ts';
+import { addClaims, claimsLogOf, type NewClaim, readAllClaims, readClaims } from '../../records/claims.ts';
+import { ClaimsIndex } from '../../records/claims-index.ts';
 import { LocalStore, type Store } from '../../store/index.ts';
 import { s3TestStore } from '../helpers/s3-store.ts';
 

@@ -1,14 +1,14 @@
 /**
- * Review decisions on disk (activities/decisions.ts): created once per job key and take, read
+ * Review decisions on disk (records/decisions.ts): created once per job key and take, read
  * back as the latest take per key, and what a reviewer still has to decide.
  */
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { awaitingReview, readDecisions, writeDecisions } from '../../activities/decisions.ts';
-import type { ManifestEntry } from '../../activities/manifest.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
+import { awaitingReview, readDecisions, writeDecisions } from '../../records/decisions.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 
 const key = (c: string) => c.repeat(32);
 const record = (k: string, take: number, action: DecisionRecord['action']): DecisionRecord => ({
