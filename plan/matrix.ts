@@ -30,8 +30,8 @@ export function expandMatrix(matrix: Matrix | undefined): Combination[] {
     originals = originals.flatMap((combination) => values.map((value) => ({ ...combination, [key]: value })));
   }
   if (axes.length === 0 && matrix?.include?.length) originals = [];
-  const excludes = matrix?.exclude ?? [];
-  const kept = originals.filter((combination) => !excludes.some((entry) => matches(combination, entry)));
+  const excluded = exclusion(matrix?.exclude ?? []);
+  const kept = originals.filter((combination) => !excluded(combination));
   const added: Record<string, Scalar>[] = kept.map(() => ({}));
   const extra: Combination[] = [];
   for (const entry of matrix?.include ?? []) {
@@ -47,8 +47,31 @@ export function expandMatrix(matrix: Matrix | undefined): Combination[] {
   return [...kept.map((combination, index) => ({ ...combination, ...added[index] })), ...extra];
 }
 
-function matches(combination: Combination, entry: Combination): boolean {
-  return Object.entries(entry).every(([key, value]) => combination[key] === value);
+/**
+ * Whether a combination matches an exclude entry, in time linear in the combinations: entries are
+ * grouped by the keys they name, each group a set of value tuples, so a combination costs one
+ * lookup per distinct key set instead of one comparison per entry (10,000 entries over 100,000
+ * combinations were a billion comparisons). JSON keeps `1`, `"1"` and `true` apart, as `===` does.
+ */
+function exclusion(entries: readonly Combination[]): (combination: Combination) => boolean {
+  const groups = new Map<string, { keys: string[]; tuples: Set<string> }>();
+  for (const entry of entries) {
+    const keys = Object.keys(entry).sort();
+    const signature = JSON.stringify(keys);
+    let group = groups.get(signature);
+    if (!group) {
+      group = { keys, tuples: new Set() };
+      groups.set(signature, group);
+    }
+    group.tuples.add(JSON.stringify(keys.map((key) => entry[key])));
+  }
+  const all = [...groups.values()];
+  return (combination) =>
+    all.some(({ keys, tuples }) =>
+      tuples.has(
+        JSON.stringify(keys.map((key) => (Object.hasOwn(combination, key) ? combination[key] : null))),
+      ),
+    );
 }
 
 function contradicts(original: Combination, entry: Combination): boolean {

@@ -21,6 +21,8 @@ export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const IDENTIFIER_RULE = 'a name of letters, digits and "_" not starting with a digit';
 /** The default cap on jobs per step; `limits.jobs_per_step` changes it. */
 export const DEFAULT_JOBS_PER_STEP = 100_000;
+/** The default cap on the whole spec's jobs; `limits.jobs` changes it. */
+export const DEFAULT_JOBS = 1_000_000;
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_RETRIES = 2;
 /** Names a template can always use, besides vars and matrix values. */
@@ -151,8 +153,17 @@ export const CampaignSpec = z
           .int()
           .min(1)
           .max(10_000_000)
+          .optional()
           .meta({
             description: `Largest number of jobs a step may expand to (default ${DEFAULT_JOBS_PER_STEP}).`,
+          }),
+        jobs: z
+          .int()
+          .min(1)
+          .max(100_000_000)
+          .optional()
+          .meta({
+            description: `Largest number of jobs the whole spec may expand to, all steps together (default ${DEFAULT_JOBS}).`,
           }),
       })
       .optional(),
