@@ -4,6 +4,7 @@
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
 import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { missingAwsSetting } from './aws-settings.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError } from './environment.ts';
 import { command } from './invocation.ts';
@@ -24,6 +25,8 @@ export function errorLine(error: unknown): string {
     return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
   }
   if (error instanceof ConfigurationError) return error.message;
+  const missing = missingAwsSetting(error);
+  if (missing !== null) return missing;
   const message = error instanceof Error ? error.message : String(error);
   return `unexpected error: ${message.split('\n')[0]} (DEBUG=mediaflow shows the stack trace)`;
 }

@@ -131,6 +131,34 @@ steps:
   });
 });
 
+describe('missing AWS settings', () => {
+  const withoutAws = (extra: Record<string, string>) => ({
+    ...Object.fromEntries(Object.entries(cleanEnv()).filter(([name]) => !name.startsWith('AWS_'))),
+    // No profile files and no instance metadata: nothing but what the test sets.
+    AWS_CONFIG_FILE: '/nonexistent',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...extra,
+  });
+
+  it.each([
+    [{}, 'mediaflow: no AWS region for the s3:// location: set AWS_REGION'],
+    [
+      { AWS_REGION: 'eu-west-1' },
+      'mediaflow: no AWS credentials for the s3:// location: set AWS_ACCESS_KEY_ID',
+    ],
+  ])('export to s3:// with %o says in one line which variable to set', async (extra, start) => {
+    const cwd = await tempDir();
+    const result = await mediaflow(['export', 'spring', '--output', 's3://bucket/spring'], {
+      cwd,
+      env: withoutAws(extra),
+    });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr.startsWith(start)).toBe(true);
+  });
+});
+
 describe('mediaflow worker on the embedded default', () => {
   it('explains in one line what to set, naming run the README way inside the repository', async () => {
     const { run } = await inDir();
