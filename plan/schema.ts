@@ -123,7 +123,18 @@ export const CampaignSpec = z
     version: z.literal(1, { error: 'must be 1 (the only version of the format)' }),
     campaign: SafeName.meta({ description: 'Campaign name: part of workflow ids and of the output folder.' }),
     description: z.string().optional(),
-    budget: z.strictObject({ max_usd: Amount }).optional(),
+    budget: z
+      .strictObject(
+        { max_usd: Amount },
+        {
+          // `budget: 60` is the likeliest slip: say what to write instead.
+          error: (issue) =>
+            issue.code === 'invalid_type' && ['number', 'string'].includes(typeof issue.input)
+              ? `must be a mapping such as { max_usd: ${JSON.stringify(issue.input)} }`
+              : undefined,
+        },
+      )
+      .optional(),
     concurrency: z
       .int()
       .min(1)
