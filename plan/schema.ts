@@ -182,9 +182,3 @@ export const CampaignSpec = z
   })
   .meta({ title: 'mediaflow campaign spec', description: 'One YAML file describing many generations.' });
 export type CampaignSpec = z.infer<typeof CampaignSpec>;
-
-/** The JSON Schema editors use (`# yaml-language-server: $schema=./campaign.schema.json`), as file text. */
-export function campaignJsonSchemaText(): string {
-  const schema = z.toJSONSchema(CampaignSpec, { io: 'input', target: 'draft-7' });
-  return `${JSON.stringify(schema, null, 2)}\n`;
-}
