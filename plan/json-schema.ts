@@ -37,6 +37,7 @@ export function campaignJsonSchema(): JsonSchema {
   }
   step.allOf = MODEL_LABELS.map((label) => ({
     if: { properties: { model: { const: label } }, required: ['model'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
     then: { properties: { input: inputRef(label) } },
   }));
   return schema;
