@@ -9,6 +9,9 @@
  */
 import type { Matrix, Scalar } from './schema.ts';
 
+// Keys are looked up with Object.hasOwn, never `in`: a matrix key such as `constructor` or
+// `toString` is a normal key, not something every object inherits.
+
 export type Combination = Readonly<Record<string, Scalar>>;
 
 export function matrixAxes(matrix: Matrix | undefined): [string, Scalar[]][] {
@@ -75,9 +78,11 @@ function exclusion(entries: readonly Combination[]): (combination: Combination) 
 }
 
 function contradicts(original: Combination, entry: Combination): boolean {
-  return Object.entries(entry).some(([key, value]) => key in original && original[key] !== value);
+  return Object.entries(entry).some(
+    ([key, value]) => Object.hasOwn(original, key) && original[key] !== value,
+  );
 }
 
 function withoutOriginalKeys(entry: Combination, original: Combination): Combination {
-  return Object.fromEntries(Object.entries(entry).filter(([key]) => !(key in original)));
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !Object.hasOwn(original, key)));
 }

@@ -69,4 +69,13 @@ describe('matrix expansion (GitHub Actions semantics)', () => {
     expect(combinations[0]).toEqual({ a: 0, b: 10 });
     expect(combinations.some(({ b }) => (b as number) < 10)).toBe(false);
   });
+
+  it('treats names every object inherits (constructor, toString) as normal keys', () => {
+    expect(
+      expand({ colour: ['red', 'blue'], include: [{ colour: 'red', constructor: 'x' }, { toString: 'y' }] }),
+    ).toEqual([
+      { colour: 'red', constructor: 'x', toString: 'y' },
+      { colour: 'blue', toString: 'y' },
+    ]);
+  });
 });
