@@ -71,11 +71,12 @@ describe('matrix expansion (GitHub Actions semantics)', () => {
   });
 
   it('treats names every object inherits (constructor, toString) as normal keys', () => {
-    expect(
-      expand({ colour: ['red', 'blue'], include: [{ colour: 'red', constructor: 'x' }, { toString: 'y' }] }),
-    ).toEqual([
+    const expected: Record<string, string>[] = [
       { colour: 'red', constructor: 'x', toString: 'y' },
       { colour: 'blue', toString: 'y' },
-    ]);
+    ];
+    expect(
+      expand({ colour: ['red', 'blue'], include: [{ colour: 'red', constructor: 'x' }, { toString: 'y' }] }),
+    ).toEqual(expected);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { addClaims } from '../../activities/claims.ts';
 import { localFailureKind } from '../../activities/failure-kind.ts';
 import { appendLines } from '../../activities/jsonl.ts';
 import { LocalStore } from '../../store/index.ts';
@@ -44,6 +45,17 @@ describe('a folder store confined to its output folder', () => {
     await store.write('clip/clip-lamp.mp4', Readable.from([Buffer.from('mp4')]));
     expect(existsSync(join(out, 'still/state.json'))).toBe(true);
     expect(await store.read('clip/clip-lamp.mp4')).toBe('mp4');
+  });
+
+  it('does not append claims through a claims folder linked elsewhere', async () => {
+    const { out, elsewhere } = folders();
+    mkdirSync(join(out, '.mediaflow'));
+    symlinkSync(elsewhere, join(out, '.mediaflow', 'claims'));
+    const claim = { prediction_id: 'p', key: 'k', regen: 0, idempotency_key: 'i' };
+    await expect(addClaims(new LocalStore(out), 'spring', [claim])).rejects.toThrow(
+      /outside the output folder/,
+    );
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   it('does not append to a log that is a symbolic link', () => {
