@@ -3,7 +3,7 @@
  * for with DEBUG=mediaflow. Errors the user can act on (UserError and the configuration errors of
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
-import { PlanMismatchError } from '../worker/campaign-control.ts';
+import { NewerEngineError, PlanMismatchError } from '../worker/campaign-control.ts';
 import { missingAwsSetting } from './aws-settings.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError } from './environment.ts';
@@ -24,7 +24,7 @@ export function errorLine(error: unknown): string {
   if (error instanceof PlanMismatchError) {
     return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
   }
-  if (error instanceof ConfigurationError) return error.message;
+  if (error instanceof ConfigurationError || error instanceof NewerEngineError) return error.message;
   const missing = missingAwsSetting(error);
   if (missing !== null) return missing;
   const message = error instanceof Error ? error.message : String(error);

@@ -12,6 +12,7 @@ import {
 } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
+import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
@@ -82,6 +83,28 @@ export interface Started {
   readonly handle: WorkflowHandle<typeof campaignWorkflow>;
   /** True when the campaign was already running and we joined it. */
   readonly attached: boolean;
+  /**
+   * The engine generation of a run that was under way and is now continued from the records by a
+   * new run of this generation (contract/engine.ts); absent when nothing was continued.
+   */
+  readonly continuedFrom?: number;
+}
+
+/** The campaign runs on a newer engine than this one: its workers' code is not ours to run. */
+export class NewerEngineError extends Error {
+  constructor(
+    readonly campaign: string,
+    readonly engine: number,
+  ) {
+    super(
+      `campaign "${campaign}" was started by a newer mediaflow (engine ${engine}; this one is engine ${ENGINE}): upgrade mediaflow to go on with it`,
+    );
+  }
+}
+
+/** Why an older run ends, as the Temporal UI and `temporal workflow describe` show it. */
+export function continuedReason(engine: number): string {
+  return `continued from its records by mediaflow engine ${ENGINE} (this run was engine ${engine}); nothing made is paid again`;
 }
 
 /** A run of the campaign with another plan is under way; the caller says how to stop it. */
@@ -111,7 +134,7 @@ export async function startOrAttach(
   client: Client,
   plan: Plan,
   ref: PlanRef,
-  taskQueue = TASK_QUEUE,
+  taskQueue = engineQueue(TASK_QUEUE),
   governor?: string,
 ): Promise<Started> {
   const searchable = await searchAttributesRegistered(client);
@@ -127,7 +150,7 @@ export async function startOrAttach(
       taskQueue,
       args: [input],
       // Progress is there from the start: until the workflow publishes its own, nothing ran yet.
-      memo: { planIdentity: planIdentity(plan), progress },
+      memo: { planIdentity: planIdentity(plan), progress, engine: ENGINE },
       ...(searchable && {
         typedSearchAttributes: startAttributes(
           input.campaign,
@@ -151,7 +174,16 @@ export async function startOrAttach(
     return { handle, attached: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { handle: await attach(client, plan), attached: true };
+    const handle = await attach(client, plan);
+    const { runId, memo } = await handle.describe();
+    const engine = engineOf(memo);
+    if (engine === ENGINE) return { handle, attached: true };
+    // An older run: end it (its in-flight predictions stay upstream, claimed in the records) and
+    // start this generation's, which adopts them, keeps every decision and pays nothing twice.
+    // The run id makes sure only that run ends, not one another client started meanwhile.
+    await client.workflow.getHandle(handle.workflowId, runId).terminate(continuedReason(engine));
+    const started = await startOrAttach(client, plan, ref, taskQueue, governor);
+    return { ...started, continuedFrom: engine };
   }
 }
 
@@ -198,8 +230,9 @@ export async function registerSearchAttributes(client: Client): Promise<void> {
 /** The running campaign of this plan; refuses when it runs another version of the spec. */
 export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle<typeof campaignWorkflow>> {
   const handle = campaignHandle(client, plan.campaign);
-  const running = (await handle.describe()).memo?.planIdentity;
-  if (running !== planIdentity(plan)) {
+  const { memo } = await handle.describe();
+  if (engineOf(memo) > ENGINE) throw new NewerEngineError(plan.campaign, engineOf(memo));
+  if (memo?.planIdentity !== planIdentity(plan)) {
     throw new PlanMismatchError(plan.campaign);
   }
   return handle;

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { engineQueue } from '../contract/engine.ts';
 import type { Claim } from '../workflows/governor/messages.ts';
 import { governorWorkflowId, joinSignal } from '../workflows/governor/messages.ts';
 import { workflowBundle } from './workflow-bundle.ts';
@@ -14,7 +15,7 @@ import { workflowBundle } from './workflow-bundle.ts';
  * `mediaflow worker`): on the embedded default each campaign has its own queue, and a governor
  * on one campaign's queue would stop with that campaign's `run`.
  */
-export const GOVERNOR_TASK_QUEUE = 'mediaflow-governor';
+export const GOVERNOR_TASK_QUEUE = engineQueue('mediaflow-governor');
 
 /** Domain separation: the fingerprint is nobody else's hash of the key (see keyFingerprint). */
 const FINGERPRINT_SALT = 'mediaflow rate governor v1';

@@ -8,7 +8,8 @@
  * policy's (contract/failure-policy.ts). Reactions to reports run as soon as the report arrives
  * (a created prediction is waited for at once, an ended one hands its slot to its heir); the loop
  * below runs everything else. Determinism: decisions read the campaign clock (clock.ts), never
- * Date.now(), and every change of decision goes behind patched() (docs/engine.md).
+ * Date.now(). A change of decisions within an engine generation goes behind patched(); a new
+ * generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades").
  */
 import {
   allHandlersFinished,
@@ -16,7 +17,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -30,15 +30,6 @@ import { stopOf } from './failure-of.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { Pacer } from './pacer.ts';
-import {
-  BATCHED_FINISHES,
-  EARLY_HEIRS,
-  LONGER_RUNS,
-  LONGEST_CHAINS_FIRST,
-  PROGRESS_IN_MEMO,
-  SEARCH_ATTRIBUTES,
-  SWEEP_AT_END,
-} from './patches.ts';
 import { publisher } from './publish.ts';
 import { reactions } from './reactions.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
@@ -53,9 +44,8 @@ function readLimits() {
 }
 
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
-  const publishesProgress = patched(PROGRESS_IN_MEMO);
   const indexed =
-    input.searchAttributes === true && patched(SEARCH_ATTRIBUTES)
+    input.searchAttributes === true
       ? new PublishedAttributes(workflowInfo().typedSearchAttributes.getAll())
       : null;
   // Seeded from history (the execution's start event, or the clock carried over), never from the
@@ -70,28 +60,17 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     limits,
     now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
     clock: () => clock.now(),
-    longestChainsFirst: input.steps.some((step) => step.from !== undefined) && patched(LONGEST_CHAINS_FIRST),
+    longestChainsFirst: input.steps.some((step) => step.from !== undefined),
   });
   const pacer = new Pacer(state.limits.createsPerSecond, clock.now());
   const run = new RunState(clock.now());
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
-  const rollOverLimit = rollOverAt(state.maxInFlight, patched(LONGER_RUNS) ? 'longer' : 'first');
-  const publish = publisher({
-    campaign: input.campaign,
-    state,
-    clock,
-    run,
-    enabled: publishesProgress,
-    indexed,
-  });
+  const rollOverLimit = rollOverAt(state.maxInFlight);
+  const publish = publisher({ campaign: input.campaign, state, clock, run, indexed });
   setHandler(progressQuery, () => state.progress(input.campaign, Date.now()));
   log.info('campaign run started', { campaign: input.campaign, run: state.runs, jobs: input.plan.jobCount });
 
-  const batched = patched(BATCHED_FINISHES);
-  const { finish, submit } = reactions(
-    { state, clock, pacer, run, context, governor },
-    { earlyHeirs: patched(EARLY_HEIRS), batchedFinishes: batched },
-  );
+  const { finish, submit } = reactions({ state, clock, pacer, run, context, governor });
   governor?.steer({ state, clock, pacer, run });
   // Review gates (review-gates.ts): the `review` update and the timer of review timeouts.
   const gates = hasGates(input.steps) ? reviewGates({ state, clock, run, context }) : null;
@@ -111,10 +90,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     msSinceLimitsRead: clock.now() - run.limitsReadAt,
     tokens: () => pacer.available(clock.now()),
     msUntilToken: () => pacer.msUntilNext(clock.now()),
-    ...(batched && {
-      minBatch: batchWorth(state.limits.createsPerSecond),
-      msUntilTokens: (count: number) => pacer.msUntilNext(clock.now(), count),
-    }),
+    minBatch: batchWorth(state.limits.createsPerSecond),
+    msUntilTokens: (count: number) => pacer.msUntilNext(clock.now(), count),
     released: state.stopReason === null && state.gates.nextRead() !== undefined,
     reviewsDue: (state.gates.deadline() ?? Number.POSITIVE_INFINITY) <= clock.now(),
   });
@@ -236,7 +213,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   if (gates) await condition(allHandlersFinished);
   if (governor && command.kind === 'complete') await governor.leave();
   publish(null, true);
-  if (command.kind === 'complete' && patched(SWEEP_AT_END)) await sweepAtEnd(context);
+  if (command.kind === 'complete') await sweepAtEnd(context);
   if (command.kind === 'roll-over') {
     log.info('continuing as new', { run: state.runs, cursor: state.cursor, inFlight: state.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({

@@ -18,16 +18,13 @@ export interface Publishing {
   readonly state: CampaignState;
   readonly clock: CampaignClock;
   readonly run: RunState;
-  /** False in runs recorded before progress moved to the memo (the `progress-in-memo` patch). */
-  readonly enabled: boolean;
   /** The search attributes published so far; null when the campaign keeps none. */
   readonly indexed: PublishedAttributes | null;
 }
 
 /** `publish(idleFor, final)`: the memo's progress and changed search attributes when due (`final`: always). */
-export function publisher({ campaign, state, clock, run, enabled, indexed }: Publishing) {
+export function publisher({ campaign, state, clock, run, indexed }: Publishing) {
   return function publish(idleFor: number | null, final = false): void {
-    if (!enabled) return;
     const due = mayPublish({
       sinceMs: clock.now() - run.publishedAt,
       unpublished: run.reports - run.publishedReports,

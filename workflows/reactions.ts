@@ -28,21 +28,13 @@ export interface Campaign {
   readonly governor: GovernorLink | null;
 }
 
-/** What changed since histories recorded before (campaign.ts names the patches). */
-export interface ReactionRules {
-  /** Heirs may be named before a latency is measured (decide.ts, ASSUMED_LATENCY_MS). */
-  readonly earlyHeirs: boolean;
-  /** The created jobs of a batch that name no heir are finished by one activity per step. */
-  readonly batchedFinishes: boolean;
-}
-
-export function reactions({ state, clock, pacer, run, context, governor }: Campaign, rules: ReactionRules) {
+export function reactions({ state, clock, pacer, run, context, governor }: Campaign) {
   /** An heir is named only while the window, not the create rate, binds (decide.ts). */
   const mayName = () =>
     mayNameHeir({
       draining: run.draining,
       limitsStale: run.limitsStale,
-      latencyMs: state.latencyMs ?? (rules.earlyHeirs ? ASSUMED_LATENCY_MS : null),
+      latencyMs: state.latencyMs ?? ASSUMED_LATENCY_MS,
       maxInFlight: state.maxInFlight,
       createsPerSecond: state.limits.createsPerSecond,
     });
@@ -189,9 +181,9 @@ export function reactions({ state, clock, pacer, run, context, governor }: Campa
         { ...context, items },
       ]);
       if (run.cancelled) return;
-      const unpaired: InFlightJob[] | undefined = rules.batchedFinishes ? [] : undefined;
+      const unpaired: InFlightJob[] = [];
       for (const outcome of outcomes) onCreate(outcome, unpaired);
-      for (const flights of byStep(unpaired ?? [])) void finishAll(flights);
+      for (const flights of byStep(unpaired)) void finishAll(flights);
     } catch (error) {
       if (run.cancelled || isCancellation(error)) return;
       const stop = stopOf(error);

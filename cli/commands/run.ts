@@ -12,6 +12,7 @@ import { materializeManifest } from '../../activities/manifest.ts';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
+import { ENGINE, engineOf } from '../../contract/engine.ts';
 import { isS3Url } from '../../store/index.ts';
 import {
   attach,
@@ -153,7 +154,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
       const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
-      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      if (continuedFrom !== undefined)
+        console.error(
+          `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,
+        );
       if (attached) {
         console.error(`${plan.campaign} is already running: attaching to it.`);
         taskQueue = (await handle.describe()).taskQueue;
@@ -237,11 +242,14 @@ function detachLine(env: Environment, spec: string, campaign: string, hadWorker:
   return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
 }
 
-/** The task queue of the campaign's running workflow, or null when it is not running. */
+/**
+ * The task queue of the campaign's running workflow, or null when it is not running or runs on an
+ * older engine (startOrAttach continues that one from its records: contract/engine.ts).
+ */
 async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<string | null> {
   try {
-    const { status, taskQueue } = await handle.describe();
-    return status.name === 'RUNNING' ? taskQueue : null;
+    const { status, taskQueue, memo } = await handle.describe();
+    return status.name === 'RUNNING' && engineOf(memo) >= ENGINE ? taskQueue : null;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;

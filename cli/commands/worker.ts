@@ -5,6 +5,7 @@
 
 import type { Command } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
+import { engineQueue } from '../../contract/engine.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {
   createMediaflowWorker,
@@ -62,13 +63,13 @@ export function register(program: Command): void {
         connection,
         namespace,
         client: service,
-        taskQueue: options.taskQueue,
+        taskQueue: engineQueue(options.taskQueue),
         maxConcurrentActivities: options.maxActivities,
       });
       // Every worker also runs rate governors (workflows/governor/): one per API key in use.
       const governors = await createGovernorWorker({ connection, namespace });
       console.log(
-        `mediaflow worker polling ${options.taskQueue} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
+        `mediaflow worker polling ${engineQueue(options.taskQueue)} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
       );
       try {
         // Both return after SIGINT/SIGTERM, once in-flight tasks are handed back.

@@ -15,6 +15,7 @@ import { onTestFinished } from 'vitest';
 import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
+import { engineQueue } from '../../contract/engine.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -67,8 +68,10 @@ export async function harness({
   onTestFinished(() => service.close());
   const temporal = await temporalClient(address);
   const connection = await workerConnection(address);
-  const taskQueue = uniqueTaskQueue('engine');
-  const suffix = taskQueue.slice(-8);
+  // `mediaflow worker --task-queue <named>` polls this engine generation's queue of that name.
+  const named = uniqueTaskQueue('engine');
+  const taskQueue = engineQueue(named);
+  const suffix = named.slice(-8);
 
   let workers = 0;
   const start = async (plan: Plan) => {
@@ -118,24 +121,20 @@ export async function harness({
       });
     },
     spawnWorker() {
-      const child = spawn(
-        process.execPath,
-        [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue],
-        {
-          // Its output goes to a log beside the outputs, for when a durability test fails.
-          stdio: [
-            'ignore',
-            openSync(join(dir, `worker-${++workers}.log`), 'a'),
-            openSync(join(dir, `worker-${workers}.log`), 'a'),
-          ],
-          env: {
-            ...process.env,
-            TEMPORAL_ADDRESS: address ?? temporalAddress(),
-            MEDIAFLOW_API_URL: emulator.baseUrl,
-            MEDIAFLOW_API_KEY: emulator.apiKey,
-          },
+      const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', named], {
+        // Its output goes to a log beside the outputs, for when a durability test fails.
+        stdio: [
+          'ignore',
+          openSync(join(dir, `worker-${++workers}.log`), 'a'),
+          openSync(join(dir, `worker-${workers}.log`), 'a'),
+        ],
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: address ?? temporalAddress(),
+          MEDIAFLOW_API_URL: emulator.baseUrl,
+          MEDIAFLOW_API_KEY: emulator.apiKey,
         },
-      );
+      });
       onTestFinished(() => {
         child.kill('SIGKILL');
       });

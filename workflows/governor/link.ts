@@ -8,7 +8,6 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
-  patched,
   type SignalDefinition,
   setHandler,
   workflowInfo,
@@ -29,12 +28,9 @@ import {
   throttledSignal,
 } from './messages.ts';
 
-/** Histories recorded before the governor send it no signal: the patch keeps them replaying. */
-const RATE_GOVERNOR = 'rate-governor';
-
 /** The campaign's link to its key's governor; null when its client started none (or an old history). */
 export function governorOf(input: CampaignInput): GovernorLink | null {
-  return input.governor !== undefined && patched(RATE_GOVERNOR)
+  return input.governor !== undefined
     ? new GovernorLink(input.governor.key, workflowInfo().workflowId, input.concurrency)
     : null;
 }
