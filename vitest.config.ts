@@ -25,6 +25,9 @@ const UNIT = [
   'test/plan/broken-specs.test.ts',
   'test/plan/examples.test.ts',
   'test/plan/expansion.test.ts',
+  'test/plan/inherited-names.test.ts',
+  'test/plan/input-roots.test.ts',
+  'test/plan/job-limit.test.ts',
   'test/plan/json-schema.test.ts',
   'test/plan/keys.test.ts',
   'test/plan/matrix.test.ts',
@@ -34,6 +37,8 @@ const UNIT = [
   'test/review/live.test.ts',
   'test/review/model.test.ts',
   'test/review/progress-lines.test.ts',
+  'test/review/prompt-check.test.ts',
+  'test/store/confined.test.ts',
   'test/store/failures.test.ts',
 ];
 

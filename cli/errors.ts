@@ -4,6 +4,7 @@
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
 import { NewerEngineError, PlanMismatchError } from '../control/campaign.ts';
+import { missingAwsSetting } from './aws-settings.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError, type Environment } from './environment.ts';
 import { command } from './invocation.ts';
@@ -32,6 +33,8 @@ export function errorLine(error: unknown): string {
     return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
   }
   if (error instanceof ConfigurationError || error instanceof NewerEngineError) return error.message;
+  const missing = missingAwsSetting(error);
+  if (missing !== null) return missing;
   const message = error instanceof Error ? error.message : String(error);
   return `unexpected error: ${message.split('\n')[0]} (DEBUG=mediaflow shows the stack trace)`;
 }

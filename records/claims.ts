@@ -14,11 +14,10 @@
  * disk filling up would then refuse the very claim that keeps a re-run from paying again.
  */
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { claimKey, claimsOf, isS3Url, type Store } from '../store/index.ts';
+import { claimKey, claimsOf, isS3Url, OutputRoot, type Store } from '../store/index.ts';
 import { appendLines, completeLines, type LineWriter, nodeWriter, parseJson, parseLines } from './jsonl.ts';
 
 export const Claim = z.object({
@@ -64,7 +63,8 @@ export async function addClaims(
   if (claims.length === 0) return;
   if (!isS3Url(store.location)) {
     const log = join(store.location, claimsLogOf(campaign));
-    await mkdir(dirname(log), { recursive: true });
+    // Never through a folder linked out of the output folder (store/confine.ts).
+    await new OutputRoot(store.location).prepare(dirname(log));
     appendLines(
       log,
       claims.map((claim) => JSON.stringify(Claim.parse({ campaign, ...claim }))),

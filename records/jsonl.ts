@@ -10,7 +10,7 @@
  * Reading: only complete lines count, and each is parsed with its schema; a torn tail is skipped,
  * never cut off, because another process may be appending to the file at that very moment.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 
@@ -30,7 +30,9 @@ export class ShortWrite extends Error {
 /** Appends whole lines (no newline inside); throws ShortWrite when they did not all land. */
 export function appendLines(file: string, lines: readonly string[], writer: LineWriter = nodeWriter): void {
   if (lines.length === 0) return;
-  const fd = openSync(file, 'a+');
+  // 'a+', but never through a symbolic link (a manifest linked elsewhere would be written there).
+  const { O_APPEND, O_CREAT, O_RDWR, O_NOFOLLOW } = constants;
+  const fd = openSync(file, O_APPEND | O_CREAT | O_RDWR | O_NOFOLLOW, 0o666);
   try {
     const size = fstatSync(fd).size;
     const torn = size > 0 && byteAt(fd, size - 1) !== 0x0a;

@@ -4,7 +4,7 @@
  * Pure: the loader (review/sources.ts) reads those; this only decides what they mean, so every
  * state is tested as a table (test/review/model.test.ts).
  */
-
+import type { ModelLabel } from '../api/catalogue/index.ts';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
@@ -46,7 +46,7 @@ export interface Item extends Output {
 
 export interface StepView {
   readonly id: string;
-  readonly model: string;
+  readonly model: ModelLabel;
   readonly reviewed: boolean;
   /** A reviewer may give a new prompt with a regeneration (`review.edit_prompt`). */
   readonly editPrompt: boolean;

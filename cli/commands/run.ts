@@ -28,6 +28,7 @@ import { type Environment, openEnvironment, stateDirOf } from '../environment.ts
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
@@ -35,10 +36,9 @@ import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../
 import { reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
-interface RunOptions {
+interface RunOptions extends SpecOptions {
   taskQueue?: string;
   output?: string;
-  json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
   verify?: boolean;
@@ -51,8 +51,7 @@ const STOP_GRACE_MS = 5_000;
 const ACCESS_WAIT_MS = 10_000;
 
 export function register(program: Command): void {
-  program
-    .command('run <spec>')
+  withSpecOptions(program.command('run <spec>'))
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
     .option(
@@ -94,7 +93,7 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
-  const loaded = await loadPlanOrReport(spec);
+  const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: 1, exitNow: false };
   const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
   const env = await openEnvironment();
