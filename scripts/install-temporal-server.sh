@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the local Temporal cluster (bench/lib/cluster.ts, the `cluster` drill and test)
+# Installs what the local Temporal cluster (bench/lib/cluster.ts, test/infra/cluster.test.ts)
 # runs: the Temporal server (go.temporal.io/server, MIT) as .tools/bin/temporal-server, its schema
 # tool as .tools/bin/temporal-sql-tool, and PostgreSQL (Debian's package) when missing.
 # The server has no release download reachable here, so it is built from its Go module: v1.32.1 is
@@ -28,13 +28,6 @@ if ! pinned .tools/bin/temporal-server || ! pinned .tools/bin/temporal-sql-tool;
   "$go" version -m .tools/bin/temporal-server | grep -E "^\s+mod\s+$module\s"
 fi
 
-# PostgreSQL: Debian puts initdb and pg_ctl in /usr/lib/postgresql/<major>/bin, off PATH.
-if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && ! command -v pg_ctl >/dev/null; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
-  else
-    echo "PostgreSQL is missing: sudo apt-get install postgresql" >&2
-    exit 1
-  fi
-fi
+# PostgreSQL (Debian's package; bench/lib/cluster-postgres.ts finds initdb and pg_ctl under
+# /usr/lib/postgresql/<major>/bin, off PATH: pg_ctlcluster, on PATH, tells that it is installed).
+bash scripts/apt-package.sh postgresql pg_ctlcluster 'the local Temporal cluster (PostgreSQL)' >/dev/null

@@ -10,7 +10,7 @@
  */
 import { execFile as execFileCallback, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../worker/process-group.ts';
 
@@ -27,7 +27,7 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
-/** Where pg_ctl is: PATH first, else the newest Debian major under /usr/lib/postgresql. */
+/** Where initdb and pg_ctl are: the newest Debian major under /usr/lib/postgresql, else PATH. */
 export function postgresBinDir(): string {
   const debian = '/usr/lib/postgresql';
   const majors = existsSync(debian)
@@ -36,6 +36,10 @@ export function postgresBinDir(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (majors[0]) return join(debian, majors[0], 'bin');
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .find((dir) => dir && existsSync(join(dir, 'pg_ctl')));
+  if (onPath) return onPath;
   throw new Error(
     'PostgreSQL is missing: run scripts/install-temporal-server.sh (apt-get install postgresql)',
   );

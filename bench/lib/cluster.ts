@@ -59,8 +59,11 @@ export interface Cluster {
   readonly namespace: string;
   readonly dir: string;
   readonly postgres: Postgres;
-  /** Signals one service (default SIGKILL) and waits until its process is gone. */
-  kill(service: TemporalService, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Ends one service and waits until its process is gone: SIGKILL (default, a crash), or SIGTERM
+   * (a graceful stop, SIGKILL after 15 s).
+   */
+  kill(service: TemporalService, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** Starts a killed service again on its ports; resolves once its gRPC port accepts. */
   start(service: TemporalService): Promise<void>;
   /** Stops every service, then PostgreSQL; nothing of the cluster is left running. */
@@ -110,10 +113,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       throw new Error(`setup-namespace.sh failed: ${error.message} ${error.stderr ?? ''}`);
     });
     await untilAnswers(address, namespace);
-    const kill = async (service: TemporalService, signal: NodeJS.Signals = 'SIGKILL') => {
+    const kill = async (service: TemporalService, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
       const child = running.get(service);
       running.delete(service);
-      if (child?.pid !== undefined) await terminateGroup(child.pid, signal === 'SIGKILL' ? 0 : 15_000);
+      if (child?.pid === undefined) return;
+      // A crash is a SIGKILL and nothing before it: terminateGroup would send SIGTERM first.
+      if (signal === 'SIGKILL') process.kill(-child.pid, 'SIGKILL');
+      await terminateGroup(child.pid, signal === 'SIGKILL' ? 0 : 15_000);
     };
     return {
       address,
