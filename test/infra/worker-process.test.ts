@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { engineQueue } from '../../contract/engine.ts';
 import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { freePort } from '../../worker/process-group.ts';
 import { healthOf, shutdownTimes } from '../../worker/worker-process.ts';
@@ -54,7 +55,9 @@ describe('a worker process under a supervisor', () => {
     const plan = await h.plan(twoStills('drain'));
     const [healthPort, metricsPort] = [await freePort(), await freePort()];
     const health = `http://127.0.0.1:${healthPort}/health`;
-    const args = ['worker', '--task-queue', h.taskQueue, '--health-port', String(healthPort)];
+    // `--task-queue` names the queue; the worker polls this engine generation's queue of that name.
+    const named = h.taskQueue.slice(0, -engineQueue('').length);
+    const args = ['worker', '--task-queue', named, '--health-port', String(healthPort)];
     args.push('--metrics-address', `127.0.0.1:${metricsPort}`, '--shutdown-grace', '20');
     const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, ...args], {
       env: {
