@@ -1,8 +1,9 @@
 /**
  * The production topology, short: a campaign on a real Temporal cluster (PostgreSQL, one process
  * per service, started from deploy/temporal/ like docker-compose.yml) whose history service is
- * killed and started again while predictions are in flight. The campaign must still finish with
- * every file and pay for nothing twice; the `cluster` drill does the same at size, breaking more.
+ * killed and started again while predictions are in flight, then PostgreSQL restarted and the
+ * matching service killed and started. The campaign must still finish with every file and pay
+ * for nothing twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -21,26 +22,30 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
 }
 
 describe('a local Temporal cluster on PostgreSQL', () => {
-  it('finishes a chained campaign through a history service killed mid-run, paying for nothing twice', async () => {
+  it('finishes a chained campaign through history and matching killed and PostgreSQL restarted, paying for nothing twice', async () => {
     const cluster = await startCluster();
     onTestFinished(() => cluster.stop());
     // Every create counts (idempotency ignored): one more than the jobs is a prediction paid twice.
-    // 1.5 s per prediction keeps hero predictions in flight while history is down.
+    // 2.5 s per prediction: the campaign (two steps chained) outlasts the three breakages.
     const h = await harness({
       temporalAddress: cluster.address,
       timeScale: 1,
-      latencyMs: 1_500,
+      latencyMs: 2_500,
       jitter: false,
       ignoreIdempotency: true,
     });
     const plan = await h.plan(CHAINED_SPEC);
 
-    const progress = await h.run(plan, async () => {
+    const progress = await h.run(plan, async (handle) => {
       await until(() => h.emulator.ledger().predictionsCreated >= 1, 20_000);
       await cluster.kill('history');
       // Mid-run: hero predictions in flight, no teaser created yet (each needs its hero's file).
       expect(h.emulator.ledger().predictionsCreated).toBeLessThan(JOBS);
       await cluster.start('history');
+      await cluster.postgres.restart();
+      await cluster.kill('matching');
+      await cluster.start('matching');
+      expect((await handle.describe()).status.name).toBe('RUNNING');
     });
 
     expect(progress.outcome).toBe('completed');
