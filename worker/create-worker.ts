@@ -67,6 +67,11 @@ export interface MediaflowWorkerOptions {
   readonly workflowBundle?: WorkflowBundleOption;
   /** Default DEFAULT_MAX_ACTIVITIES; give the client serviceConnectionsFor(this) connections. */
   readonly maxConcurrentActivities?: number;
+  /**
+   * How a shutdown drains (worker/worker-process.ts shutdownTimes); default the SDK's: running
+   * activities are cancelled at once (ours finish anyway) and waited for without a limit.
+   */
+  readonly shutdown?: { readonly shutdownGraceTime: number; readonly shutdownForceTime: number };
 }
 
 /**
@@ -86,5 +91,6 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     activities: createActivities(activityDeps(options.client)),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
     maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
+    ...options.shutdown,
   });
 }

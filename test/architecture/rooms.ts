@@ -63,10 +63,13 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     packages: ['@temporalio/client', '@temporalio/common'],
     node: true,
   },
-  /** The worker process and the local Temporal it may start. Never a client of campaigns. */
+  /**
+   * The worker process and the local Temporal it may start. Never a client of campaigns. fastify
+   * serves its health endpoint (worker/worker-process.ts), as it serves the emulator and review.
+   */
   worker: {
     ours: ['activities', 'api', 'contract', 'records', 'store', 'workflows'],
-    packages: ['@temporalio/', 'zod'],
+    packages: ['@temporalio/', 'zod', 'fastify'],
     node: true,
   },
   /** The review and report pages: reads records, sends decisions through control. */
@@ -97,7 +100,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
 };
 
 /** Top-level folders that hold no source of the product: never scanned. */
-export const NOT_ROOMS = ['bench', 'bin', 'docs', 'node_modules', 'specs', 'test'];
+export const NOT_ROOMS = ['bench', 'bin', 'deploy', 'docs', 'node_modules', 'specs', 'test'];
 
 /**
  * The entry the worker bundles as workflow code: every file it loads at run time (through any
