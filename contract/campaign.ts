@@ -89,6 +89,8 @@ export interface CarriedState {
   readonly inFlight: readonly InFlightJob[];
   readonly counts: readonly StepCounts[];
   readonly spent: Micros;
+  /** `spent` per step; absent in runs carried over by versions that kept only the total. */
+  readonly stepSpent?: readonly Micros[];
   readonly stopReason: CampaignOutcome | null;
   /** Absent in runs carried over by versions that stopped only for budget, balance or cancel. */
   readonly stopMessage?: string | null;
@@ -126,6 +128,8 @@ export interface Release {
   readonly effect: 'admit' | 'skip' | 'retake';
   readonly regen?: number;
   readonly prompt?: string;
+  /** A retake of a take found recorded (counted cached) rather than made in this run (succeeded). */
+  readonly cached?: true;
 }
 
 export interface CampaignInput {

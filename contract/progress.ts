@@ -36,6 +36,10 @@ export const StepCounts = z.object({
   canceled: count,
   /** Predictions created, including regenerations. */
   created: count,
+  /**
+   * Extra takes: jobs made again after their prediction failed, their file was lost or a reviewer
+   * asked for a retake. A job being made again is counted as running or waiting, not succeeded.
+   */
   regenerated: count,
 });
 export type StepCounts = z.infer<typeof StepCounts>;
@@ -49,6 +53,8 @@ export const StepProgress = StepCounts.extend({
   planned: count,
   running: count,
   waiting: count,
+  /** Paid for the step in this run, retakes and charged failures included (absent in older memos). */
+  spent: micros.optional(),
   /** Reviewed steps only (absent in older memos): outputs waiting for a decision, and decisions so far. */
   awaiting_review: count.optional(),
   approved: count.optional(),

@@ -53,7 +53,7 @@ export interface StepView {
   /** The axes its jobs vary on, in the spec's order; `variant` last when the step repeats. */
   readonly axes: readonly string[];
   readonly items: readonly Item[];
-  /** Planned price of its jobs, and what its saved outputs cost. */
+  /** Planned price of its jobs, and what it cost: its saved outputs, or what this run paid for it if more. */
   readonly plannedUsd: Micros;
   readonly spentUsd: Micros;
   readonly counts: Readonly<Record<ItemState, number>>;
@@ -187,7 +187,11 @@ export function buildModel({
       axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
       items,
       plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
-      spentUsd: jobs.reduce((sum, job) => sum + chargedOf(entries.get(job.key)), 0),
+      spentUsd: Math.max(
+        jobs.reduce((sum, job) => sum + chargedOf(entries.get(job.key)), 0),
+        // What the run paid for the step, retakes included: the manifest holds only each job's latest take.
+        progress?.steps.find((s) => s.id === step.id)?.spent ?? 0,
+      ),
       counts,
     };
   });

@@ -245,7 +245,9 @@ export class CampaignState {
       return;
     }
     // The service's own figure when it gives one; else the price we committed.
-    this.budget.charge(outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
+    const paid = outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0);
+    this.budget.charge(paid);
+    this.tally.pay(job.step, paid);
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
       this.gates.saved(job, regen);
@@ -289,6 +291,7 @@ export class CampaignState {
       inFlight,
       counts: this.tally.counts,
       spent: this.budget.spent,
+      stepSpent: this.tally.spent,
       stopReason: this.budget.stopReason,
       stopMessage: this.budget.stopMessage,
       recentFailures: this.tally.recentFailures,

@@ -6,9 +6,13 @@
  */
 import { type ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
+import { parseUsd } from '../../api/money.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
+import type { CampaignProgress } from '../../contract/progress.ts';
 import { campaignView } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
+import { buildModel } from '../../review/model.ts';
+import { sourcesOf } from '../../review/sources.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';
 
@@ -57,7 +61,7 @@ describe('review gates', () => {
 
     expect(result.outcome).toBe('completed');
     expect(result.steps[0]).toMatchObject({
-      succeeded: 4,
+      succeeded: 3,
       regenerated: 1,
       approved: 2,
       rejected: 1,
@@ -94,6 +98,45 @@ describe('review gates', () => {
     expect(again.steps[0]).toMatchObject({ cached: 3, approved: 2, rejected: 1, awaiting_review: 0 });
     expect(again.steps[1]).toMatchObject({ cached: 2, skipped: 1 });
     expect(h.emulator.ledger().predictionsCreated).toBe(made);
+  });
+
+  it('two retakes and a reject: counts never pass the plan, the steps paid what the ledger charged', async () => {
+    const h = await harness();
+    const plan = await h.plan(reviewedSpec('true'));
+    const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
+    const seen: CampaignProgress[] = [];
+    const result = await h.run(plan, async (handle) => {
+      seen.push(await until(h, handle, (still) => still.awaiting_review === 3));
+      for (const takes of [1, 2]) {
+        await review(handle, [{ key: watch, action: 'regenerate' }]);
+        seen.push(await until(h, handle, (s) => s.regenerated === takes && s.awaiting_review === 3));
+      }
+      await review(handle, [
+        { key: kettle, action: 'approve' },
+        { key: lamp, action: 'reject' },
+        { key: watch, action: 'approve' },
+      ]);
+    });
+    const ledger = parseUsd(h.emulator.ledger().creditsCharged);
+    expect(h.emulator.ledger().byModel).toEqual({ I1: 5, V4: 2 });
+    for (const p of [...seen, result])
+      for (const s of p.steps)
+        expect(s.succeeded + s.cached + s.failed + s.skipped).toBeLessThanOrEqual(s.planned);
+    expect(result.steps[0]).toMatchObject({
+      planned: 3,
+      succeeded: 3,
+      regenerated: 2,
+      approved: 2,
+      rejected: 1,
+    });
+    expect(result.steps[1]).toMatchObject({ planned: 3, succeeded: 2, skipped: 1 });
+    expect(result.spent).toBe(ledger);
+    expect(result.steps.map((s) => s.spent)).toEqual([5 * 120_000, 2 * 250_000]);
+    // The report's steps add up to the same, though the manifest lists each still's latest take only.
+    const sources = await sourcesOf(plan, { readDecisions, progress: async () => result });
+    const model = buildModel(await sources());
+    expect(model.steps.reduce((sum, step) => sum + step.spentUsd, 0)).toBe(ledger);
+    expect(model.totals.spent).toBe(ledger);
   });
 
   it('editing one prompt asks again only for the job it changes', async () => {

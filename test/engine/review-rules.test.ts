@@ -29,6 +29,7 @@ const gate: Gate = {
   take: 0,
   since: 1_000,
   retaking: false,
+  cached: false,
 };
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
 const context: JudgeContext = { rule, generating: false, decided: false, fits: () => true, ended: false };

@@ -25,22 +25,36 @@ export interface Shape {
   readonly limits?: ServiceLimits;
   readonly retries?: number;
   readonly governed?: boolean;
+  /** The stills wait for a reviewer's decision (no timeout). */
+  readonly reviewed?: boolean;
 }
 
 /** The plan's jobs in its depth-first order: still-n, then its clip when chained. */
-export function jobsOf({ stills, chained = false }: Shape): JobRef[] {
+export function jobsOf({ stills, chained = false, reviewed = false }: Shape): JobRef[] {
   return Array.from({ length: stills }, (_, n) => {
     const still: JobRef = { i: 0, key: `s${n}`, name: `still-${n}`, parent: null, step: 0, usd: STILL_USD };
     const clip: JobRef = { i: 0, key: `c${n}`, name: `clip-${n}`, parent: `s${n}`, step: 1, usd: CLIP_USD };
     return chained ? [still, clip] : [still];
   })
     .flat()
-    .map((job, i) => ({ ...job, i }));
+    .map((job, i) => ({ ...job, i }))
+    .map((job) =>
+      reviewed && chained && job.step === 0 ? { ...job, end: job.i + 2, belowUsd: CLIP_USD } : job,
+    );
 }
 
 export function modelOf(shape: Shape): Model {
   const steps: StepInfo[] = [
-    { id: 'still', model: 'I4', retries: shape.retries ?? 1, concurrency: null, jobCount: shape.stills },
+    {
+      id: 'still',
+      model: 'I4',
+      retries: shape.retries ?? 1,
+      concurrency: null,
+      jobCount: shape.stills,
+      ...(shape.reviewed
+        ? { review: { timeoutMs: null, onTimeout: 'reject' as const, editPrompt: true } }
+        : {}),
+    },
     ...(shape.chained
       ? [{ id: 'clip', model: 'V4' as const, retries: 0, concurrency: null, jobCount: shape.stills, from: 0 }]
       : []),

@@ -108,6 +108,26 @@ describe('the campaign model', () => {
     expect(clips!.spentUsd).toBe(1_000_000);
   });
 
+  it('a step spent what the run paid for it, retakes included: the steps add up to the total', () => {
+    // Each still's manifest line is its latest take ($0.10); the run paid two retakes more ($0.20).
+    const counts = { cached: 0, failed: 0, skipped: 0, canceled: 0, created: 0, regenerated: 0 };
+    const step = (id: string, model: 'I1' | 'V4', spent: number) =>
+      ({ id, model, planned: 4, running: 0, waiting: 0, succeeded: 3, ...counts, spent }) as const;
+    const progress = {
+      ...running(plan, 1_500_000),
+      steps: [step('still', 'I1', 500_000), step('clip', 'V4', 1_000_000)],
+    };
+    const paid = buildModel({
+      plan,
+      reviewedSteps: new Set(['still']),
+      entries: new Map([s1!, c1!, s2!, s3!].map((j) => [j.key, saved(j)])),
+      decisions: latest([]),
+      progress,
+    });
+    expect(paid.steps.map((s) => s.spentUsd)).toEqual([500_000, 1_000_000]);
+    expect(paid.totals.spent).toBe(paid.steps.reduce((sum, s) => sum + s.spentUsd, 0));
+  });
+
   it('changes an item’s version when its video lands, not otherwise', () => {
     const again = buildModel({
       plan,

@@ -56,10 +56,10 @@ export class Gates {
     this.reviews.prune(this.cursor);
   }
 
-  /** A take of a reviewed step is saved: it waits for a decision, its descendants with it. */
-  saved(job: JobRef, take: number): void {
+  /** A take of a reviewed step is saved (`cached`: found recorded): it waits for a decision, its descendants with it. */
+  saved(job: JobRef, take: number, cached = false): void {
     if (!this.reviews.gated(job.step)) return;
-    this.reviews.open(job, take, this.now());
+    this.reviews.open(job, take, this.now(), cached);
     if (job.end) this.parts.window.park(job.i, job.end);
   }
 
@@ -68,7 +68,7 @@ export class Gates {
     if (!this.reviews.gated(job.step)) return;
     const take = recorded.take ?? 0;
     if (!recorded.verdict) {
-      this.saved(job, take);
+      this.saved(job, take, true);
       return;
     }
     const { action, prompt } = recorded.verdict;
@@ -144,7 +144,8 @@ export class Gates {
       const regen = release.regen ?? 0;
       const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
       for (const job of its) {
-        tally.count(job.step, 'regenerated');
+        // The job is made again: it leaves the outcome its take was counted under until the new one ends.
+        tally.retake(job.step, release.cached ? 'cached' : 'succeeded');
         window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
       }
     }

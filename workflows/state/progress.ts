@@ -46,6 +46,7 @@ export function progressOf(
       running: running[index]!,
       waiting: waiting[index]!,
       ...tally.counts[index]!,
+      spent: tally.spent[index]!,
       // Reviewed steps only, so the memos of campaigns without gates read as before.
       ...(step.review
         ? {

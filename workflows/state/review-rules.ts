@@ -24,6 +24,8 @@ export interface Gate {
   since: number;
   /** A new take is being made: no decision applies until it is saved. */
   retaking: boolean;
+  /** The take under review was found recorded by an earlier run (counted cached, not succeeded). */
+  cached: boolean;
 }
 
 export interface Refusal {
@@ -88,7 +90,15 @@ export function releaseOf(
   prompt: string | undefined,
 ): Release | null {
   if (action === 'regenerate') {
-    return { from: gate.i, count: 1, effect: 'retake', regen: gate.take + 1, ...(prompt ? { prompt } : {}) };
+    const counted = gate.cached ? { cached: true as const } : {};
+    return {
+      from: gate.i,
+      count: 1,
+      effect: 'retake',
+      regen: gate.take + 1,
+      ...counted,
+      ...(prompt ? { prompt } : {}),
+    };
   }
   const count = Math.min(gate.end, cursor) - (gate.i + 1);
   return count > 0 ? { from: gate.i + 1, count, effect: action === 'approve' ? 'admit' : 'skip' } : null;

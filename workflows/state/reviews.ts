@@ -10,7 +10,10 @@ import type { DecisionRecord, ReviewAction } from '../../contract/review.ts';
 import type { ReviewRule } from '../../plan/review.ts';
 import { covers, deadlineOf, type Gate, releaseOf, type Span, spanOf, splitRead } from './review-rules.ts';
 
-/** Numbers per gate in CarriedReviews.gates: i, end, step, take, since, retaking, usd, belowUsd. */
+/**
+ * Numbers per gate in CarriedReviews.gates: i, end, step, take, since, flags, usd, belowUsd; flags
+ * is 1 when retaking, plus 2 when the take was found recorded (older runs carried 0 or 1).
+ */
 const GATE_FIELDS = 8;
 /** Job keys are 32 hex characters (plan/keys.ts), so they are carried joined, without separators. */
 const KEY_LENGTH = 32;
@@ -43,7 +46,7 @@ export class Reviews {
     this.rejectedCount = steps.map((_, s) => carried?.rejectedCount[s] ?? 0);
     const numbers = carried?.gates ?? [];
     for (let n = 0; n * GATE_FIELDS < numbers.length; n++) {
-      const [i, end, step, take, since, retaking, usd, belowUsd] = numbers.slice(n * GATE_FIELDS);
+      const [i, end, step, take, since, flags, usd, belowUsd] = numbers.slice(n * GATE_FIELDS);
       const key = carried!.keys.slice(n * KEY_LENGTH, (n + 1) * KEY_LENGTH);
       this.add({
         i: i!,
@@ -54,7 +57,8 @@ export class Reviews {
         belowUsd: belowUsd!,
         take: take!,
         since: since!,
-        retaking: retaking === 1,
+        retaking: (flags! & 1) === 1,
+        cached: (flags! & 2) === 2,
       });
     }
   }
@@ -73,14 +77,18 @@ export class Reviews {
     return this.gates.size > 0 || this.rejected.length > 0;
   }
 
-  /** The job's take is saved: it waits for a decision, and its descendants wait with it. */
-  open(job: JobRef, take: number, now: number): void {
+  /**
+   * The job's take is saved (`cached`: found recorded by an earlier run): it waits for a decision,
+   * and its descendants wait with it.
+   */
+  open(job: JobRef, take: number, now: number, cached = false): void {
     this.earliest = undefined;
     const gate = this.gates.get(job.key);
     if (gate) {
       gate.take = take;
       gate.since = now;
       gate.retaking = false;
+      gate.cached = cached;
       return;
     }
     const end = job.end ?? job.i + 1;
@@ -94,6 +102,7 @@ export class Reviews {
       take,
       since: now,
       retaking: false,
+      cached,
     });
   }
 
@@ -138,7 +147,7 @@ export class Reviews {
       this.approved[job.step]!++;
       return;
     }
-    this.open(job, take, c.now);
+    this.open(job, take, c.now, true);
     this.accept(this.gates.get(job.key)!, action, c.cursor, prompt);
   }
 
@@ -203,7 +212,7 @@ export class Reviews {
         g.step,
         g.take,
         g.since,
-        g.retaking ? 1 : 0,
+        (g.retaking ? 1 : 0) + (g.cached ? 2 : 0),
         g.usd,
         g.belowUsd,
       ]),

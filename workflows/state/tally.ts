@@ -1,7 +1,10 @@
 /**
  * What happened to the campaign's jobs, per step, for progress and the final summary: counts by
- * outcome, the most recent failures with their reasons, and the measured prediction latency.
+ * outcome, what each step paid, the most recent failures with their reasons, and the measured
+ * prediction latency. Each job is counted under one outcome at a time, so no outcome passes the
+ * plan: a retake takes its job back out of the outcome its earlier take was counted under.
  */
+import type { Micros } from '../../api/money.ts';
 import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campaign.ts';
 
 const MAX_RECENT_FAILURES = 20;
@@ -17,6 +20,8 @@ export class Tally {
   latencyMs: number | null;
   /** The same per step (an image and a video differ a hundredfold); null until one has ended. */
   readonly stepLatencyMs: (number | null)[];
+  /** Paid per step in this run, every take and attempt the service charged included. */
+  readonly spent: Micros[];
 
   constructor(
     private readonly steps: readonly StepInfo[],
@@ -25,16 +30,30 @@ export class Tally {
       recentFailures: readonly Failure[];
       latencyMs: number | null;
       stepLatencyMs?: readonly (number | null)[] | undefined;
+      stepSpent?: readonly Micros[] | undefined;
     },
   ) {
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
     this.stepLatencyMs = steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null);
+    this.spent = steps.map((_, step) => carried?.stepSpent?.[step] ?? 0);
   }
 
   count(step: number, outcome: keyof StepCounts): void {
     this.counts[step]![outcome]++;
+  }
+
+  /** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
+  retake(step: number, was: 'succeeded' | 'cached'): void {
+    const counts = this.counts[step]!;
+    // Never below 0, even for a take counted by a version that left it counted.
+    if (counts[was] > 0) counts[was]--;
+    counts.regenerated++;
+  }
+
+  pay(step: number, usd: Micros): void {
+    this.spent[step]! += usd;
   }
 
   fail(job: JobRef, message: string): void {
