@@ -173,11 +173,6 @@ function outcomeText(p: CampaignProgress): string {
   return OUTCOMES[p.outcome].says;
 }
 
-/** Exit 0 only when every planned job has its file. */
-export function allSucceeded(p: CampaignProgress): boolean {
-  return p.outcome === 'completed' && p.steps.every((s) => s.succeeded + s.cached === s.planned);
-}
-
 /** JSON replacer: money goes out as decimal strings, so a JSON reader never sees float dollars. */
 export function moneyAsDecimal(key: string, value: unknown): unknown {
   return ['spent', 'committed', 'budget'].includes(key) && typeof value === 'number'

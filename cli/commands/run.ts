@@ -25,6 +25,7 @@ import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
+import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -32,7 +33,7 @@ import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
-import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
@@ -94,7 +95,7 @@ export function register(program: Command): void {
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const loaded = await loadPlanOrReport(spec, options);
-  if (!loaded) return { code: 1, exitNow: false };
+  if (!loaded) return { code: EXIT.error, exitNow: false };
   const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
@@ -136,7 +137,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
-        return { code: 1, exitNow: false };
+        return { code: EXIT.error, exitNow: false };
       }
       const ref = await storePlan(plan, report.servicePrices);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -149,7 +150,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       });
       if (!access.ok && access.outcome !== 'no_worker') {
         console.error(`refusing to start: ${stopLine(access.outcome, access.message)}`);
-        return { code: 1, exitNow: false };
+        return { code: EXIT.error, exitNow: false };
       }
       if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
@@ -181,7 +182,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       detached = true;
       worker?.abandon();
       console.error(detachLine(env, spec, plan.campaign, wantsLocalWorker));
-      return { code: 130, exitNow: true };
+      return { code: EXIT.detached, exitNow: true };
     };
     if (wantsLocalWorker && worker === null) {
       // The worker polls the queue the campaign is on, which an older run may have chosen.
@@ -220,7 +221,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // This campaign is over; work still in flight belongs to others on a shared queue.
     if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));
     worker = null;
-    return { code: allSucceeded(final.progress) ? 0 : 1, exitNow: stillWorking };
+    const exit = exitOf(final.progress);
+    if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
+    return { code: exit.code, exitNow: stillWorking };
   } finally {
     if (onInterrupt) process.off('SIGINT', onInterrupt);
     if (!detached && !stillWorking) await worker?.stop();

@@ -8,6 +8,7 @@ import { type ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/
 import { describe, expect, it } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
+import { exitOf } from '../../cli/exit-codes.ts';
 import type { CampaignProgress } from '../../contract/progress.ts';
 import { campaignView } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
@@ -137,6 +138,8 @@ describe('review gates', () => {
     const model = buildModel(await sources());
     expect(model.steps.reduce((sum, step) => sum + step.spentUsd, 0)).toBe(ledger);
     expect(model.totals.spent).toBe(ledger);
+    // Every approved job made, a still rejected: the campaign did what it was asked.
+    expect(exitOf(result)).toEqual({ code: 0, reason: null });
   });
 
   it('editing one prompt asks again only for the job it changes', async () => {
