@@ -3,25 +3,33 @@
  * place (cli/live-frame.ts), or a line every few seconds when the output is not a terminal (CI
  * logs); at the end, a summary table.
  */
-import { formatDollars, formatUsd } from '../api/money.ts';
+import { formatDollars, formatUsd, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 
 const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
 
-export function moneyLine(p: CampaignProgress): string {
+/**
+ * `total`: what the campaign has paid across its runs (its records, cli/campaign-total.ts), shown
+ * beside this run's spend when known: a re-run that made nothing says so, and says what was paid.
+ */
+export function moneyLine(p: CampaignProgress, total: Micros | null = null): string {
   const budget = p.budget === null ? 'no budget' : `budget ${formatDollars(p.budget)}`;
-  return `spent ${formatDollars(p.spent)} + ${formatDollars(p.committed)} in flight, ${budget}`;
+  const spent =
+    total === null
+      ? `spent ${formatDollars(p.spent)}`
+      : `spent ${formatDollars(p.spent)} in this run (${formatDollars(total)} in all runs)`;
+  return `${spent} + ${formatDollars(p.committed)} in flight, ${budget}`;
 }
 
-export function statusLine(p: CampaignProgress): string {
+export function statusLine(p: CampaignProgress, total: Micros | null = null): string {
   const done = p.steps.reduce((n, s) => n + finished(s), 0);
   const planned = p.steps.reduce((n, s) => n + s.planned, 0);
   const { awaiting, only } = reviewWait(p);
   const review = awaiting > 0 ? `, ${awaiting} awaiting review` : '';
   const eta = p.etaMs === null || only ? '' : `, about ${duration(p.etaMs)} left`;
-  return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p)}${review}${eta}`;
+  return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p, total)}${review}${eta}`;
 }
 
 const ERASE_DOWN = '\x1b[J';
@@ -113,7 +121,11 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
 ];
 
 /** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */
-export function summaryTable(p: CampaignProgress, endedAt: number | null = null): string {
+export function summaryTable(
+  p: CampaignProgress,
+  endedAt: number | null = null,
+  total: Micros | null = null,
+): string {
   const shown = COLUMNS.filter(([, value, always]) => always || p.steps.some((s) => value(s) !== 0));
   const cells = [
     shown.map(([name]) => name),
@@ -133,7 +145,7 @@ export function summaryTable(p: CampaignProgress, endedAt: number | null = null)
   return [
     ...lines,
     '',
-    outcomeLine(p, endedAt),
+    outcomeLine(p, endedAt, total),
     ...[stopAdvice(p.outcome, p.stopMessage)].filter((line) => line !== null),
     ...(failures.length > 0 ? ['recent failures:', ...failures] : []),
   ].join('\n');
@@ -164,9 +176,13 @@ export function columnGroups(widths: readonly number[], limit: number): number[]
 }
 
 /** "Completed in 12s; spent $0.09 + $0.00 in flight, budget $1.00". */
-export function outcomeLine(p: CampaignProgress, endedAt: number | null = null): string {
+export function outcomeLine(
+  p: CampaignProgress,
+  endedAt: number | null = null,
+  total: Micros | null = null,
+): string {
   const took = duration((endedAt ?? Date.now()) - p.startedAt);
-  return `${outcomeText(p)} ${p.outcome === 'running' ? 'for' : 'in'} ${took}; ${moneyLine(p)}`;
+  return `${outcomeText(p)} ${p.outcome === 'running' ? 'for' : 'in'} ${took}; ${moneyLine(p, total)}`;
 }
 
 function outcomeText(p: CampaignProgress): string {
@@ -175,7 +191,7 @@ function outcomeText(p: CampaignProgress): string {
 
 /** JSON replacer: money goes out as decimal strings, so a JSON reader never sees float dollars. */
 export function moneyAsDecimal(key: string, value: unknown): unknown {
-  return ['spent', 'committed', 'budget'].includes(key) && typeof value === 'number'
+  return ['spent', 'committed', 'budget', 'campaign_spent'].includes(key) && typeof value === 'number'
     ? formatUsd(value)
     : value;
 }

@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
+import { type Micros, tryParseUsd } from '../api/money.ts';
 import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
 import { indexKey } from './index-key.ts';
 import {
@@ -132,6 +133,23 @@ export class Manifest {
       for (const entry of await readLines(this.view.file, ManifestEntry)) latest.set(entry.key, entry);
       return [...latest.values()];
     }
+    return this.records();
+  }
+
+  /**
+   * What every recorded take cost, across every run of the campaign (earlier takes of a retaken
+   * or remade job included): what `status` and `run` show as the campaign's total.
+   */
+  async paid(): Promise<Micros> {
+    const takes = this.view ? await readLines(this.view.file, ManifestEntry) : await this.records();
+    const byPrediction = new Map(takes.map((entry) => [entry.prediction_id, entry.credits_used]));
+    let paid = 0;
+    for (const credits of byPrediction.values()) paid += tryParseUsd(credits) ?? 0;
+    return paid;
+  }
+
+  /** Every record object of the store, each take of a job its own. */
+  private async records(): Promise<ManifestEntry[]> {
     const keys: string[] = [];
     for await (const key of this.store.list(RECORDS)) keys.push(key);
     const limit = pLimit(16);

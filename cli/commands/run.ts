@@ -9,7 +9,7 @@ import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
 import { createServiceClient } from '../../api/client/index.ts';
-import { formatDollars } from '../../api/money.ts';
+import { formatDollars, type Micros } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import {
   attach,
@@ -24,6 +24,7 @@ import { keyFingerprint } from '../../control/governor.ts';
 import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
+import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
@@ -216,7 +217,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();
-    printSummary(final, plan.outputDir, options.json === true);
+    const total = await campaignTotal(plan.outputDir, final.progress.spent);
+    printSummary(final, plan.outputDir, total, options.json === true);
     if (onInterrupt) process.off('SIGINT', onInterrupt);
     // This campaign is over; work still in flight belongs to others on a shared queue.
     if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));
@@ -259,12 +261,18 @@ async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<str
   }
 }
 
-function printSummary({ progress, closedAt }: CampaignView, outputDir: string, json: boolean): void {
+function printSummary(
+  { progress, closedAt }: CampaignView,
+  outputDir: string,
+  total: Micros | null,
+  json: boolean,
+): void {
   if (json) {
-    console.log(JSON.stringify({ ...progress, output_dir: outputDir }, moneyAsDecimal, 2));
+    const output = { ...progress, campaign_spent: total, output_dir: outputDir };
+    console.log(JSON.stringify(output, moneyAsDecimal, 2));
     return;
   }
-  console.log(summaryTable(progress, closedAt));
+  console.log(summaryTable(progress, closedAt, total));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
 }
 

@@ -1,8 +1,10 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress, NoWorkerError } from '../../control/campaign.ts';
+import { campaignHandle, campaignProgress, NoWorkerError } from '../../control/campaign.ts';
+import { campaignStart } from '../../review/sources.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
+import { campaignTotal } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
@@ -21,16 +23,22 @@ export function register(program: Command): void {
       try {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
         const awaiting = await awaitingReview(env, campaign, progress);
+        const total = await campaignStart(env.client, campaignHandle(env.client, campaign)).then(
+          ({ outputDir }) => campaignTotal(outputDir, progress.spent),
+          () => null,
+        );
         if (options.json) {
           const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
-          console.log(JSON.stringify({ ...progress, paused, awaiting_review }, moneyAsDecimal, 2));
+          const output = { ...progress, campaign_spent: total, paused, awaiting_review };
+          console.log(JSON.stringify(output, moneyAsDecimal, 2));
         } else {
           const pause = paused
             ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`
             : '';
           const review = awaitingLine(awaiting, progress);
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
-          console.log(`${statusLine(progress)}${pause}${reviewLine}\n\n${summaryTable(progress, closedAt)}`);
+          const table = summaryTable(progress, closedAt, total);
+          console.log(`${statusLine(progress, total)}${pause}${reviewLine}\n\n${table}`);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

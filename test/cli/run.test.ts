@@ -58,8 +58,19 @@ describe('mediaflow run', () => {
 
     const status = await mediaflow('status', campaign, '--json');
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ outcome: 'completed', spent: '0.09' });
-  }, 90_000);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      outcome: 'completed',
+      spent: '0.09',
+      campaign_spent: '0.09',
+    });
+
+    // Run again: nothing is made or paid in this run, and status says what the campaign paid.
+    expect((await mediaflow('run', 'spec.yaml', '--worker')).code).toBe(0);
+    const again = await mediaflow('status', campaign);
+    expect(again.stdout).toContain('spent $0.00 in this run ($0.09 in all runs)');
+    const json = JSON.parse((await mediaflow('status', campaign, '--json')).stdout);
+    expect(json).toMatchObject({ spent: '0.00', campaign_spent: '0.09' });
+  }, 120_000);
 
   it('refuses to start a plan over its budget, creating nothing', async () => {
     const { emulator, mediaflow } = await setup(SPEC.replace('max_usd: 1', 'max_usd: 0.05'));

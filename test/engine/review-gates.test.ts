@@ -12,6 +12,7 @@ import { exitOf } from '../../cli/exit-codes.ts';
 import type { CampaignProgress } from '../../contract/progress.ts';
 import { campaignView } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
+import { Manifest } from '../../records/manifest.ts';
 import { buildModel } from '../../review/model.ts';
 import { sourcesOf } from '../../review/sources.ts';
 import { harness } from './harness.ts';
@@ -138,6 +139,8 @@ describe('review gates', () => {
     const model = buildModel(await sources());
     expect(model.steps.reduce((sum, step) => sum + step.spentUsd, 0)).toBe(ledger);
     expect(model.totals.spent).toBe(ledger);
+    // The records hold every take: the campaign's total across runs, as status shows it.
+    expect(await (await Manifest.open(plan.outputDir)).paid()).toBe(ledger);
     // Every approved job made, a still rejected: the campaign did what it was asked.
     expect(exitOf(result)).toEqual({ code: 0, reason: null });
   });
