@@ -99,11 +99,13 @@ function footer(p: CampaignProgress, facts: FrameFacts, room: number): string {
       ? 'finished'
       : facts.paused
         ? 'paused: no worker'
-        : reviewWait(p).only
-          ? `${reviewWait(p).awaiting} awaiting review`
-          : facts.etaMs === null
-            ? 'ETA measuring'
-            : `ETA ${duration(facts.etaMs)}`;
+        : p.submitting === false
+          ? 'stopping: in flight landing'
+          : reviewWait(p).only
+            ? `${reviewWait(p).awaiting} awaiting review`
+            : facts.etaMs === null
+              ? 'ETA measuring'
+              : `ETA ${duration(facts.etaMs)}`;
   const variants = [
     `spent ${spent} + ${committed} committed, ${budget} · ${jobs} · ${state}`,
     `spent ${spent} + ${committed} committed · ${jobs} · ${state}`,
@@ -136,6 +138,8 @@ export class EtaMeter {
   private samples: { at: number; finished: number }[] = [];
 
   etaMs(p: CampaignProgress, now: number): number | null {
+    // Ended, or stopped submitting: the jobs left will not run, no time is left for them.
+    if (p.outcome !== 'running' || p.submitting === false) return null;
     const finished = p.steps.reduce((n, s) => n + ended(s), 0);
     const remaining = p.steps.reduce((n, s) => n + s.planned, 0) - finished;
     this.samples.push({ at: now, finished });

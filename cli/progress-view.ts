@@ -20,7 +20,8 @@ export function moneyLine(p: CampaignProgress, total: Micros | null = null): str
     total === null
       ? `spent ${formatDollars(p.spent)}`
       : `spent ${formatDollars(p.spent)} in this run (${formatDollars(total)} in all runs)`;
-  return `${spent} + ${formatDollars(p.committed)} in flight, ${budget}`;
+  // Older memos carry only what is committed, which counts jobs still being created too.
+  return `${spent} + ${formatDollars(p.inFlight ?? p.committed)} in flight, ${budget}`;
 }
 
 export function statusLine(p: CampaignProgress, total: Micros | null = null): string {
@@ -65,7 +66,8 @@ export class ProgressDisplay {
     const etaMs = this.eta.etaMs(p, now);
     if (!this.live) {
       if (now - this.lastLine >= 5_000) {
-        this.stream.write(`${statusLine({ ...p, etaMs })}${paused ? ' (paused: no worker)' : ''}\n`);
+        const line = statusLine({ ...p, etaMs: paused ? null : etaMs });
+        this.stream.write(`${line}${paused ? ' (paused: no worker)' : ''}\n`);
         this.lastLine = now;
       }
       return;
@@ -111,7 +113,9 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['failed', (s) => s.failed, true],
   ['skipped', (s) => s.skipped, false],
   ['canceled', (s) => s.canceled, false],
-  ['not run', (s) => s.planned - finished(s) - s.canceled, false],
+  // Jobs at the service now are not "not run": a running campaign's table says so.
+  ['running', (s) => s.running, false],
+  ['not run', (s) => s.planned - finished(s) - s.canceled - s.running, false],
   // Reviewed steps (docs/review.md): outputs waiting for a decision, and the decisions so far.
   ['awaiting review', (s) => s.awaiting_review ?? 0, false],
   ['approved', (s) => s.approved ?? 0, false],
@@ -191,7 +195,8 @@ function outcomeText(p: CampaignProgress): string {
 
 /** JSON replacer: money goes out as decimal strings, so a JSON reader never sees float dollars. */
 export function moneyAsDecimal(key: string, value: unknown): unknown {
-  return ['spent', 'committed', 'budget', 'campaign_spent'].includes(key) && typeof value === 'number'
+  return ['spent', 'committed', 'inFlight', 'budget', 'campaign_spent'].includes(key) &&
+    typeof value === 'number'
     ? formatUsd(value)
     : value;
 }

@@ -69,12 +69,22 @@ export const CampaignProgress = z.object({
   spent: micros,
   /** Price of the predictions in flight: spent + committed never passes the budget. */
   committed: micros,
+  /**
+   * Price of the predictions created at the service and not ended: `committed` also holds jobs
+   * still being created, which a re-run may find recorded and not pay (absent in older memos).
+   */
+  inFlight: micros.optional(),
   budget: micros.nullable(),
   recentFailures: z.array(Failure),
   /** Why the campaign stopped early, in the words of the failure that stopped it (absent: older runs). */
   stopMessage: z.string().nullable().optional(),
   /** When the campaign's first run started (its start event), ms since the epoch. */
   startedAt: z.number(),
+  /**
+   * False once submission stopped (a budget, a stop, a cancel) while the predictions in flight
+   * land: the jobs not started will not run in this campaign. Absent in older memos.
+   */
+  submitting: z.boolean().optional(),
   /** Estimated milliseconds to the end, from the completion rate so far; null until known. */
   etaMs: z.number().nullable(),
   /** Workflow runs so far (continue-as-new count + 1). */

@@ -38,7 +38,9 @@ export function register(program: Command): void {
           const review = awaitingLine(awaiting, progress);
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           const table = summaryTable(progress, closedAt, total);
-          console.log(`${statusLine(progress, total)}${pause}${reviewLine}\n\n${table}`);
+          // A paused campaign moves toward no end until a worker runs it.
+          const line = statusLine(paused ? { ...progress, etaMs: null } : progress, total);
+          console.log(`${line}${pause}${reviewLine}\n\n${table}`);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

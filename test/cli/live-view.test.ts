@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { EtaMeter, renderFrame } from '../../cli/live-frame.ts';
 import { campaignTaskQueue } from '../../cli/local-worker.ts';
-import { ProgressDisplay, summaryTable } from '../../cli/progress-view.ts';
+import { ProgressDisplay, statusLine, summaryTable } from '../../cli/progress-view.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
 
 function step(id: string, counts: Partial<StepProgress> = {}): StepProgress {
@@ -165,6 +165,34 @@ describe('the summary', () => {
       'clip 2',
       '',
     ]);
+  });
+});
+
+describe('every figure means its label', () => {
+  it('the table counts jobs at the service as running, not as "not run"', () => {
+    const table = summaryTable(progress([step('still', { planned: 20, succeeded: 5, running: 10 })]), 1_000);
+    expect(table.split('\n')[0]).toMatch(/\brunning\s+not run$/);
+    expect(table.split('\n')[1]).toMatch(/\b10\s+5$/);
+  });
+
+  it('in flight is the money at the service, not what jobs being created may cost', () => {
+    expect(statusLine(progress([step('still')], { committed: 1_200_000, inFlight: 0 }))).toContain(
+      '+ $0.00 in flight',
+    );
+  });
+
+  it('no ETA once the campaign stopped submitting, nor while nothing polls it', () => {
+    const eta = new EtaMeter();
+    const stopping = progress([step('still', { succeeded: 40, running: 4 })], {
+      etaMs: 9_000,
+      submitting: false,
+    });
+    expect(eta.etaMs(stopping, 0)).toBeNull();
+    expect(renderFrame(stopping, { width: 120, etaMs: null, paused: false }).at(-1)).toContain('stopping');
+    const log = fakeStream();
+    new ProgressDisplay(log.stream, () => 0).update(progress([step('still')], { etaMs: 9_000 }), true);
+    expect(log.output()).not.toContain('left');
+    expect(log.output()).toContain('(paused: no worker)');
   });
 });
 

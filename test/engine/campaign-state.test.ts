@@ -97,6 +97,20 @@ describe('CampaignState', () => {
     expect(state.progress('c', 10).outcome).toBe('budget_reached');
   });
 
+  it('counts in flight only predictions the service has; gives no ETA once submission stopped', () => {
+    const state = newState({ budget: 500_000 });
+    state.pick(10);
+    // Picked, not created yet (a re-run may find them recorded and pay nothing): committed, not in flight.
+    expect(state.progress('c', 10)).toMatchObject({ committed: 360_000, inFlight: 0, submitting: true });
+    state.onCreated(0, 'p0', 0);
+    state.onCreated(2, 'p2', 0);
+    expect(state.progress('c', 10).inFlight).toBe(240_000);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    expect(state.progress('c', 10_000).etaMs).not.toBeNull();
+    state.pick(10); // teaser-0 does not fit: submission stops, two heroes still land
+    expect(state.progress('c', 10_000)).toMatchObject({ outcome: 'running', submitting: false, etaMs: null });
+  });
+
   it('regenerates a failed prediction up to the step retries, then reports the failure', () => {
     const state = newState();
     state.pick(10);

@@ -58,11 +58,17 @@ export function progressOf(
     })),
     spent: budget.spent,
     committed: budget.committed,
+    inFlight: slots.inFlightUsd(),
     budget: budget.limit,
     recentFailures: tally.recentFailures,
     stopMessage: budget.stopMessage,
     startedAt,
-    etaMs: finished > 0 && remaining > 0 && elapsed > 0 ? Math.round((elapsed / finished) * remaining) : null,
+    submitting: !budget.stopped,
+    // None once submission stopped: the jobs left will not run, so no time is left for them.
+    etaMs:
+      !budget.stopped && finished > 0 && remaining > 0 && elapsed > 0
+        ? Math.round((elapsed / finished) * remaining)
+        : null,
     runs,
   };
 }

@@ -3,6 +3,7 @@
  * campaign's concurrency limits), each step's share of them, and the heirs named to take a slot
  * over the moment their predecessor ends (docs/engine.md, "Heirs").
  */
+import type { Micros } from '../../api/money.ts';
 import type { InFlightJob, PendingJob, StepInfo } from '../../contract/campaign.ts';
 
 interface ActiveJob {
@@ -99,6 +100,14 @@ export class Slots {
         ? []
         : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null }],
     );
+  }
+
+  /** Price of the predictions created and not ended: what is at the service now (jobs being created are not). */
+  inFlightUsd(): Micros {
+    let usd = 0;
+    for (const { pending, predictionId } of this.active.values())
+      if (predictionId !== null) usd += pending.job.usd;
+    return usd;
   }
 
   /** Running jobs and held heirs per step, for progress. */
