@@ -126,6 +126,16 @@ export function duration(ms: number): string {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * The workflow's ETA as of `now`: counted down from when its snapshot was taken, and none once it
+ * ran out (a memo no worker updates, as after a detach, says nothing about the time left).
+ */
+export function etaAt(p: CampaignProgress, now: number): number | null {
+  if (p.etaMs === null || p.at === undefined) return p.etaMs;
+  const left = p.etaMs - Math.max(0, now - p.at);
+  return left > 0 ? left : null;
+}
+
 /** How far back the measured rate looks: recent enough to follow a change of pace. */
 const WINDOW_MS = 60_000;
 
@@ -149,6 +159,6 @@ export class EtaMeter {
     const gained = finished - first.finished;
     const elapsed = now - first.at;
     if (gained > 0 && elapsed >= 2_000) return Math.round((elapsed / gained) * remaining);
-    return p.etaMs;
+    return etaAt(p, now);
   }
 }

@@ -85,6 +85,12 @@ export const CampaignProgress = z.object({
    * land: the jobs not started will not run in this campaign. Absent in older memos.
    */
   submitting: z.boolean().optional(),
+  /**
+   * When this snapshot was taken, ms since the epoch (the campaign clock): `etaMs` counts from
+   * here, so a reader of an old memo (a detached campaign) sees the time left run out. Absent in
+   * older memos.
+   */
+  at: z.number().optional(),
   /** Estimated milliseconds to the end, from the completion rate so far; null until known. */
   etaMs: z.number().nullable(),
   /** Workflow runs so far (continue-as-new count + 1). */

@@ -8,6 +8,7 @@ import { campaignTotal } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { etaAt } from '../live-frame.ts';
 import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
 
 export function register(program: Command): void {
@@ -27,9 +28,12 @@ export function register(program: Command): void {
           ({ outputDir }) => campaignTotal(outputDir, progress.spent),
           () => null,
         );
+        // The time left as of now: none while paused (nothing moves it toward an end), and none once
+        // a memo nobody updates has run out of it (a detached worker looks like a poller for minutes).
+        const now = { ...progress, etaMs: paused ? null : etaAt(progress, Date.now()) };
         if (options.json) {
           const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
-          const output = { ...progress, campaign_spent: total, paused, awaiting_review };
+          const output = { ...now, campaign_spent: total, paused, awaiting_review };
           console.log(JSON.stringify(output, moneyAsDecimal, 2));
         } else {
           const pause = paused
@@ -38,8 +42,7 @@ export function register(program: Command): void {
           const review = awaitingLine(awaiting, progress);
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           const table = summaryTable(progress, closedAt, total);
-          // A paused campaign moves toward no end until a worker runs it.
-          const line = statusLine(paused ? { ...progress, etaMs: null } : progress, total);
+          const line = statusLine(now, total);
           console.log(`${line}${pause}${reviewLine}\n\n${table}`);
         }
       } catch (error) {

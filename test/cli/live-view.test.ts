@@ -3,7 +3,7 @@
  * above them, the final state left on screen, regenerations in the summary. No Temporal here.
  */
 import { describe, expect, it } from 'vitest';
-import { EtaMeter, renderFrame } from '../../cli/live-frame.ts';
+import { EtaMeter, etaAt, renderFrame } from '../../cli/live-frame.ts';
 import { campaignTaskQueue } from '../../cli/local-worker.ts';
 import { ProgressDisplay, statusLine, summaryTable } from '../../cli/progress-view.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
@@ -179,6 +179,12 @@ describe('every figure means its label', () => {
     expect(statusLine(progress([step('still')], { committed: 1_200_000, inFlight: 0 }))).toContain(
       '+ $0.00 in flight',
     );
+  });
+
+  it('the workflow’s ETA counts down from its snapshot and is gone once run out (a memo left by a detach)', () => {
+    const memo = progress([step('still', { succeeded: 40, running: 4 })], { etaMs: 12_000, at: 1_000_000 });
+    expect(etaAt(memo, 1_005_000)).toBe(7_000);
+    expect(etaAt(memo, 1_000_000 + 120_000)).toBeNull();
   });
 
   it('no ETA once the campaign stopped submitting, nor while nothing polls it', () => {

@@ -64,6 +64,7 @@ export function progressOf(
     stopMessage: budget.stopMessage,
     startedAt,
     submitting: !budget.stopped,
+    at: now,
     // None once submission stopped: the jobs left will not run, so no time is left for them.
     etaMs:
       !budget.stopped && finished > 0 && remaining > 0 && elapsed > 0
