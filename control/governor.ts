@@ -8,6 +8,9 @@ import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Claim } from '../workflows/governor/messages.ts';
 import { governorWorkflowId, joinSignal } from '../workflows/governor/messages.ts';
 
+/** The governor's workflow type: a service of the campaigns on its key, never a campaign itself. */
+export const GOVERNOR_WORKFLOW = 'governorWorkflow';
+
 /** Domain separation: the fingerprint is nobody else's hash of the key (see keyFingerprint). */
 const FINGERPRINT_SALT = 'mediaflow rate governor v1';
 
@@ -32,7 +35,7 @@ export function keyFingerprint(apiUrl: string, apiKey: string): string {
  * runs (signal-with-start: one atomic call, so two campaigns starting at once meet in one).
  */
 export async function joinGovernor(client: Client, key: string, claim: Claim): Promise<void> {
-  await client.workflow.signalWithStart('governorWorkflow', {
+  await client.workflow.signalWithStart(GOVERNOR_WORKFLOW, {
     workflowId: governorWorkflowId(key),
     taskQueue: GOVERNOR_TASK_QUEUE,
     args: [{ key }],

@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatDollars, parseUsd } from '../../api/money.ts';
+import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalConfigured } from '../../worker/connection.ts';
 import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
 import { stateDirOf } from '../environment.ts';
@@ -117,7 +118,11 @@ async function ui(campaign: string | undefined, open: boolean): Promise<void> {
   if (open) openInBrowser(url);
 }
 
-/** Running workflows (campaigns by name), from Temporal's visibility store. */
+/**
+ * Running workflows (campaigns by name), from Temporal's visibility store. A key's rate governor
+ * is not one: it serves the campaigns, holds nothing to lose, and ends a minute after the last
+ * leaves, so it neither shows as a campaign nor keeps the stack from stopping.
+ */
 async function runningCampaigns(state: EmbeddedState): Promise<string[]> {
   const connection = await Connection.connect({
     address: state.record.temporal.address,
@@ -126,7 +131,8 @@ async function runningCampaigns(state: EmbeddedState): Promise<string[]> {
   try {
     const client = new Client({ connection });
     const names: string[] = [];
-    for await (const workflow of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
+    const query = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}"`;
+    for await (const workflow of client.workflow.list({ query })) {
       const id = workflow.workflowId;
       names.push(
         id.startsWith(CAMPAIGN_PREFIX) ? id.slice(CAMPAIGN_PREFIX.length) : `${id} (not a campaign)`,

@@ -6,8 +6,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalAnswers } from '../../worker/dev-server.ts';
 import { startEmbedded } from '../../worker/embedded.ts';
+import { governorWorkflowId } from '../../workflows/governor/messages.ts';
 import { temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { bothAlive, record, stackCli, stackStateDir } from './embedded-helpers.ts';
 
@@ -69,6 +71,15 @@ describe('the embedded stack', () => {
       taskQueue: uniqueTaskQueue(),
       workflowId: 'mediaflow-idle-campaign',
     });
+    // A key's rate governor, as one lingers a minute after each run: neither a campaign nor a reason to refuse.
+    await client.workflow.start(GOVERNOR_WORKFLOW, {
+      taskQueue: uniqueTaskQueue(),
+      workflowId: governorWorkflowId('0'.repeat(32)),
+      args: [{ key: '0'.repeat(32) }],
+    });
+    expect((await stackCli(stateDir, ['stack', 'status'])).stdout).toContain(
+      'campaigns running: idle-campaign\n',
+    );
     const stack = record(stateDir);
 
     const refused = await stackCli(stateDir, ['stack', 'stop']);
@@ -94,6 +105,7 @@ describe('the embedded stack', () => {
     expect((await resumed.describe()).status.name).toBe('RUNNING');
 
     await resumed.terminate('test over');
+    // The governor still runs (never polled here): stop does not wait for it.
     const stopped = await stackCli(stateDir, ['stack', 'stop']);
     expect(stopped.code).toBe(0);
     expect(bothAlive(stack)).toBe(false);
