@@ -7,6 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
+import { campaignTotalOf } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
@@ -51,7 +52,9 @@ async function cancel(env: Environment, campaign: string): Promise<void> {
       // With the embedded stack no other worker may be up to carry out the cancellation.
       if (env.embedded) worker = await startLocalWorker(env, taskQueue);
       const { progress, closedAt } = await finalView(handle);
-      console.log(summaryTable(progress, closedAt));
+      console.log(
+        summaryTable(progress, closedAt, await campaignTotalOf(env.client, campaign, progress.spent)),
+      );
       return;
     } catch (error) {
       // It closed between describe() and cancel(): then it finished on its own, said below.
@@ -75,5 +78,8 @@ async function alreadyEnded(
     return;
   }
   const { progress, closedAt } = await campaignView(env.client, handle);
-  console.log(`${campaign} had already finished, nothing left to cancel: ${outcomeLine(progress, closedAt)}`);
+  const total = await campaignTotalOf(env.client, campaign, progress.spent);
+  console.log(
+    `${campaign} had already finished, nothing left to cancel: ${outcomeLine(progress, closedAt, total)}`,
+  );
 }

@@ -1,10 +1,9 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignHandle, campaignProgress, NoWorkerError } from '../../control/campaign.ts';
-import { campaignStart } from '../../review/sources.ts';
+import { campaignProgress, NoWorkerError } from '../../control/campaign.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
-import { campaignTotal } from '../campaign-total.ts';
+import { campaignTotalOf } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
@@ -24,10 +23,7 @@ export function register(program: Command): void {
       try {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
         const awaiting = await awaitingReview(env, campaign, progress);
-        const total = await campaignStart(env.client, campaignHandle(env.client, campaign)).then(
-          ({ outputDir }) => campaignTotal(outputDir, progress.spent),
-          () => null,
-        );
+        const total = await campaignTotalOf(env.client, campaign, progress.spent);
         // The time left as of now: none while paused (nothing moves it toward an end), and none once
         // a memo nobody updates has run out of it (a detached worker looks like a poller for minutes).
         const now = { ...progress, etaMs: paused ? null : etaAt(progress, Date.now()) };
