@@ -59,6 +59,15 @@ export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
 export const MANIFEST_FILE = MANIFEST_KEY;
 
+/** What each job's takes cost together, by job key: each prediction counted once (a line may repeat one). */
+export function paidByJob(takes: readonly ManifestEntry[]): Map<string, Micros> {
+  const byPrediction = new Map(takes.map((entry) => [entry.prediction_id, entry]));
+  const paid = new Map<string, Micros>();
+  for (const { key, credits_used } of byPrediction.values())
+    paid.set(key, (paid.get(key) ?? 0) + (tryParseUsd(credits_used) ?? 0));
+  return paid;
+}
+
 /**
  * Entries kept whole: the most recently recorded or read, which the lookups that follow soonest
  * ask for (a chained job's parent, a retried finish). About 1 KB each.
@@ -130,10 +139,10 @@ export class Manifest {
   async recorded(): Promise<ManifestEntry[]> {
     if (this.view) {
       const latest = new Map<string, ManifestEntry>();
-      for (const entry of await readLines(this.view.file, ManifestEntry)) latest.set(entry.key, entry);
+      for (const entry of await this.takes()) latest.set(entry.key, entry);
       return [...latest.values()];
     }
-    return this.records();
+    return this.takes();
   }
 
   /**
@@ -141,15 +150,14 @@ export class Manifest {
    * or remade job included): what `status` and `run` show as the campaign's total.
    */
   async paid(): Promise<Micros> {
-    const takes = this.view ? await readLines(this.view.file, ManifestEntry) : await this.records();
-    const byPrediction = new Map(takes.map((entry) => [entry.prediction_id, entry.credits_used]));
     let paid = 0;
-    for (const credits of byPrediction.values()) paid += tryParseUsd(credits) ?? 0;
+    for (const usd of paidByJob(await this.takes()).values()) paid += usd;
     return paid;
   }
 
-  /** Every record object of the store, each take of a job its own. */
-  private async records(): Promise<ManifestEntry[]> {
+  /** Every take recorded, oldest first, each its own: the folder's lines, or every record object. */
+  async takes(): Promise<ManifestEntry[]> {
+    if (this.view) return readLines(this.view.file, ManifestEntry);
     const keys: string[] = [];
     for await (const key of this.store.list(RECORDS)) keys.push(key);
     const limit = pLimit(16);

@@ -53,7 +53,7 @@ export interface StepView {
   /** The axes its jobs vary on, in the spec's order; `variant` last when the step repeats. */
   readonly axes: readonly string[];
   readonly items: readonly Item[];
-  /** Planned price of its jobs, and what it cost: its saved outputs, or what this run paid for it if more. */
+  /** Planned price of its jobs, and what it cost: every take recorded, or what this run paid for it if more. */
   readonly plannedUsd: Micros;
   readonly spentUsd: Micros;
   readonly counts: Readonly<Record<ItemState, number>>;
@@ -83,6 +83,8 @@ export interface ModelSources {
   readonly reviewedSteps: ReadonlySet<string>;
   /** The latest manifest entry per job key. */
   readonly entries: ReadonlyMap<string, ManifestEntry>;
+  /** What every recorded take of each job cost, by job key (records/manifest.ts, paidByJob); absent: the latest take's. */
+  readonly paid?: ReadonlyMap<string, Micros>;
   /** The latest decision per job key (records/decisions.ts, readDecisions). */
   readonly decisions: ReadonlyMap<string, DecisionRecord>;
   /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
@@ -127,6 +129,7 @@ export function buildModel({
   plan,
   reviewedSteps,
   entries,
+  paid,
   decisions,
   progress,
 }: ModelSources): CampaignModel {
@@ -187,9 +190,9 @@ export function buildModel({
       axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
       items,
       plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
+      // Every take recorded in every run, or what this run paid for the step if more (a charged failure).
       spentUsd: Math.max(
-        jobs.reduce((sum, job) => sum + chargedOf(entries.get(job.key)), 0),
-        // What the run paid for the step, retakes included: the manifest holds only each job's latest take.
+        jobs.reduce((sum, job) => sum + (paid?.get(job.key) ?? chargedOf(entries.get(job.key))), 0),
         progress?.steps.find((s) => s.id === step.id)?.spent ?? 0,
       ),
       counts,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { Plan } from '../plan/types.ts';
-import { Manifest, type ManifestEntry } from '../records/manifest.ts';
+import { Manifest, type ManifestEntry, paidByJob } from '../records/manifest.ts';
 import { readPlan } from '../records/plan-store.ts';
 import { isS3Url } from '../store/index.ts';
 import type { ModelSources } from './model.ts';
@@ -68,18 +68,24 @@ export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Pro
   const reviewedSteps = reviewedStepsOf(plan);
   // Unlike a worker's, the page's memory holds every entry: it shows every job.
   const entries = new Map<string, ManifestEntry>();
+  /** Every take seen, by prediction: what each job's takes cost together (paidByJob). */
+  const takes = new Map<string, ManifestEntry>();
   const add = (read: readonly ManifestEntry[]) => {
-    for (const entry of read) entries.set(entry.key, entry);
+    for (const entry of read) {
+      entries.set(entry.key, entry);
+      takes.set(entry.prediction_id, entry);
+    }
   };
   // A folder's manifest.jsonl is read whole once, then as it grows; S3 records are listed each time.
   const s3 = isS3Url(plan.outputDir);
-  if (!s3) add(await manifest.recorded());
+  if (!s3) add(await manifest.takes());
   return async () => {
-    add(s3 ? await manifest.recorded() : await manifest.refresh());
+    add(s3 ? await manifest.takes() : await manifest.refresh());
+    const paid = paidByJob([...takes.values()]);
     const [decisions, progress] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
     ]);
-    return { plan, reviewedSteps, entries: new Map(entries), decisions, progress };
+    return { plan, reviewedSteps, entries: new Map(entries), paid, decisions, progress };
   };
 }

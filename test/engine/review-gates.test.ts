@@ -143,6 +143,13 @@ describe('review gates', () => {
     expect(await (await Manifest.open(plan.outputDir)).paid()).toBe(ledger);
     // Every approved job made, a still rejected: the campaign did what it was asked.
     expect(exitOf(result)).toEqual({ code: 0, reason: null });
+
+    // Run again: nothing is made or paid in this run; the report still shows what every run paid.
+    const again = await h.run(plan);
+    expect(again.spent).toBe(0);
+    const rerun = buildModel(await (await sourcesOf(plan, { readDecisions, progress: async () => again }))());
+    expect(rerun.steps.map((step) => step.spentUsd)).toEqual([5 * 120_000, 2 * 250_000]);
+    expect(rerun.totals.spent).toBe(ledger);
   });
 
   it('editing one prompt asks again only for the job it changes', async () => {
