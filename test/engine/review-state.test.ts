@@ -153,3 +153,35 @@ describe('a reviewed step without descendants', () => {
     expect(state.progress('c', 0).steps[0]).toMatchObject({ succeeded: 1, rejected: 1, awaiting_review: 0 });
   });
 });
+
+describe('a take found recorded, retaken after a roll-over', () => {
+  it('leaves cached, not succeeded: the gate carries where its take was counted', () => {
+    const steps: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 0, concurrency: null, jobCount: 2, review: rule },
+    ];
+    const stills = [0, 1].map((n) => ({
+      i: n,
+      key: key(n),
+      name: `still-${n}`,
+      parent: null,
+      step: 0,
+      usd: 100,
+    }));
+    const options = { limits: { createsPerSecond: 10, maxInFlight: 10 }, now: 0 };
+    const state = new CampaignState(steps, 2, 4, null, options);
+    state.admit(stills);
+    state.pick(2);
+    state.onCached(0, { take: 0 });
+    state.onCreated(1, 'p1', 0);
+    state.onFinished(1, { kind: 'succeeded', creditsUsed: 100, file: 'f' });
+    const next = new CampaignState(steps, 2, 4, null, { ...options, carried: state.carry() });
+    next.gates.review([{ key: key(0), action: 'regenerate' }], 'T');
+    next.gates.released(next.gates.nextRead()!, stills.slice(0, 1));
+    expect(next.progress('c', 0).steps[0]).toMatchObject({
+      cached: 0,
+      succeeded: 1,
+      regenerated: 1,
+      waiting: 1,
+    });
+  });
+});
