@@ -31,8 +31,8 @@ export type Resolution =
       readonly kind: 'rejected';
       readonly code: string;
       readonly reason: string;
-      /** The failure policy's kind, when the service refused (an upload). */
-      readonly failure?: FailureKind;
+      /** The failure policy's kind: `rejected` for a local file, the service's for a refused upload. */
+      readonly failure: FailureKind;
     };
 
 export class InputResolver {
@@ -63,6 +63,7 @@ export class InputResolver {
             kind: 'rejected',
             code: 'LOCAL_FILE_CHANGED',
             reason: `${path} ${what}: plan the campaign again`,
+            failure: 'rejected',
           };
         }
         input[field] = await this.upload(path, data, digest);
