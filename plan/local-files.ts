@@ -35,7 +35,11 @@ const SIGNATURES: readonly { readonly kind: string; readonly test: (bytes: Buffe
 export class LocalFiles {
   private readonly cache = new Map<string, LocalFile>();
 
-  constructor(private readonly specDir: string) {}
+  private readonly specDir: string;
+
+  constructor(specDir: string) {
+    this.specDir = specDir;
+  }
 
   resolve(value: string): LocalFile {
     const absolute = path.resolve(this.specDir, value);

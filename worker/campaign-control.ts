@@ -86,8 +86,11 @@ export interface Started {
 
 /** A run of the campaign with another plan is under way; the caller says how to stop it. */
 export class PlanMismatchError extends Error {
-  constructor(readonly campaign: string) {
+  readonly campaign: string;
+
+  constructor(campaign: string) {
     super(`campaign "${campaign}" is already running a different version of the spec`);
+    this.campaign = campaign;
   }
 }
 

@@ -63,13 +63,17 @@ export class GovernorLink {
   /** The rate need last reported (observeLatency). */
   private reportedNeed: number | null = null;
 
-  constructor(
-    private readonly key: string,
-    /** This campaign's workflow id, as the governor knows it. */
-    private readonly campaign: string,
-    /** The campaign's own concurrency: with its latency, the most creates a second it can use. */
-    private readonly concurrency: number,
-  ) {
+  private readonly key: string;
+  /** This campaign's workflow id, as the governor knows it. */
+  private readonly campaign: string;
+  /** The campaign's own concurrency: with its latency, the most creates a second it can use. */
+  private readonly concurrency: number;
+
+  constructor(key: string, campaign: string, concurrency: number) {
+    this.key = key;
+    this.campaign = campaign;
+    this.concurrency = concurrency;
+
     setHandler(shareSignal, (share) => {
       this.share = share;
       this.apply?.(share);

@@ -11,13 +11,23 @@ export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
 export class Budget {
   committed: Micros = 0;
 
+  readonly limit: Micros | null;
+  public spent: Micros;
+  public stopReason: CampaignOutcome | null;
+  /** The words of the failure that stopped the campaign, for the user. */
+  public stopMessage: string | null;
+
   constructor(
-    readonly limit: Micros | null,
-    public spent: Micros,
-    public stopReason: CampaignOutcome | null,
-    /** The words of the failure that stopped the campaign, for the user. */
-    public stopMessage: string | null = null,
-  ) {}
+    limit: Micros | null,
+    spent: Micros,
+    stopReason: CampaignOutcome | null,
+    stopMessage: string | null = null,
+  ) {
+    this.limit = limit;
+    this.spent = spent;
+    this.stopReason = stopReason;
+    this.stopMessage = stopMessage;
+  }
 
   /** Would a job of this price, next to `alsoCommitted` more, still fit? */
   fits(usd: Micros, alsoCommitted: Micros = 0): boolean {
