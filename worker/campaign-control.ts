@@ -10,7 +10,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
