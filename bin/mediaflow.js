@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Node runs the TypeScript CLI itself (type stripping, on by default from Node 22.18): no build
-// step and no loader. Stripping swaps types for spaces, so stack traces point at the right
-// lines without source maps (docs/deployment.md, "Which Node").
-if (!process.features.typescript) {
-  process.stderr.write(
-    `mediaflow needs Node >= 22.18 (this is ${process.version}): it runs TypeScript directly\n`,
-  );
-  process.exit(1);
-}
+// Runs the TypeScript CLI through tsx, so the package needs no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+// tsx turns Node's source maps on, and Node then parses and keeps the map of every module it
+// loads, node_modules included: 12 MB of a worker's memory (docs/engine.md, "Memory"). Only stack
+// traces read them, and the CLI shows those with DEBUG=mediaflow alone.
+const { debugEnabled } = await import('../cli/debug.ts');
+if (!debugEnabled()) process.setSourceMapsEnabled(false);
 await import('../cli/main.ts');

@@ -1,4 +1,4 @@
-/** `node worker/bundle-workflows.ts <out.js>`: writes the workflow bundle (see workflow-bundle.ts). */
+/** `node --import tsx worker/bundle-workflows.ts <out.js>`: writes the workflow bundle (see workflow-bundle.ts). */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';

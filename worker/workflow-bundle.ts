@@ -13,6 +13,8 @@ import { promisify } from 'node:util';
 import type { WorkflowBundlePath } from '@temporalio/worker';
 
 const BUNDLER = fileURLToPath(new URL('./bundle-workflows.ts', import.meta.url));
+/** tsx's loader, resolved from here: the child may start in any folder. */
+const TSX = import.meta.resolve('tsx');
 
 let bundle: Promise<WorkflowBundlePath> | undefined;
 
@@ -23,7 +25,7 @@ export function workflowBundle(): Promise<WorkflowBundlePath> {
     // goes when the process does: each start used to leave its 2 MB behind in the temp folder.
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const codePath = join(dir, 'workflows.js');
-    await promisify(execFile)(process.execPath, [BUNDLER, codePath], { timeout: 120_000 });
+    await promisify(execFile)(process.execPath, ['--import', TSX, BUNDLER, codePath], { timeout: 120_000 });
     return { codePath };
   })();
   bundle.catch(() => {
