@@ -1,15 +1,68 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The `unit` project: files that start nothing (no Temporal, no S3, no emulator or other server,
+ * no child process, no browser), so they run without test/global-setup.ts and in milliseconds.
+ * A file not listed here is an integration test: the safe default for a new file, since it gets the
+ * servers whether it needs them or not. List a file here only when it starts nothing.
+ */
+const UNIT = [
+  'test/api/link-policy.test.ts',
+  'test/api/service-url.test.ts',
+  'test/architecture/imports.test.ts',
+  'test/cli/live-view.test.ts',
+  'test/engine/campaign-state.test.ts',
+  'test/engine/decide.test.ts',
+  'test/engine/failure-policy.test.ts',
+  'test/engine/governor-shares.test.ts',
+  'test/engine/key-fingerprint.test.ts',
+  'test/engine/review-rules.test.ts',
+  'test/engine/review-state.test.ts',
+  'test/engine/selection.test.ts',
+  'test/engine/step-properties.test.ts',
+  'test/engine/step.test.ts',
+  'test/infra/compose.test.ts',
+  'test/plan/broken-specs.test.ts',
+  'test/plan/examples.test.ts',
+  'test/plan/expansion.test.ts',
+  'test/plan/inherited-names.test.ts',
+  'test/plan/input-roots.test.ts',
+  'test/plan/job-limit.test.ts',
+  'test/plan/json-schema.test.ts',
+  'test/plan/keys.test.ts',
+  'test/plan/matrix.test.ts',
+  'test/plan/review.test.ts',
+  'test/records/decisions.test.ts',
+  'test/records/index-collisions.test.ts',
+  'test/review/live.test.ts',
+  'test/review/model.test.ts',
+  'test/review/progress-lines.test.ts',
+  'test/review/prompt-check.test.ts',
+  'test/store/confined.test.ts',
+  'test/store/failures.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One real Temporal dev server for the whole run; tests read its address via inject().
-    globalSetup: ['test/global-setup.ts'],
     // Most suites wait on emulated latencies, servers and browsers rather than compute: two files
     // at once keep two cores busy (vitest's default here would be one, serial: over 10 minutes);
     // three made the timing-sensitive drills flaky.
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: UNIT,
+          // One real Temporal dev server and one S3 server for the whole run, and the workflow code
+          // bundled once; tests read them via inject(). Only this project's runs start them.
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

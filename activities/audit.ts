@@ -8,10 +8,10 @@
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import type { Plan } from '../plan/types.ts';
+import { Manifest, type ManifestEntry } from '../records/manifest.ts';
+import { fileIntact } from '../records/outputs.ts';
 import { BadKey } from '../store/index.ts';
 import type { Download } from './finish/save-output.ts';
-import { Manifest, type ManifestEntry } from './manifest.ts';
-import { fileIntact } from './outputs.ts';
 
 export interface Audit {
   /** Names of jobs whose file was fetched again from their prediction. */

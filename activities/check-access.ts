@@ -1,6 +1,6 @@
 /**
  * Can a worker of this task queue do a campaign's work? `run` asks one before it shows progress
- * (workflows/check-access.ts, worker/check-access.ts): the worker reads the stored plan (checking
+ * (workflows/check-access.ts, control/check-access.ts): the worker reads the stored plan (checking
  * its digest, as every activity does) and creates and removes a probe in the output location (a
  * folder or a bucket). A worker on another machine without the shared folder or the bucket's
  * credentials, a read-only mount or a full disk is then named in seconds, with the worker and the
@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { PlanRef } from '../contract/campaign.ts';
+import { readPlan } from '../records/plan-store.ts';
 import type { Store } from '../store/index.ts';
 import { localFailureKind, PlanUnreadable } from './failure-kind.ts';
-import { readPlan } from './plan-store.ts';
 
 export interface CheckAccessInput {
   readonly plan: PlanRef;

@@ -7,8 +7,8 @@ import { hostname } from 'node:os';
 import type { ServiceError } from '../api/client/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
+import { ShortWrite } from '../records/jsonl.ts';
 import { s3FailureOf } from '../store/index.ts';
-import { ShortWrite } from './jsonl.ts';
 
 export function failureKindOf(error: ServiceError): FailureKind {
   if (error.rateLimited) return 'rate_limited';
@@ -20,7 +20,8 @@ export function failureKindOf(error: ServiceError): FailureKind {
 }
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
-const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+// ELOOP: a symbolic link leading out of the output folder (store/confine.ts), which stays there.
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ELOOP']);
 
 /** The kind of a local I/O error writing outputs or records; null when retrying may help. */
 export function localFailureKind(error: unknown): FailureKind | null {

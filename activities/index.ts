@@ -18,19 +18,19 @@ import type {
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { PlannedJob } from '../plan/types.ts';
+import { readClaims } from '../records/claims.ts';
+import { ClaimsIndex } from '../records/claims-index.ts';
+import { writeDecisions } from '../records/decisions.ts';
+import type { Manifests } from '../records/manifest.ts';
+import type { LoadedPlan, PlanCache } from '../records/plan-store.ts';
 import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';
-import { readClaims } from './claims.ts';
-import { ClaimsIndex } from './claims-index.ts';
 import { createPredictions } from './create/index.ts';
-import { writeDecisions } from './decisions.ts';
 import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
-import type { Manifests } from './manifest.ts';
-import type { LoadedPlan, PlanCache } from './plan-store.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
 
@@ -112,7 +112,7 @@ export function createActivities({ client, storeOf, plans, manifests, download }
       });
     },
 
-    /** Records review decisions, once per job key and take (activities/decisions.ts). */
+    /** Records review decisions, once per job key and take (records/decisions.ts). */
     async recordDecisions(request: {
       campaign: string;
       outputDir: string;

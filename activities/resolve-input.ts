@@ -12,7 +12,7 @@ import { basename, extname } from 'node:path';
 import type { ServiceClient } from '../api/client/index.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
 import { FROM_OUTPUT, LOCAL_FILE_PREFIX, type PlannedJob } from '../plan/types.ts';
-import type { Manifest } from './manifest.ts';
+import type { Manifest } from '../records/manifest.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -31,8 +31,8 @@ export type Resolution =
       readonly kind: 'rejected';
       readonly code: string;
       readonly reason: string;
-      /** The failure policy's kind, when the service refused (an upload). */
-      readonly failure?: FailureKind;
+      /** The failure policy's kind: `rejected` for a local file, the service's for a refused upload. */
+      readonly failure: FailureKind;
     };
 
 export class InputResolver {
@@ -67,6 +67,7 @@ export class InputResolver {
             kind: 'rejected',
             code: 'LOCAL_FILE_CHANGED',
             reason: `${path} ${what}: plan the campaign again`,
+            failure: 'rejected',
           };
         }
         input[field] = await this.upload(path, data, digest);

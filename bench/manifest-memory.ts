@@ -8,9 +8,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addClaims, type NewClaim } from '../activities/claims.ts';
-import { ClaimsIndex } from '../activities/claims-index.ts';
-import { Manifest, type ManifestEntry } from '../activities/manifest.ts';
+import { addClaims, type NewClaim } from '../records/claims.ts';
+import { ClaimsIndex } from '../records/claims-index.ts';
+import { Manifest, type ManifestEntry } from '../records/manifest.ts';
 import { LocalStore } from '../store/index.ts';
 
 const jobs = Number(process.argv[2] ?? 100_000);

@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { storePlan } from '../activities/plan-store.ts';
 import { createServiceClient } from '../api/client/index.ts';
+import { startOrAttach, workflowIdOf } from '../control/campaign.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { planCampaign } from '../plan/index.ts';
-import { startOrAttach, workflowIdOf } from '../worker/campaign-control.ts';
+import { storePlan } from '../records/plan-store.ts';
 import { createMediaflowWorker } from '../worker/create-worker.ts';
 import { startDevServer } from '../worker/dev-server.ts';
 

@@ -10,12 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { keyFingerprint } from '../worker/governor.ts';
+import { keyFingerprint } from '../control/governor.ts';
 import { governorWorkflowId } from '../workflows/governor/messages.ts';
+import { type CampaignRun, runCampaign } from './lib/campaign.ts';
 import { historyProfile } from './lib/history-profile.ts';
 import { replayCampaign } from './lib/replay.ts';
 import { paceOf, requestStats, round, type Verdict, verdict } from './lib/report.ts';
-import { type CampaignRun, runCampaign, startStack } from './lib/stack.ts';
+import { startStack } from './lib/stack.ts';
 import { workerReady } from './throughput/run-workload.ts';
 import { emulatorFor, imageSweep } from './throughput/workloads.ts';
 

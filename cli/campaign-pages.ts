@@ -7,9 +7,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CampaignProgress } from '../contract/progress.ts';
 import { CampaignEndedError, openReviewCampaign, type ReviewCampaign } from '../review/campaign.ts';
 import { buildModel, type Item } from '../review/model.ts';
-import { unknownCampaign } from './commands/status.ts';
 import type { Environment } from './environment.ts';
-import { UserError } from './errors.ts';
+import { UserError, unknownCampaign } from './errors.ts';
 import { startLocalWorker } from './local-worker.ts';
 
 /** How long the worker carried for decisions may finish what it holds (a video's wait) on exit. */

@@ -7,9 +7,11 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
+import { engineQueue } from '../contract/engine.ts';
+import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../contract/task-queues.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
-import { createMediaflowWorker, serviceConnectionsFor, TASK_QUEUE } from '../worker/create-worker.ts';
-import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../worker/governor.ts';
+import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
+import { createGovernorWorker } from '../worker/governor.ts';
 import type { Environment } from './environment.ts';
 
 export interface LocalWorker {
@@ -42,12 +44,12 @@ export interface LocalWorkerOptions {
  * configured Temporal it is the queue the `mediaflow worker` processes poll (docs/engine.md).
  */
 export function campaignTaskQueue(embedded: boolean, campaign: string, given?: string): string {
-  return given ?? (embedded ? `${TASK_QUEUE}-${campaign}` : TASK_QUEUE);
+  return engineQueue(given ?? (embedded ? `${TASK_QUEUE}-${campaign}` : TASK_QUEUE));
 }
 
 export async function startLocalWorker(
   env: Environment,
-  taskQueue = TASK_QUEUE,
+  taskQueue = engineQueue(TASK_QUEUE),
   options: LocalWorkerOptions = {},
 ): Promise<LocalWorker> {
   const log = options.logFile ? fileLog(options.logFile, options.onFirstWarning) : null;

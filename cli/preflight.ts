@@ -3,14 +3,16 @@
  * the manifest cost nothing), its price with the service's estimate for jobs the catalogue cannot
  * price, the account balance, and a verdict against the budget and the balance.
  */
+
 import pLimit from 'p-limit';
-import { nodeWriter } from '../activities/jsonl.ts';
-import { Manifest } from '../activities/manifest.ts';
-import { recordedOutput } from '../activities/outputs.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
-import { type ReviewCosts, reviewCosts } from '../plan/review.ts';
+import { fitsBudget } from '../contract/budget-rule.ts';
+import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
+import { nodeWriter } from '../records/jsonl.ts';
+import { Manifest } from '../records/manifest.ts';
+import { recordedOutput } from '../records/outputs.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { servicePrices } from './service-prices.ts';
 
@@ -52,7 +54,7 @@ export async function preflight(
   const { credits: balance } = await retryRead(() => service.account.balance());
 
   const refusals: string[] = [];
-  if (plan.budget !== null && cost > plan.budget) {
+  if (plan.budget !== null && !fitsBudget(plan.budget, cost)) {
     refusals.push(
       `the ${pending.length} jobs left cost ${formatDollars(cost)}, over the budget of ${formatDollars(plan.budget)}`,
     );

@@ -123,12 +123,15 @@ export function summaryTable(p: CampaignProgress, endedAt: number | null = null)
     ...p.steps.map((s) => shown.map(([, value]) => String(value(s)))),
   ];
   const widths = shown.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const lines = cells.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  const lines = columnGroups(widths, TABLE_WIDTH).flatMap((group, index) => [
+    ...(index > 0 ? [''] : []),
+    ...cells.map((row) =>
+      group
+        .map((column) => row[column]!.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    ),
+  ]);
   const failures = p.recentFailures.map((f) => `  ${f.step}/${f.job}: ${f.message}`);
   return [
     ...lines,
@@ -137,6 +140,30 @@ export function summaryTable(p: CampaignProgress, endedAt: number | null = null)
     ...[stopAdvice(p.outcome, p.stopMessage)].filter((line) => line !== null),
     ...(failures.length > 0 ? ['recent failures:', ...failures] : []),
   ].join('\n');
+}
+
+/** The width the summary keeps to, as the live frame keeps to the terminal's. */
+const TABLE_WIDTH = 80;
+
+/**
+ * Columns split into tables of at most `limit` characters, each starting with the first column
+ * (the step), so a reviewed campaign with failures reads as two short tables, not one that wraps.
+ */
+export function columnGroups(widths: readonly number[], limit: number): number[][] {
+  const groups: number[][] = [[0]];
+  let used = widths[0] ?? 0;
+  for (let column = 1; column < widths.length; column++) {
+    const width = widths[column]!;
+    let group = groups.at(-1)!;
+    if (group.length > 1 && used + 2 + width > limit) {
+      group = [0];
+      groups.push(group);
+      used = widths[0]!;
+    }
+    group.push(column);
+    used += 2 + width;
+  }
+  return groups;
 }
 
 /** "Completed in 12s; spent $0.09 + $0.00 in flight, budget $1.00". */

@@ -5,12 +5,12 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type PlanResult, planCampaign } from '../plan/index.ts';
+import { type PlanOptions, type PlanResult, planCampaign } from '../plan/index.ts';
 import { UserError } from './errors.ts';
 
-export async function planSpecFile(spec: string): Promise<PlanResult> {
+export async function planSpecFile(spec: string, options: PlanOptions = {}): Promise<PlanResult> {
   checkSpecFile(spec);
-  return planCampaign(spec);
+  return planCampaign(spec, options);
 }
 
 export function checkSpecFile(spec: string): void {

@@ -32,6 +32,7 @@ export const RefusalReason = z.enum([
   'not_awaiting_review', // decided already, still generating, or failed
   'over_budget', // a regeneration (or the approval's descendants) would pass budget.max_usd
   'prompt_not_editable', // a new prompt where the step does not allow one
+  'prompt_invalid', // a new prompt the job's model would refuse (too long): refused before sending
   'campaign_ended',
 ]);
 export type RefusalReason = z.infer<typeof RefusalReason>;

@@ -3,7 +3,7 @@
  * step itself; the child's model must take an image. Steps are then ordered parents first.
  */
 import { MODEL_LABELS, MODELS } from '../api/catalogue/index.ts';
-import type { Report } from './prepare.ts';
+import type { Report } from './report.ts';
 import type { Step } from './schema.ts';
 import { didYouMean } from './suggest.ts';
 

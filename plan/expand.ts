@@ -10,7 +10,8 @@ import { jobKey } from './keys.ts';
 import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
 import { JobNames, nameParts } from './names.ts';
-import type { InputField, PreparedStep, Report } from './prepare.ts';
+import type { InputField, PreparedStep } from './prepare.ts';
+import type { Report } from './report.ts';
 import type { Scalar } from './schema.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
@@ -73,7 +74,15 @@ export function expandJobs(
 
   const buildJob = (step: PreparedStep, parent: Parent | null, combination: Combination, variant: number) => {
     const jobVars = parent ? { ...parent.vars, ...combination } : combination;
-    const lookup = (name: string) => (name === 'variant' ? variant : (jobVars[name] ?? vars[name]));
+    // Own keys only: `{{constructor}}` must not find what every object inherits.
+    const lookup = (name: string) =>
+      name === 'variant'
+        ? variant
+        : Object.hasOwn(jobVars, name)
+          ? jobVars[name]
+          : Object.hasOwn(vars, name)
+            ? vars[name]
+            : undefined;
     const where = () => describeCombination(step, jobVars, variant);
     const input: Record<string, unknown> = {};
     const hashes: Record<string, string> = {};

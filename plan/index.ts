@@ -6,8 +6,9 @@ import path from 'node:path';
 import { parseUsd } from '../api/money.ts';
 import { expandJobs } from './expand.ts';
 import { LocalFiles } from './local-files.ts';
-import { prepareSteps, type Report } from './prepare.ts';
+import { prepareSteps } from './prepare.ts';
 import { type SpecProblem, sortProblems } from './problems.ts';
+import type { Report } from './report.ts';
 import { reviewRuleOf } from './review.ts';
 import { CampaignSpec, DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './schema.ts';
 import { shapeProblems } from './shape-problems.ts';
@@ -20,7 +21,12 @@ export { FROM_OUTPUT, LOCAL_FILE_PREFIX, type Plan, type PlannedJob, type Planne
 
 export type PlanResult = { ok: true; plan: Plan } | { ok: false; problems: SpecProblem[] };
 
-export async function planCampaign(specFile: string): Promise<PlanResult> {
+export interface PlanOptions {
+  /** Folders besides the spec's own that local image inputs may be read from (`--allow-input-root`). */
+  readonly inputRoots?: readonly string[];
+}
+
+export async function planCampaign(specFile: string, options: PlanOptions = {}): Promise<PlanResult> {
   const file = path.resolve(specFile);
   const source = await loadSpecSource(file);
   if (source.problems.length > 0) return { ok: false, problems: sortProblems(source.problems) };
@@ -34,7 +40,15 @@ export async function planCampaign(specFile: string): Promise<PlanResult> {
   const steps = prepareSteps(spec, report);
   const specDir = path.dirname(file);
   const roots = steps.filter((step) => step.from === null);
-  const jobs = expandJobs(roots, spec.vars ?? {}, new LocalFiles(specDir), report);
+  const jobs = expandJobs(
+    roots,
+    spec.vars ?? {},
+    new LocalFiles(
+      specDir,
+      (options.inputRoots ?? []).map((root) => path.resolve(root)),
+    ),
+    report,
+  );
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
 
   const jobCounts = new Map<string, number>();

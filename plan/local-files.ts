@@ -3,9 +3,13 @@
  * first bytes) so a typo fails at `validate` rather than mid-campaign, and hashed so the job key
  * follows the picture's content: editing it regenerates the job, moving the folder does not.
  * The engine uploads them at run time (LOCAL_FILE_PREFIX).
+ *
+ * They are read only from under the spec's folder, or a folder the user allowed
+ * (`--allow-input-root`): a spec from elsewhere must not send any picture on the machine to the
+ * service. Links are resolved first, so a link inside the folder cannot lead out of it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export type LocalFile =
@@ -34,22 +38,50 @@ const SIGNATURES: readonly { readonly kind: string; readonly test: (bytes: Buffe
 /** Resolves and checks local files once each, however many jobs name them. */
 export class LocalFiles {
   private readonly cache = new Map<string, LocalFile>();
+  private readonly roots: readonly string[];
 
   private readonly specDir: string;
 
-  constructor(specDir: string) {
+  /** `allowedRoots`: absolute folders besides the spec's own that inputs may come from. */
+  constructor(specDir: string, allowedRoots: readonly string[] = []) {
     this.specDir = specDir;
+
+    this.roots = [specDir, ...allowedRoots].map(real);
   }
 
   resolve(value: string): LocalFile {
     const absolute = path.resolve(this.specDir, value);
     let file = this.cache.get(absolute);
     if (!file) {
-      file = check(value, absolute);
+      file = this.check(value, absolute);
       this.cache.set(absolute, file);
     }
     return file;
   }
+
+  private check(value: string, absolute: string): LocalFile {
+    const resolved = real(absolute);
+    if (this.roots.some((root) => isUnder(root, resolved))) return check(value, absolute);
+    const allowed = this.roots.length > 1 ? ` or an allowed root (${this.roots.slice(1).join(', ')})` : '';
+    return {
+      ok: false,
+      message: `image file "${value}" is outside the spec's folder ${this.roots[0]}${allowed}; move it there, or allow its folder with --allow-input-root ${path.dirname(resolved)}`,
+    };
+  }
+}
+
+/** The path with links resolved; as given when it does not exist (check() then says so). */
+function real(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function isUnder(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 function check(value: string, absolute: string): LocalFile {

@@ -9,6 +9,9 @@
  */
 import type { Matrix, Scalar } from './schema.ts';
 
+// Keys are looked up with Object.hasOwn, never `in`: a matrix key such as `constructor` or
+// `toString` is a normal key, not something every object inherits.
+
 export type Combination = Readonly<Record<string, Scalar>>;
 
 export function matrixAxes(matrix: Matrix | undefined): [string, Scalar[]][] {
@@ -30,8 +33,8 @@ export function expandMatrix(matrix: Matrix | undefined): Combination[] {
     originals = originals.flatMap((combination) => values.map((value) => ({ ...combination, [key]: value })));
   }
   if (axes.length === 0 && matrix?.include?.length) originals = [];
-  const excludes = matrix?.exclude ?? [];
-  const kept = originals.filter((combination) => !excludes.some((entry) => matches(combination, entry)));
+  const excluded = exclusion(matrix?.exclude ?? []);
+  const kept = originals.filter((combination) => !excluded(combination));
   const added: Record<string, Scalar>[] = kept.map(() => ({}));
   const extra: Combination[] = [];
   for (const entry of matrix?.include ?? []) {
@@ -47,14 +50,39 @@ export function expandMatrix(matrix: Matrix | undefined): Combination[] {
   return [...kept.map((combination, index) => ({ ...combination, ...added[index] })), ...extra];
 }
 
-function matches(combination: Combination, entry: Combination): boolean {
-  return Object.entries(entry).every(([key, value]) => combination[key] === value);
+/**
+ * Whether a combination matches an exclude entry, in time linear in the combinations: entries are
+ * grouped by the keys they name, each group a set of value tuples, so a combination costs one
+ * lookup per distinct key set instead of one comparison per entry (10,000 entries over 100,000
+ * combinations were a billion comparisons). JSON keeps `1`, `"1"` and `true` apart, as `===` does.
+ */
+function exclusion(entries: readonly Combination[]): (combination: Combination) => boolean {
+  const groups = new Map<string, { keys: string[]; tuples: Set<string> }>();
+  for (const entry of entries) {
+    const keys = Object.keys(entry).sort();
+    const signature = JSON.stringify(keys);
+    let group = groups.get(signature);
+    if (!group) {
+      group = { keys, tuples: new Set() };
+      groups.set(signature, group);
+    }
+    group.tuples.add(JSON.stringify(keys.map((key) => entry[key])));
+  }
+  const all = [...groups.values()];
+  return (combination) =>
+    all.some(({ keys, tuples }) =>
+      tuples.has(
+        JSON.stringify(keys.map((key) => (Object.hasOwn(combination, key) ? combination[key] : null))),
+      ),
+    );
 }
 
 function contradicts(original: Combination, entry: Combination): boolean {
-  return Object.entries(entry).some(([key, value]) => key in original && original[key] !== value);
+  return Object.entries(entry).some(
+    ([key, value]) => Object.hasOwn(original, key) && original[key] !== value,
+  );
 }
 
 function withoutOriginalKeys(entry: Combination, original: Combination): Combination {
-  return Object.fromEntries(Object.entries(entry).filter(([key]) => !(key in original)));
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !Object.hasOwn(original, key)));
 }

@@ -5,9 +5,12 @@
  */
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
+import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import type { Report } from './report.ts';
 import {
   type CampaignSpec,
+  DEFAULT_JOBS,
   DEFAULT_JOBS_PER_STEP,
   IDENTIFIER,
   IDENTIFIER_RULE,
@@ -18,8 +21,6 @@ import {
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
-
-export type Report = (path: DataPath, message: string, at?: { key?: string; text?: string }) => void;
 
 export interface InputField {
   readonly name: string;
@@ -67,15 +68,19 @@ export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[]
   const prepared = new Map<Step, PreparedStep>();
   const chainOk = checkChains(spec.steps, byId, report);
   const cap = spec.limits?.jobs_per_step ?? DEFAULT_JOBS_PER_STEP;
+  const total = new JobLimit(spec.limits?.jobs ?? DEFAULT_JOBS);
   // Parents first, so a child sees its ancestors' matrix keys and job count.
   for (const index of topologicalOrder(spec.steps, byId, chainOk)) {
     const step = spec.steps[index]!;
     const parent = step.from === undefined ? null : (prepared.get(byId.get(step.from)!) ?? null);
-    const ready = prepareStep(step, index, parent, spec, cap, report);
+    const ready = prepareStep(step, index, parent, spec, { cap, total }, report);
     prepared.set(step, ready);
     parent?.children.push(ready);
   }
-  return spec.steps.flatMap((step) => prepared.get(step) ?? []);
+  const steps = spec.steps.flatMap((step) => prepared.get(step) ?? []);
+  // Over the limit, no job is built: the steps already expanded would be most of the memory.
+  if (total.exceeded) for (const step of steps) step.jobCount = 0;
+  return steps;
 }
 
 function prepareStep(
@@ -83,7 +88,7 @@ function prepareStep(
   index: number,
   parent: PreparedStep | null,
   spec: CampaignSpec,
-  cap: number,
+  { cap, total }: { cap: number; total: JobLimit },
   reportAll: Report,
 ): PreparedStep {
   let found = 0;
@@ -93,8 +98,14 @@ function prepareStep(
   };
   const at: DataPath = ['steps', index];
   const inherited = new Set(parent ? ancestorKeys(parent) : []);
-  const combinations = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
   const repeat = step.repeat ?? 1;
+  const withinCap = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
+  const parentJobs = parent?.jobCount ?? null;
+  const admitted = withinCap
+    ? total.admit({ id: step.id, parentJobs, combinations: combinationBound(step.matrix), repeat })
+    : { ok: false as const };
+  if (!admitted.ok && admitted.message) report([...at, 'id'], admitted.message);
+  const combinations = admitted.ok ? expandMatrix(step.matrix) : [];
   const jobCount = (parent?.jobCount ?? 1) * combinations.length * repeat;
   if (combinations.length * repeat > 0 && jobCount > cap) {
     report(
@@ -120,7 +131,7 @@ function prepareStep(
     repeat,
     retries: step.retries,
     concurrency: step.concurrency,
-    jobCount: jobCount > cap ? 0 : jobCount,
+    jobCount: total.add(jobCount > cap ? 0 : jobCount),
   };
 }
 
@@ -155,7 +166,7 @@ function checkMatrix(
   vars: readonly string[],
   cap: number,
   report: Report,
-): Combination[] {
+): boolean {
   const path = [...at, 'matrix'];
   const axes = matrixAxes(step.matrix).map(([key]) => key);
   const keys = matrixKeys(step);
@@ -191,9 +202,9 @@ function checkMatrix(
       path,
       `matrix has ${sizes.join(' × ')} = ${size.toLocaleString('en')} combinations, above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
     );
-    return [];
+    return false;
   }
-  return expandMatrix(step.matrix);
+  return true;
 }
 
 /** Merges defaults under the step's input (`all`, then the model's own entry, then the step). */

@@ -21,6 +21,8 @@ export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const IDENTIFIER_RULE = 'a name of letters, digits and "_" not starting with a digit';
 /** The default cap on jobs per step; `limits.jobs_per_step` changes it. */
 export const DEFAULT_JOBS_PER_STEP = 100_000;
+/** The default cap on the whole spec's jobs; `limits.jobs` changes it. */
+export const DEFAULT_JOBS = 1_000_000;
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_RETRIES = 2;
 /** Names a template can always use, besides vars and matrix values. */
@@ -121,7 +123,18 @@ export const CampaignSpec = z
     version: z.literal(1, { error: 'must be 1 (the only version of the format)' }),
     campaign: SafeName.meta({ description: 'Campaign name: part of workflow ids and of the output folder.' }),
     description: z.string().optional(),
-    budget: z.strictObject({ max_usd: Amount }).optional(),
+    budget: z
+      .strictObject(
+        { max_usd: Amount },
+        {
+          // `budget: 60` is the likeliest slip: say what to write instead.
+          error: (issue) =>
+            issue.code === 'invalid_type' && ['number', 'string'].includes(typeof issue.input)
+              ? `must be a mapping such as { max_usd: ${JSON.stringify(issue.input)} }`
+              : undefined,
+        },
+      )
+      .optional(),
     concurrency: z
       .int()
       .min(1)
@@ -151,8 +164,17 @@ export const CampaignSpec = z
           .int()
           .min(1)
           .max(10_000_000)
+          .optional()
           .meta({
             description: `Largest number of jobs a step may expand to (default ${DEFAULT_JOBS_PER_STEP}).`,
+          }),
+        jobs: z
+          .int()
+          .min(1)
+          .max(100_000_000)
+          .optional()
+          .meta({
+            description: `Largest number of jobs the whole spec may expand to, all steps together (default ${DEFAULT_JOBS}).`,
           }),
       })
       .optional(),
@@ -160,9 +182,3 @@ export const CampaignSpec = z
   })
   .meta({ title: 'mediaflow campaign spec', description: 'One YAML file describing many generations.' });
 export type CampaignSpec = z.infer<typeof CampaignSpec>;
-
-/** The JSON Schema editors use (`# yaml-language-server: $schema=./campaign.schema.json`), as file text. */
-export function campaignJsonSchemaText(): string {
-  const schema = z.toJSONSchema(CampaignSpec, { io: 'input', target: 'draft-7' });
-  return `${JSON.stringify(schema, null, 2)}\n`;
-}

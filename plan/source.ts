@@ -4,7 +4,7 @@
  * file (a missing field), the nearest existing parent is used.
  */
 import { readFile } from 'node:fs/promises';
-import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import type { SpecProblem } from './problems.ts';
 
 export type DataPath = readonly (string | number)[];
@@ -47,15 +47,59 @@ export function parseSpecText(file: string, text: string): SpecSource {
       error.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, error.pos) : yamlMessage(error.message),
     ),
   );
-  const data = problems.length === 0 ? doc.toJS() : undefined;
+  if (problems.length === 0) problems.push(...reservedKeys(doc).map((offset) => at(offset, PROTO_KEY)));
+  let data: unknown;
+  if (problems.length === 0) {
+    try {
+      data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // yaml refuses aliases that expand past maxAliasCount (a "billion laughs" file) by throwing.
+      if (!(error instanceof ReferenceError)) throw error;
+      problems.push(at(firstAlias(doc), ALIAS_BOMB));
+    }
+  }
   return {
     file,
-    data,
+    data: problems.length === 0 ? data : undefined,
     problems,
     problemAt(path, message, where = {}) {
       return at(offsetOf(doc, text, path, where), message);
     },
   };
+}
+
+/**
+ * JavaScript objects give `__proto__` a meaning of its own: as a key it would vanish (or replace
+ * the object's prototype) somewhere between the YAML and the plan. No parameter or template name
+ * needs it, so it is refused wherever it appears rather than made to survive every layer.
+ */
+const PROTO_KEY =
+  '"__proto__" cannot be used as a key (JavaScript gives it a special meaning, so it would silently disappear); rename it';
+
+/** yaml's default: an alias may expand to at most this many nodes before the file is refused. */
+const MAX_ALIAS_COUNT = 100;
+const ALIAS_BOMB =
+  'YAML aliases (*name) from here on expand to too much data (nested aliases multiply, the "billion laughs" file); write the values out instead';
+
+function reservedKeys(doc: Document): number[] {
+  const offsets: number[] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === '__proto__') offsets.push(pair.key.range?.[0] ?? 0);
+    },
+  });
+  return offsets;
+}
+
+function firstAlias(doc: Document): number {
+  let offset = 0;
+  visit(doc, {
+    Alias(_, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 function offsetOf(

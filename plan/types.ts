@@ -50,7 +50,7 @@ export const PlannedJob = z
       .optional(),
     /**
      * Set by `run` when it stores the plan, on jobs of a reviewed step that have descendants: they
-     * are the indexes up to `end`, costing `belowUsd` (activities/subtrees.ts). Stored with the
+     * are the indexes up to `end`, costing `belowUsd` (records/subtrees.ts). Stored with the
      * pages so a worker never needs the whole plan to know what a review gate holds back.
      */
     subtree: z

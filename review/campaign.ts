@@ -4,9 +4,9 @@
  */
 import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { readDecisions } from '../activities/decisions.ts';
 import { REVIEW_UPDATE, ReviewAck } from '../contract/review.ts';
-import { campaignHandle, campaignView } from '../worker/campaign-control.ts';
+import { campaignHandle, campaignView } from '../control/campaign.ts';
+import { readDecisions } from '../records/decisions.ts';
 import type { ModelSources } from './model.ts';
 import type { SendBatch } from './send.ts';
 import { type CampaignStart, campaignStart, openSources } from './sources.ts';
@@ -42,7 +42,7 @@ function refusalsOf(error: unknown): ReviewAck | null {
  * the first decision is sent, for a worker of the campaign's task queue: an update waits for a
  * worker to answer it, and on the embedded default a campaign whose `run` was detached has none.
  * Whether one polls cannot be told in time (a detached worker is seen as a poller for two minutes
- * after it left, worker/campaign-control.ts), and a second worker beside a `run` still attached
+ * after it left, control/campaign.ts), and a second worker beside a `run` still attached
  * only shares its queue, so it is started whenever given.
  */
 export async function openReviewCampaign(

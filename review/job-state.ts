@@ -3,8 +3,9 @@
  * the decisions and the campaign's progress say of it. Pure; tested as a table
  * (test/review/model.test.ts).
  */
-import type { ManifestEntry } from '../activities/manifest.ts';
+
 import type { DecisionRecord, ReviewAction } from '../contract/review.ts';
+import type { ManifestEntry } from '../records/manifest.ts';
 
 /**
  * generating: not saved yet (queued or in flight); awaiting: saved, waiting for a decision;

@@ -4,10 +4,11 @@
  * Pure: the loader (review/sources.ts) reads those; this only decides what they mean, so every
  * state is tested as a table (test/review/model.test.ts).
  */
-import type { ManifestEntry } from '../activities/manifest.ts';
+import type { ModelLabel } from '../api/catalogue/index.ts';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
+import type { ManifestEntry } from '../records/manifest.ts';
 import { type ItemState, stateOf } from './job-state.ts';
 
 export type { ItemState } from './job-state.ts';
@@ -45,7 +46,7 @@ export interface Item extends Output {
 
 export interface StepView {
   readonly id: string;
-  readonly model: string;
+  readonly model: ModelLabel;
   readonly reviewed: boolean;
   /** A reviewer may give a new prompt with a regeneration (`review.edit_prompt`). */
   readonly editPrompt: boolean;
@@ -82,7 +83,7 @@ export interface ModelSources {
   readonly reviewedSteps: ReadonlySet<string>;
   /** The latest manifest entry per job key. */
   readonly entries: ReadonlyMap<string, ManifestEntry>;
-  /** The latest decision per job key (activities/decisions.ts, readDecisions). */
+  /** The latest decision per job key (records/decisions.ts, readDecisions). */
   readonly decisions: ReadonlyMap<string, DecisionRecord>;
   /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
   readonly progress: CampaignProgress | null;

@@ -2,6 +2,7 @@
  * report.html: the review page's read-only twin, every step as a contact sheet, written into the
  * output folder so its links to the outputs are relative and it works from file:// offline.
  */
+import { constants } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildModel, type CampaignModel, type ModelSources } from './model.ts';
@@ -24,7 +25,9 @@ export async function writeReport(
   // Written whole or not at all: a browser showing the old report never sees half a new one.
   await mkdir(sources.plan.outputDir, { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, html);
+  // Never through a link (a temporary name is easy to guess): the report stays in the output folder.
+  const { O_CREAT, O_NOFOLLOW, O_TRUNC, O_WRONLY } = constants;
+  await writeFile(temporary, html, { flag: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW });
   await rename(temporary, file);
   return { file, model };
 }

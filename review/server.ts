@@ -15,9 +15,10 @@ import { isS3Url, openStore } from '../store/index.ts';
 import type { LiveModel } from './live.ts';
 import type { CampaignModel } from './model.ts';
 import { renderPage, renderSheets } from './page.ts';
+import { sendChecked } from './prompt-check.ts';
 import { renderItem, renderStepCounts, renderTotals } from './render.ts';
 import { relativeUrl } from './report.ts';
-import { type SendBatch, sendAll } from './send.ts';
+import type { SendBatch } from './send.ts';
 import type { Layout } from './sheet.ts';
 
 export interface ReviewServerOptions {
@@ -136,7 +137,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       return reply.code(400).send({ message: `${issue?.path.join('.') || 'body'}: ${issue?.message}` });
     }
     try {
-      return await sendAll(parsed.data.decisions, options.send);
+      return await sendChecked(parsed.data.decisions, await options.live.current(), options.send);
     } catch (error) {
       // The campaign ended, or no worker answered: said on the page, nothing recorded.
       return reply.code(502).send({ message: (error as Error).message });

@@ -5,11 +5,11 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { Manifest, type ManifestEntry } from '../activities/manifest.ts';
-import { readPlan } from '../activities/plan-store.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { Plan } from '../plan/types.ts';
+import { Manifest, type ManifestEntry } from '../records/manifest.ts';
+import { readPlan } from '../records/plan-store.ts';
 import { isS3Url } from '../store/index.ts';
 import type { ModelSources } from './model.ts';
 

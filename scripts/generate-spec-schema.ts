@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { campaignJsonSchemaText } from '../plan/schema.ts';
+import { campaignJsonSchemaText } from '../plan/json-schema.ts';
 
 const target = fileURLToPath(new URL('../specs/campaign.schema.json', import.meta.url));
 writeFileSync(target, campaignJsonSchemaText());

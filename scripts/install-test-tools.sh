@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 bash scripts/pip-tool.sh schemathesis-venv schemathesis 4.32.5 schemathesis
 # The real S3 server the store tests, drills and the S3 benchmark run against.
 bash scripts/install-versitygw.sh
+# test/infra/cluster.test.ts runs a campaign on a Temporal cluster on PostgreSQL (built once, long).
+bash scripts/install-temporal-server.sh
 # test/cli/terminal.test.ts runs `mediaflow run` in a real terminal.
 bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 # test/review/ opens the review page and report.html in Debian's Chromium (no browser download).

@@ -44,33 +44,18 @@ function toItsEnd(shape: string, spec: () => string | Promise<string>, emulator:
   };
 }
 
-/**
- * Images feeding videos (`from:`): the example campaign users start with. Recorded as `chain` before
- * jobs with the longest chains below them went first (patched 'longest-chains-first'), and as
- * `chains-first` since: stills before the videos of stills already done.
- */
-function chain(shape: 'chain' | 'chains-first') {
-  return toItsEnd(shape, productLaunch, { latencyMs: { I1: 300, V4: 800 }, timeScale: 1, seed: 1 });
-}
+/** Images feeding videos (`from:`), the example campaign users start with: stills with the longest chains go first. */
+const chain = toItsEnd('chain', productLaunch, { latencyMs: { I1: 300, V4: 800 }, timeScale: 1, seed: 1 });
 
-/**
- * Window-bound (4 in flight, 1.5 s each, 100 creates/s allowed): finishes name heirs. Recorded as
- * `heirs` when they waited for a measured latency, as `early-heirs` since the first wave names them
- * (patched 'early-heirs'): every job but the last of each slot's chain is then an heir.
- */
-function heirs(shape: 'heirs' | 'early-heirs') {
-  return toItsEnd(shape, () => stills(20, 4), {
-    latencyMs: { I4: 1_500 },
-    jitter: false,
-    timeScale: 1,
-    limits: { createsPerMinute: 6_000 },
-  });
-}
+/** Window-bound (4 in flight, 1.5 s each, 100 creates/s allowed): from the first wave on, finishes name heirs. */
+const heirs = toItsEnd('heirs', () => stills(20, 4), {
+  latencyMs: { I4: 1_500 },
+  jitter: false,
+  timeScale: 1,
+  limits: { createsPerMinute: 6_000 },
+});
 
-/**
- * Rate-bound (20 in flight, 1 s each, 10 creates/s allowed): no heirs, and since patch
- * 'batched-finishes' the jobs of each create batch are finished by one activity.
- */
+/** Rate-bound (20 in flight, 1 s each, 10 creates/s allowed): no heirs; each create batch's jobs are finished by one activity. */
 const batchedFinishes = toItsEnd('batched-finishes', () => stills(40, 20), {
   latencyMs: { I4: 1_000 },
   jitter: false,
@@ -78,13 +63,12 @@ const batchedFinishes = toItsEnd('batched-finishes', () => stills(40, 20), {
   limits: { createsPerMinute: 600 },
 });
 
-/**
- * The server suggests continue-as-new at 150 events (its own server), so the campaign rolls over.
- * Recorded as `continue-as-new` before runs drained from a higher ceiling, as `longer-runs` since.
- */
-function continueAsNew(shape: 'continue-as-new' | 'longer-runs') {
-  return toItsEnd(shape, () => pairs(25, { concurrency: 4 }), { latencyMs: 300, timeScale: 1, seed: 2 });
-}
+/** The server suggests continue-as-new at 100 events (its own server), so the campaign rolls over at least twice. */
+const continueAsNew = toItsEnd('continue-as-new', () => pairs(25, { concurrency: 4 }), {
+  latencyMs: 300,
+  timeScale: 1,
+  seed: 2,
+});
 
 /**
  * The heirs campaign canceled mid-run, halfway through a prediction, so the finishes in flight are
@@ -107,7 +91,7 @@ async function cancel(t: Temporal): Promise<Campaign> {
 
 /**
  * A campaign whose output folder holds what a killed attempt left of one of its files: at its end
- * (patched 'sweep-at-end') it removes it.
+ * it removes it.
  */
 async function sweepAtEnd(t: Temporal): Promise<Campaign> {
   const c = await startCampaign(t, 'sweep-at-end', stills(6, 3), { latencyMs: 200, timeScale: 1, seed: 4 });
@@ -245,25 +229,12 @@ interface Shape {
 const SHAPES: Shape[] = [
   {
     name: 'chain',
-    record: chain('chain'),
+    record: chain,
     check: (r) => (outcome(r) === 'completed' ? null : 'not completed'),
   },
   {
-    name: 'chains-first',
-    record: chain('chains-first'),
-    check: (r) =>
-      outcome(r) === 'completed' && r[0]?.patches.includes('longest-chains-first')
-        ? null
-        : 'not completed, or not ordered by chains',
-  },
-  {
     name: 'heirs',
-    record: heirs('heirs'),
-    check: (r) => (total(r, (s) => s.heirs) > 0 ? null : 'no heir named'),
-  },
-  {
-    name: 'early-heirs',
-    record: heirs('early-heirs'),
+    record: heirs,
     // 20 jobs in 4 slots: 4 chains of 5 jobs, each naming 4 heirs.
     check: (r) => (total(r, (s) => s.heirs) === 16 ? null : `${total(r, (s) => s.heirs)} heirs, wanted 16`),
   },
@@ -277,19 +248,9 @@ const SHAPES: Shape[] = [
   },
   {
     name: 'continue-as-new',
-    record: continueAsNew('continue-as-new'),
-    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
+    record: continueAsNew,
+    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 100 },
     check: (r) => (r.length >= 3 ? null : `${r.length} runs, wanted 3 or more`),
-  },
-  {
-    // The same since runs drain from a higher ceiling (patched 'longer-runs', workflows/decide.ts).
-    name: 'longer-runs',
-    record: continueAsNew('longer-runs'),
-    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
-    check: (r) =>
-      r.length >= 3 && r.every((run) => run.patches.includes('longer-runs'))
-        ? null
-        : `${r.length} runs (wanted 3 or more), or a run without the patch`,
   },
   {
     name: 'cancel',
@@ -300,10 +261,7 @@ const SHAPES: Shape[] = [
   {
     name: 'sweep-at-end',
     record: sweepAtEnd,
-    check: (r) =>
-      r.at(-1)?.patches.includes('sweep-at-end') && r.at(-1)?.swept === 1
-        ? null
-        : 'no sweep, or it did not remove the one file left',
+    check: (r) => (r.at(-1)?.swept === 1 ? null : 'no sweep, or it did not remove the one file left'),
   },
   {
     name: 'budget-stop',

@@ -8,6 +8,7 @@ import { LocalStore } from './local.ts';
 import { parseLocation } from './location.ts';
 import type { Store } from './types.ts';
 
+export { OutputRoot, OutsideOutputFolder } from './confine.ts';
 export { BadKey } from './keys.ts';
 export * from './layout.ts';
 export { isS3Url, type Location, parseLocation } from './location.ts';

@@ -24,7 +24,7 @@ export function recordKey(name: string): string {
   return RECORDS + name;
 }
 
-/** Review decisions, create-once like records (activities/decisions.ts). */
+/** Review decisions, create-once like records (records/decisions.ts). */
 export function decisionKey(name: string): string {
   return DECISIONS + name;
 }

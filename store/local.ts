@@ -6,10 +6,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { link, mkdir, open, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, open, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { OutputRoot } from './confine.ts';
 import { checkKey, checkPrefix } from './keys.ts';
 import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
@@ -17,9 +18,11 @@ const TEMPORARY = '.part';
 
 export class LocalStore implements Store {
   readonly location: string;
+  private readonly root: OutputRoot;
 
   constructor(folder: string) {
     this.location = resolve(folder);
+    this.root = new OutputRoot(this.location);
   }
 
   async createOnce(key: string, body: string): Promise<Created> {
@@ -41,7 +44,7 @@ export class LocalStore implements Store {
     const target = await this.prepare(key);
     const temporary = temporaryOf(target);
     try {
-      await writeFile(temporary, body);
+      await writeFile(temporary, body, { flag: 'wx' });
       await rename(temporary, target);
     } finally {
       await rm(temporary, { force: true });
@@ -128,7 +131,9 @@ export class LocalStore implements Store {
   }
 
   async remove(key: string): Promise<void> {
-    await rm(this.path(key), { force: true });
+    const target = this.path(key);
+    await this.root.check(dirname(target));
+    await rm(target, { force: true });
   }
 
   private path(key: string): string {
@@ -137,7 +142,7 @@ export class LocalStore implements Store {
 
   private async prepare(key: string): Promise<string> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await this.root.prepare(dirname(target));
     return target;
   }
 }

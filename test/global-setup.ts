@@ -4,12 +4,16 @@
  * Tests reach it through test/helpers/temporal.ts.
  * Likewise one real S3 server (versitygw, test/helpers/s3.ts) with one bucket; each test writes
  * under a prefix of its own (test/helpers/s3-store.ts).
+ * And the workflow code, bundled once: bundling takes about 5 s (webpack in a child process), which
+ * every file that starts a worker used to pay again, since each test file runs in a fresh module
+ * graph. Workers of the suite get it through test/helpers/temporal.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../worker/dev-server.ts';
+import { workflowBundle } from '../worker/workflow-bundle.ts';
 import { startS3Server } from './helpers/s3.ts';
 
 declare module 'vitest' {
@@ -18,17 +22,21 @@ declare module 'vitest' {
     temporalAddress: string;
     /** The suite's S3 server: its bucket and the AWS SDK environment that reaches it. */
     s3: { bucket: string; env: Readonly<Record<string, string>> };
+    /** The path of the suite's workflow bundle (worker/workflow-bundle.ts), built once per run. */
+    workflowBundle: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'mediaflow-temporal-'));
-  const [server, s3] = await Promise.all([
+  const [server, s3, bundle] = await Promise.all([
     startDevServer({ dbFile: join(dir, 'temporal.db'), logFile: join(dir, 'server.log') }),
     startS3Server(),
+    workflowBundle(),
   ]);
   project.provide('temporalAddress', server.address);
   project.provide('s3', { bucket: s3.bucket, env: s3.env });
+  project.provide('workflowBundle', bundle.codePath);
   return async () => {
     await Promise.all([server.stop(), s3.stop()]);
     rmSync(dir, { recursive: true, force: true });

@@ -7,13 +7,12 @@
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { downloadFile } from '../activities/download.ts';
 import { type ActivityDeps, createActivities } from '../activities/index.ts';
-import { Manifests } from '../activities/manifest.ts';
-import { PlanCache } from '../activities/plan-store.ts';
 import type { ServiceClient } from '../api/client/index.ts';
+import { TASK_QUEUE } from '../contract/task-queues.ts';
+import { Manifests } from '../records/manifest.ts';
+import { PlanCache } from '../records/plan-store.ts';
 import { openStore } from '../store/index.ts';
 import { workflowBundle } from './workflow-bundle.ts';
-
-export const TASK_QUEUE = 'mediaflow';
 
 /**
  * Node flags a long-running worker process starts with (Dockerfile, docker-compose.yml, the bench
@@ -68,6 +67,11 @@ export interface MediaflowWorkerOptions {
   readonly workflowBundle?: WorkflowBundleOption;
   /** Default DEFAULT_MAX_ACTIVITIES; give the client serviceConnectionsFor(this) connections. */
   readonly maxConcurrentActivities?: number;
+  /**
+   * How a shutdown drains (worker/worker-process.ts shutdownTimes); default the SDK's: running
+   * activities are cancelled at once (ours finish anyway) and waited for without a limit.
+   */
+  readonly shutdown?: { readonly shutdownGraceTime: number; readonly shutdownForceTime: number };
 }
 
 /**
@@ -87,5 +91,6 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     activities: createActivities(activityDeps(options.client)),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
     maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
+    ...options.shutdown,
   });
 }

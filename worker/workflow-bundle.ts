@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +14,12 @@ import { promisify } from 'node:util';
 import type { WorkflowBundlePath } from '@temporalio/worker';
 
 const BUNDLER = fileURLToPath(new URL('./bundle-workflows.ts', import.meta.url));
-/** tsx's loader, resolved from here: the child may start in any folder. */
-const TSX = import.meta.resolve('tsx');
+/**
+ * tsx's loader, resolved from here: the child may start in any folder. Through require.resolve,
+ * not import.meta.resolve, which vitest's module runner lacks (the test suite bundles once in its
+ * global setup); tsx exports one file to both.
+ */
+const TSX = createRequire(import.meta.url).resolve('tsx');
 
 let bundle: Promise<WorkflowBundlePath> | undefined;
 

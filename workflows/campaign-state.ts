@@ -23,7 +23,7 @@ import type {
   StepCounts,
   StepInfo,
 } from '../contract/campaign.ts';
-import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
+import { effectOf, type FailureKind } from '../contract/failure-policy.ts';
 import { Budget, type StopReason } from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
@@ -218,9 +218,8 @@ export class CampaignState {
   }
 
   /** The service refused to create job `i` for good. */
-  onRejected(i: number, code: string, message: string, failure?: FailureKind): void {
+  onRejected(i: number, message: string, kind: FailureKind): void {
     const pending = this.release(i);
-    const kind = kindOfRejection(code, failure);
     const effect = effectOf(kind);
     if (effect.kind === 'stop_campaign' && effect.job === 'keep') {
       this.window.putBack(pending);

@@ -3,31 +3,21 @@
  * under way land first, so the claims log names their predictions; heirs made meanwhile get a
  * second pass), and the workflow completes with outcome `canceled`.
  */
-import { CancellationScope, condition, log } from '@temporalio/workflow';
-import type { CampaignProgress } from '../contract/campaign.ts';
+import { CancellationScope, condition } from '@temporalio/workflow';
+import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { cancelOutstanding } from './activities.ts';
-import type { CampaignState } from './campaign-state.ts';
-import type { GovernorLink } from './governor/link.ts';
-import type { Campaign } from './reactions.ts';
-import type { RunState } from './run-state.ts';
+import type { Executor } from './executor.ts';
+import type { Model } from './reducer/model.ts';
 import { CANCEL_SUMMARY } from './summaries.ts';
 
-export interface Canceling {
-  readonly state: CampaignState;
-  readonly run: RunState;
-  readonly context: Campaign['context'];
-  readonly governor: GovernorLink | null;
-  readonly publish: (idleFor: number | null, final: boolean) => void;
-}
-
-export async function cancelCampaign({
-  state,
-  run,
-  context,
-  governor,
-  publish,
-}: Canceling): Promise<CampaignProgress> {
-  run.cancelled = true;
+export async function cancelCampaign(
+  model: Model,
+  executor: Executor,
+  input: CampaignInput,
+): Promise<CampaignProgress> {
+  const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
+  const { run } = model;
+  executor.dispatch({ kind: 'cancel-requested' });
   await CancellationScope.nonCancellable(async () => {
     // Let creates under way land, so the predictions they made are in the claims log too.
     await condition(() => run.creating === 0);
@@ -37,12 +27,10 @@ export async function cancelCampaign({
       await condition(() => run.chaining === 0);
       await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
     }
-    if (governor) await governor.leave();
+    executor.dispatch({ kind: 'canceled' });
+    await executor.told();
   });
-  state.cancelAll();
-  publish(null, true);
-  log.info('campaign canceled', { campaign: context.campaign });
   // Completing (rather than rethrowing) keeps the final progress readable as the result, with
   // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
-  return state.progress(context.campaign, Date.now());
+  return model.jobs.progress(input.campaign, Date.now());
 }

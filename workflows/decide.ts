@@ -1,12 +1,8 @@
 /**
- * What the campaign does next, as pure functions of what it knows: the workflow (campaign.ts)
- * runs the command `decide` returns, waits, and asks again. Every pacing, drain and roll-over rule
+ * What the campaign does next, as pure functions of what it knows: the reducer's tick
+ * (reducer/next.ts) turns the command `decide` returns into effects. Every pacing, drain and roll-over rule
  * lives here and is tested as a table of situations (test/engine/decide.test.ts), without a server.
  * Which jobs may start (parents, slots, budget) is the selection rule: state/selection.ts.
- *
- * The pacer is read through probes (`tokens`, `msUntilToken`), only in the branch that needs
- * them: reading the pacer refills its bucket, and a refill at another moment could round
- * differently, so when it is read is part of what histories of running campaigns recorded.
  */
 
 /** Most predictions created by one activity (one batch request). */
@@ -18,7 +14,7 @@ export const LIMITS_REFRESH_MS = 5_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
 export const CHAIN_RATE_MARGIN = 1.05;
 /**
- * The latency assumed before any is measured (patched 'early-heirs'): generations take a second
+ * The latency assumed before any is measured: generations take a second
  * or more, so a campaign whose window binds at that latency names heirs from its first wave, where
  * it waited for the first prediction to end (its slots then idled ~0.4 s each in chain-1k). A
  * shorter real latency shows in the first results and turns heirs off from then on.
@@ -36,15 +32,12 @@ export const ASSUMED_LATENCY_MS = 1_000;
 export const MIN_EVENTS_PER_RUN = 2_000;
 export const MAX_DRAIN_MS = 5_000;
 /**
- * The ceiling, and the history events each job in flight still adds while a run drains. First
- * 9,000 and 5; then, measured at 2 to 2.5 per job (a 10k run drained from 8,000 to 8,392 events
- * with ~100 in flight), 9,600 and 3 (patched 'longer-runs'): a 2,000-job campaign at 50 in
- * flight needs ~8,800 events and no longer rolls over just before its end.
+ * The ceiling, and the history events each job in flight still adds while a run drains: measured
+ * at 2 to 2.5 per job (a 10k run drained from 8,000 to 8,392 events with ~100 in flight), so a
+ * 2,000-job campaign at 50 in flight (~8,800 events) does not roll over just before its end.
  */
-const CEILINGS = {
-  first: { maxEvents: 9_000, perDrainingJob: 5 },
-  longer: { maxEvents: 9_600, perDrainingJob: 3 },
-} as const;
+const MAX_EVENTS = 9_600;
+const EVENTS_PER_DRAINING_JOB = 3;
 
 export type Command =
   /** Nothing left to do: the campaign ends with its outcome. */
@@ -66,7 +59,7 @@ export type Command =
   /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
   | { readonly kind: 'wait'; readonly ms: number | null };
 
-/** What the campaign knows when it decides; the numbers are plain, the probes are read lazily. */
+/** What the campaign knows when it decides. */
 export interface Situation {
   readonly done: boolean;
   readonly draining: boolean;
@@ -83,15 +76,12 @@ export interface Situation {
   readonly wanted: number;
   readonly limitsStale: boolean;
   readonly msSinceLimitsRead: number;
-  /** Whole create tokens available now. */
-  readonly tokens: () => number;
-  readonly msUntilToken: () => number;
-  /**
-   * Creates gathered into one batch while the rate, not the slots, binds (patched
-   * 'batched-finishes'; absent before): see batchWorth. With it, the time until that many tokens.
-   */
-  readonly minBatch?: number;
-  readonly msUntilTokens?: (count: number) => number;
+  /** Whole create tokens available now, and the time until the next one. */
+  readonly tokens: number;
+  readonly msUntilToken: number;
+  /** Creates gathered into one batch while the rate, not the slots, binds (batchWorth), and the time until that many tokens. */
+  readonly minBatch: number;
+  readonly msUntilBatch: number;
   /** Review gates (absent: none): decisions released plan indexes to read; a take timed out. */
   readonly released?: boolean;
   readonly reviewsDue?: boolean;
@@ -107,15 +97,15 @@ export function decide(s: Situation): Command {
   if (s.reviewsDue) return { kind: 'time-out-reviews' };
   if (s.released) return { kind: 'read-released' };
   if (s.wanted > 0 && s.waiting < s.maxInFlight) return { kind: 'load-jobs', count: s.wanted };
-  const tokens = s.tokens();
-  if (tokens > 0 && s.minBatch !== undefined && tokens < s.minBatch && gathers(s, s.minBatch)) {
-    return { kind: 'wait', ms: Math.max(1, s.msUntilTokens?.(s.minBatch) ?? MIN_PACING_MS) };
+  const tokens = s.tokens;
+  if (tokens > 0 && tokens < s.minBatch && gathers(s, s.minBatch)) {
+    return { kind: 'wait', ms: Math.max(1, s.msUntilBatch) };
   }
   // The executor waits for a change when the selection rule lets no job start.
   if (tokens > 0) return { kind: 'submit', max: Math.min(tokens, MAX_BATCH) };
   // Out of tokens while jobs wait for a free slot: come back when tokens have refilled.
   if (s.waiting > 0 && s.active < s.maxInFlight) {
-    return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.msUntilToken()) };
+    return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.msUntilToken) };
   }
   return { kind: 'wait', ms: null };
 }
@@ -140,9 +130,8 @@ function gathers(s: Situation, count: number): boolean {
 }
 
 /** The event count at which a run starts draining: room is left for each slot's last events. */
-export function rollOverAt(maxInFlight: number, ceiling: keyof typeof CEILINGS = 'first'): number {
-  const { maxEvents, perDrainingJob } = CEILINGS[ceiling];
-  return Math.max(MIN_EVENTS_PER_RUN, maxEvents - perDrainingJob * maxInFlight);
+export function rollOverAt(maxInFlight: number): number {
+  return Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS - EVENTS_PER_DRAINING_JOB * maxInFlight);
 }
 
 /**

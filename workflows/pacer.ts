@@ -1,7 +1,8 @@
 /**
  * A token bucket for creates, run on the campaign clock (workflows/clock.ts: deterministic, unlike
  * Date.now()). The service refills its own bucket continuously, so pacing to the same rate keeps
- * 429s rare instead of discovering the limit by hitting it.
+ * 429s rare instead of discovering the limit by hitting it. Reading it changes nothing: the bucket
+ * moves only when tokens are taken, creates paused or the rate set, each at a time the caller gives.
  */
 export class Pacer {
   private tokens: number;
@@ -19,35 +20,36 @@ export class Pacer {
     this.last = now;
   }
 
-  setRate(perSecond: number): void {
+  /** From `now` on, tokens refill at `perSecond` (those until `now` at the rate before). */
+  setRate(perSecond: number, now: number): void {
+    this.moveTo(now);
     this.perSecond = perSecond;
     this.tokens = Math.min(this.tokens, this.capacity());
   }
 
-  /** Whole tokens available now (never negative: a debt is 0 available, repaid by refills). */
+  /** Whole tokens available at `now` (never negative: a debt is 0 available, repaid by refills). */
   available(now: number): number {
-    this.refill(now);
-    return Math.max(0, Math.floor(this.tokens));
+    return Math.max(0, Math.floor(this.tokensAt(now)));
   }
 
-  /** May run into debt: a heir's create is charged after the fact (see campaign.ts). */
+  /** May run into debt: a heir's create is charged after the fact (reducer/jobs.ts). */
   take(count: number, now: number): void {
-    this.refill(now);
+    this.moveTo(now);
     this.tokens -= count;
   }
 
   /** Pause all creates (the service said Retry-After). */
   pauseUntil(until: number, now: number): void {
-    this.refill(now);
+    this.moveTo(now);
     this.tokens = Math.min(this.tokens, 0);
     this.last = Math.max(this.last, until);
   }
 
-  /** Milliseconds until `count` tokens (one by default) are available. */
+  /** Milliseconds from `now` until `count` tokens (one by default) are available. */
   msUntilNext(now: number, count = 1): number {
-    this.refill(now);
-    if (this.tokens >= count) return 0;
-    const wait = ((count - this.tokens) / this.perSecond) * 1000;
+    const tokens = this.tokensAt(now);
+    if (tokens >= count) return 0;
+    const wait = ((count - tokens) / this.perSecond) * 1000;
     return Math.ceil(wait + Math.max(0, this.last - now));
   }
 
@@ -55,9 +57,14 @@ export class Pacer {
     return Math.max(1, this.perSecond * this.burstSeconds);
   }
 
-  private refill(now: number): void {
-    if (now <= this.last) return;
-    this.tokens = Math.min(this.capacity(), this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
+  /** The bucket at `now`: refilled since the last change (or paused until later). */
+  private tokensAt(now: number): number {
+    if (now <= this.last) return this.tokens;
+    return Math.min(this.capacity(), this.tokens + ((now - this.last) / 1000) * this.perSecond);
+  }
+
+  private moveTo(now: number): void {
+    this.tokens = this.tokensAt(now);
+    this.last = Math.max(this.last, now);
   }
 }

@@ -1,16 +1,14 @@
 /**
  * What one workflow run has under way, apart from the jobs themselves (campaign-state.ts): the
  * activities it is waiting for, whether it is draining for continue-as-new, how fresh its view of
- * the service's limits is, and whether anything changed since the executor last decided.
- * Plain deterministic code, moved by the executor's verbs below.
+ * the service's limits is, and what of its progress was published. Plain deterministic code,
+ * moved only by the reducer (reducer/step.ts).
  */
 export class RunState {
   /** Create activities under way: their predictions must be known before a roll-over or cancel. */
   creating = 0;
   /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
   chaining = 0;
-  /** Something an activity reported, since the executor last decided. */
-  changed = false;
   cancelled = false;
   /** Set by a 429: the service's limits may have changed under us. */
   limitsStale = false;

@@ -9,6 +9,7 @@
  */
 import { defineSearchAttributeKey, type SearchAttributePair, SearchAttributeType } from '@temporalio/common';
 import type { CampaignProgress } from '../contract/campaign.ts';
+import { ENGINE } from '../contract/engine.ts';
 
 export const CAMPAIGN_KEY = defineSearchAttributeKey('MediaflowCampaign', SearchAttributeType.KEYWORD);
 /** running, then the outcome: completed, budget_reached, canceled, disk_full, … (CampaignOutcome). */
@@ -23,6 +24,12 @@ export const JOBS_FAILED_KEY = defineSearchAttributeKey('MediaflowJobsFailed', S
 export const SPENT_USD_KEY = defineSearchAttributeKey('MediaflowSpentUsd', SearchAttributeType.DOUBLE);
 /** Absent when the spec has no budget. */
 export const BUDGET_USD_KEY = defineSearchAttributeKey('MediaflowBudgetUsd', SearchAttributeType.DOUBLE);
+/**
+ * The engine generation that started the run (contract/engine.ts), as text: which campaigns an
+ * upgrade continues. A keyword, not an integer: SQLite visibility (the dev server) allows three
+ * integer attributes per namespace, and the job counts have them.
+ */
+export const ENGINE_KEY = defineSearchAttributeKey('MediaflowEngine', SearchAttributeType.KEYWORD);
 
 /** Every key, in the order operators read them. */
 export const SEARCH_ATTRIBUTE_KEYS = [
@@ -34,6 +41,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   JOBS_FAILED_KEY,
   SPENT_USD_KEY,
   BUDGET_USD_KEY,
+  ENGINE_KEY,
 ] as const;
 
 /** The type as the `temporal` CLI and Temporal Cloud's `tcld` spell it (Keyword, Int, Double). */
@@ -82,6 +90,7 @@ export function startAttributes(
     { key: CAMPAIGN_KEY, value: campaign },
     { key: SPEC_DIGEST_KEY, value: digest },
     { key: JOBS_PLANNED_KEY, value: jobCount },
+    { key: ENGINE_KEY, value: String(ENGINE) },
     ...progressAttributes(progress),
   ];
   if (budget !== null) pairs.push({ key: BUDGET_USD_KEY, value: dollars(budget) });

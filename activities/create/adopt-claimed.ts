@@ -12,7 +12,7 @@
  */
 import { retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import type { CampaignClaims } from '../claims-index.ts';
+import type { CampaignClaims } from '../../records/claims-index.ts';
 import type { Ready } from './batch.ts';
 import { replacementKey } from './keys.ts';
 

@@ -7,7 +7,7 @@ import { type BatchResult, type ServiceClient, ServiceError } from '../../api/cl
 import type { CreateItem, CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
-import type { NewClaim } from '../claims.ts';
+import type { NewClaim } from '../../records/claims.ts';
 import { failureKindOf } from '../failure-kind.ts';
 
 export interface Ready {

@@ -15,15 +15,15 @@ import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
+import { addClaims, type NewClaim } from '../../records/claims.ts';
+import type { ClaimsIndex } from '../../records/claims-index.ts';
+import { readDecision } from '../../records/decisions.ts';
+import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
+import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
+import type { LoadedPlan } from '../../records/plan-store.ts';
 import type { Store } from '../../store/index.ts';
-import { addClaims, type NewClaim } from '../claims.ts';
-import type { ClaimsIndex } from '../claims-index.ts';
-import { readDecision } from '../decisions.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
-import type { Manifest, ManifestEntry } from '../manifest.ts';
-import { type RecordedOutput, recordedOutput } from '../outputs.ts';
-import type { LoadedPlan } from '../plan-store.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
 import { attemptOf } from './attempt.ts';
@@ -181,7 +181,7 @@ async function prepareJob(
           i: item.i,
           code: resolved.code,
           message: resolved.reason,
-          ...(resolved.failure ? { failure: resolved.failure } : {}),
+          failure: resolved.failure,
         };
   }
   const replaces =

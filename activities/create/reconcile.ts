@@ -8,8 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
 import type { SearchResult } from '../../api/wire/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
+import { addClaims, type NewClaim, readAllClaims } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
-import { addClaims, type NewClaim, readAllClaims } from '../claims.ts';
 import { claimOf, type Ready } from './batch.ts';
 
 /** Characters of the prompt sent as the search query (services cap query length). */

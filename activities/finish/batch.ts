@@ -8,10 +8,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
 import { effectOf, isFailureKind } from '../../contract/failure-policy.ts';
+import type { Manifest } from '../../records/manifest.ts';
+import type { LoadedPlan } from '../../records/plan-store.ts';
 import { attemptOf } from '../create/attempt.ts';
 import { heartbeating } from '../heartbeating.ts';
-import type { Manifest } from '../manifest.ts';
-import type { LoadedPlan } from '../plan-store.ts';
 import { retryableFailure } from '../service-failure.ts';
 import { type FinishDeps, finishJob, type JobResult } from './index.ts';
 

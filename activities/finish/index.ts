@@ -6,13 +6,13 @@
  */
 import { ServiceError } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import type { Manifest } from '../../records/manifest.ts';
+import { recordedOutput } from '../../records/outputs.ts';
+import type { LoadedPlan } from '../../records/plan-store.ts';
 import { awaitPrediction } from '../await-prediction.ts';
 import { attemptOf } from '../create/attempt.ts';
 import { type CreateDeps, isRetake, type Prepared, prepareCreates, sendPrepared } from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
-import type { Manifest } from '../manifest.ts';
-import { recordedOutput } from '../outputs.ts';
-import type { LoadedPlan } from '../plan-store.ts';
 import { type Download, saveOutput } from './save-output.ts';
 import type { SharedWork } from './shared-work.ts';
 

@@ -7,9 +7,9 @@ import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
+import type { Manifest } from '../../records/manifest.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
-import type { Manifest } from '../manifest.ts';
 
 export type Download = typeof downloadFile;
 

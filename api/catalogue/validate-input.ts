@@ -63,3 +63,18 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `the ${typeof value} ${JSON.stringify(value)}`;
 }
+
+/**
+ * Why `prompt` cannot be sent to `label` (too long, empty, or a model without a prompt), or null.
+ * For prompts given after planning (a regeneration's), checked when given rather than at the service.
+ */
+export function promptProblem(label: ModelLabel, prompt: string): string | null {
+  const field = MODELS[label].input.shape.prompt as z.ZodType | undefined;
+  if (field === undefined) return `${label} takes no prompt`;
+  const result = field.safeParse(prompt);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  if (issue.code === 'too_big')
+    return `the prompt is ${prompt.length.toLocaleString('en')} characters, over ${label}'s limit of ${Number(issue.maximum).toLocaleString('en')}`;
+  return issue.message;
+}

@@ -4,7 +4,8 @@
  * predictions (refunded) and 5xx replies in the mix so refunds and retries are accounted too.
  */
 import { formatUsd, parseUsd } from '../../api/money.ts';
-import { runCampaign, startStack } from '../lib/stack.ts';
+import { runCampaign } from '../lib/campaign.ts';
+import { startStack } from '../lib/stack.ts';
 import { check, type DrillReport, drillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';

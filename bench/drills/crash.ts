@@ -6,7 +6,8 @@
  * "maybe created" requests keeps duplicates at 0.
  */
 import type { EmulatorOptions, Faults } from '../../emulator/index.ts';
-import { runCampaign, startStack } from '../lib/stack.ts';
+import { runCampaign } from '../lib/campaign.ts';
+import { startStack } from '../lib/stack.ts';
 import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
 import { check, type DrillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';

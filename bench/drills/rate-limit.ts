@@ -6,7 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ledger } from '../../emulator/index.ts';
-import { runCampaign, startStack } from '../lib/stack.ts';
+import { runCampaign } from '../lib/campaign.ts';
+import { startStack } from '../lib/stack.ts';
 import { check, type DrillReport, drillReport } from './report.ts';
 import { stillsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';

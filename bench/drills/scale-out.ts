@@ -7,7 +7,8 @@
  * byte into its working directory.
  */
 import { readdir } from 'node:fs/promises';
-import { runCampaign, startStack } from '../lib/stack.ts';
+import { runCampaign } from '../lib/campaign.ts';
+import { startStack } from '../lib/stack.ts';
 import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
 import { CRASH_FAULTS, crashEmulator } from './crash.ts';
 import { check, type DrillReport } from './report.ts';

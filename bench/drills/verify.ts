@@ -7,16 +7,17 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, ManifestEntry, materializeManifest } from '../../activities/manifest.ts';
-import { sha256Of } from '../../activities/outputs.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import type { CampaignProgress, Failure } from '../../contract/campaign.ts';
 import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
+import { MANIFEST_FILE, ManifestEntry, materializeManifest } from '../../records/manifest.ts';
+import { sha256Of } from '../../records/outputs.ts';
 import { isS3Url, openStore, type Store } from '../../store/index.ts';
+import type { CampaignRun } from '../lib/campaign.ts';
 import { replayCampaign } from '../lib/replay.ts';
-import type { CampaignRun, Stack } from '../lib/stack.ts';
+import type { Stack } from '../lib/stack.ts';
 import { type Check, check } from './report.ts';
 
 export interface ManifestFacts {

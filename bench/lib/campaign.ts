@@ -6,13 +6,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
+import { campaignView, startOrAttach } from '../../control/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { campaignView, startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import type { Stack } from './stack.ts';
 
 const PROGRESS_EVERY_MS = 500;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
+import { engineQueue } from '../../contract/engine.ts';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { openStore, type Store } from '../../store/index.ts';
 import { startS3Server } from '../../test/helpers/s3.ts';
@@ -21,8 +22,6 @@ import { WORKER_ENV, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import { watchdog } from '../../worker/watchdog.ts';
 import { ProcSampler } from './proc-stats.ts';
-
-export { type CampaignRun, historyStats, runCampaign } from './campaign.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/mediaflow.js');
@@ -105,7 +104,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
   const apiKey = `mfk_${randomBytes(24).toString('hex')}`;
-  const taskQueue = `stack-${randomUUID().slice(0, 8)}`;
+  // `mediaflow worker --task-queue <named>` polls this engine generation's queue of that name.
+  const named = `stack-${randomUUID().slice(0, 8)}`;
+  const taskQueue = engineQueue(named);
   const stoppers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => {});
@@ -144,7 +145,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       if (s3) mkdirSync(cwd, { recursive: true });
       workerDirs.push(cwd);
       const worker = spawnWorker({
-        taskQueue,
+        taskQueue: named,
         log: join(logs, `worker-${workers.length + 1}.log`),
         cwd,
         env: {

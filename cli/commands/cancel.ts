@@ -5,11 +5,13 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignHandle, campaignView, finalView } from '../../worker/campaign-control.ts';
+import { ENGINE, engineOf } from '../../contract/engine.ts';
+import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { UserError, unknownCampaign } from '../errors.ts';
+import { command } from '../invocation.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { outcomeLine, summaryTable } from '../progress-view.ts';
-import { unknownCampaign } from './status.ts';
 
 export function register(program: Command): void {
   program
@@ -34,7 +36,14 @@ export function register(program: Command): void {
 
 async function cancel(env: Environment, campaign: string): Promise<void> {
   const handle = campaignHandle(env.client, campaign);
-  const { status, taskQueue } = await handle.describe();
+  const { status, taskQueue, memo } = await handle.describe();
+  if (status.name === 'RUNNING' && env.embedded && engineOf(memo) !== ENGINE) {
+    // This process's worker could not replay another engine's history (contract/engine.ts).
+    throw new UserError(
+      `${campaign} runs on mediaflow engine ${engineOf(memo)}, this is engine ${ENGINE}`,
+      `${command('run', '<its spec>')} continues it on this engine from its records; cancel it then`,
+    );
+  }
   if (status.name === 'RUNNING') {
     let worker: LocalWorker | null = null;
     try {

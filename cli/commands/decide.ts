@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { ReviewAck, ReviewAction, ReviewDecision } from '../../contract/review.ts';
 import { matchJobs } from '../../review/match-jobs.ts';
 import { buildModel } from '../../review/model.ts';
-import { sendAll } from '../../review/send.ts';
+import { sendChecked } from '../../review/prompt-check.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
@@ -75,7 +75,7 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
       ...(options.prompt && { prompt: options.prompt }),
       ...(by && { by }),
     }));
-    const ack = await sendAll(decisions, opened.send);
+    const ack = await sendChecked(decisions, model, opened.send);
     const names = new Map(items.map((item) => [item.key, item.name]));
     print(action, ack, names, options.json === true);
     if (ack.refused.length > 0) process.exitCode = 1;

@@ -5,14 +5,16 @@
  *
  * Prices are asked once per distinct priced input (cli/service-prices.ts).
  */
+
 import type { Command } from 'commander';
 import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
+import { fitsBudget } from '../../contract/budget-rule.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
-import { type ReviewCosts, reviewCosts } from '../../plan/review.ts';
-import { wholeNumber } from '../options.ts';
+import { type ReviewCosts, reviewCosts } from '../../plan/review-costs.ts';
+import { type SpecOptions, wholeNumber, withSpecOptions } from '../options.ts';
 import { connectPricingService } from '../pricing-service.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
@@ -82,7 +84,7 @@ export async function estimatePlan(
     serviceTotal,
     balance: balance.credits,
     budget: plan.budget,
-    overBudget: plan.budget !== null && serviceTotal > plan.budget,
+    overBudget: !fitsBudget(plan.budget, serviceTotal),
     overBalance: serviceTotal > balance.credits,
     review: reviewCosts(plan.jobs, plan.steps, (job) => prices.byKey.get(job.key)!),
   };
@@ -189,30 +191,31 @@ export function estimateJson(report: EstimateReport) {
 }
 
 export function register(program: Command): void {
-  program
-    .command('estimate')
-    .description(
-      'Price a campaign with the service (POST /v1/estimate) and check it against budget and balance',
-    )
-    .argument('<spec>', 'campaign spec (YAML)')
-    .option('--json', 'print the estimate as JSON (money as decimal strings)')
-    .option('--concurrency <n>', 'estimate requests in flight', wholeNumber, 8)
-    .action(async (spec: string, options: { json?: boolean; concurrency: number }) => {
-      const plan = await loadPlanOrReport(spec);
-      if (!plan) return;
-      const { client, stop } = await connectPricingService();
-      try {
-        const report = await estimatePlan(plan, client, options.concurrency);
-        process.stdout.write(
-          options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
-        );
-        if (report.overBudget || report.overBalance) process.exitCode = 1;
-      } catch (error) {
-        // ServiceError messages name the endpoint and the reason, never the key.
-        process.stderr.write(`estimate failed: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      } finally {
-        await stop();
-      }
-    });
+  withSpecOptions(
+    program
+      .command('estimate')
+      .description(
+        'Price a campaign with the service (POST /v1/estimate) and check it against budget and balance',
+      )
+      .argument('<spec>', 'campaign spec (YAML)')
+      .option('--json', 'print the estimate as JSON (money as decimal strings)')
+      .option('--concurrency <n>', 'estimate requests in flight', wholeNumber, 8),
+  ).action(async (spec: string, options: SpecOptions & { concurrency: number }) => {
+    const plan = await loadPlanOrReport(spec, options);
+    if (!plan) return;
+    const { client, stop } = await connectPricingService();
+    try {
+      const report = await estimatePlan(plan, client, options.concurrency);
+      process.stdout.write(
+        options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
+      );
+      if (report.overBudget || report.overBalance) process.exitCode = 1;
+    } catch (error) {
+      // ServiceError messages name the endpoint and the reason, never the key.
+      process.stderr.write(`estimate failed: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    } finally {
+      await stop();
+    }
+  });
 }

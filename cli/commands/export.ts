@@ -8,12 +8,12 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { materializeManifest } from '../../activities/manifest.ts';
+import { workflowIdOf } from '../../control/campaign.ts';
+import { materializeManifest } from '../../records/manifest.ts';
 import { isS3Url, MANIFEST_KEY } from '../../store/index.ts';
-import { workflowIdOf } from '../../worker/campaign-control.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { unknownCampaign } from '../errors.ts';
 import { outputOverride } from '../output-location.ts';
-import { unknownCampaign } from './status.ts';
 
 /** The part of the campaign workflow's input this command reads; the rest is not its business. */
 const StartedWith = z.object({ outputDir: z.string() });

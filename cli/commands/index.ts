@@ -27,6 +27,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['export'], load: () => import('./export.ts') },
   { names: ['worker'], load: () => import('./worker.ts') },
   { names: ['stack'], load: () => import('./stack.ts') },
+  { names: ['models'], load: () => import('./models.ts') },
+  { names: ['schema'], load: () => import('./schema.ts') },
   { names: ['emulator'], load: () => import('./emulator.ts') },
 ];
 

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
+import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { describeTotal, loadPlanOrReport } from './validate.ts';
 
 const EXAMPLES = 2;
@@ -65,14 +66,18 @@ export function planTable(plan: Plan): string {
 }
 
 export function register(program: Command): void {
-  program
-    .command('plan')
-    .description('Show the jobs a campaign spec expands to: per step count, model, names and price')
-    .argument('<spec>', 'campaign spec (YAML)')
-    .option('--json', 'print { campaign, jobs: [{ key, step, name, model, input, from, usd }], total_usd }')
-    .action(async (spec: string, options: { json?: boolean }) => {
-      const plan = await loadPlanOrReport(spec);
-      if (!plan) return;
-      process.stdout.write(options.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planTable(plan));
-    });
+  withSpecOptions(
+    program
+      .command('plan')
+      .description('Show the jobs a campaign spec expands to: per step count, model, names and price')
+      .argument('<spec>', 'campaign spec (YAML)')
+      .option(
+        '--json',
+        'print { campaign, jobs: [{ key, step, name, model, input, from, usd }], total_usd }',
+      ),
+  ).action(async (spec: string, options: SpecOptions) => {
+    const plan = await loadPlanOrReport(spec, options);
+    if (!plan) return;
+    process.stdout.write(options.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planTable(plan));
+  });
 }

@@ -8,11 +8,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
-import { materializeManifest } from '../../activities/manifest.ts';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
-import { isS3Url } from '../../store/index.ts';
+import { ENGINE, engineOf } from '../../contract/engine.ts';
 import {
   attach,
   type CampaignView,
@@ -20,13 +18,17 @@ import {
   campaignView,
   finalView,
   startOrAttach,
-} from '../../worker/campaign-control.ts';
-import { checkWorkerAccess } from '../../worker/check-access.ts';
-import { keyFingerprint } from '../../worker/governor.ts';
+} from '../../control/campaign.ts';
+import { checkWorkerAccess } from '../../control/check-access.ts';
+import { keyFingerprint } from '../../control/governor.ts';
+import { materializeManifest } from '../../records/manifest.ts';
+import { storePlan } from '../../records/plan-store.ts';
+import { isS3Url } from '../../store/index.ts';
 import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
@@ -34,10 +36,9 @@ import { allSucceeded, moneyAsDecimal, ProgressDisplay, summaryTable } from '../
 import { reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
-interface RunOptions {
+interface RunOptions extends SpecOptions {
   taskQueue?: string;
   output?: string;
-  json?: boolean;
   allowOverBudget?: boolean;
   worker?: boolean;
   verify?: boolean;
@@ -50,8 +51,7 @@ const STOP_GRACE_MS = 5_000;
 const ACCESS_WAIT_MS = 10_000;
 
 export function register(program: Command): void {
-  program
-    .command('run <spec>')
+  withSpecOptions(program.command('run <spec>'))
     .description('Run a campaign to the last downloaded file (or attach to it if it is already running).')
     .option('--json', 'print the final summary as JSON on stdout')
     .option(
@@ -93,7 +93,7 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
-  const loaded = await loadPlanOrReport(spec);
+  const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: 1, exitNow: false };
   const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
   const env = await openEnvironment();
@@ -154,7 +154,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
       const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
-      const { attached } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      if (continuedFrom !== undefined)
+        console.error(
+          `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,
+        );
       if (attached) {
         console.error(`${plan.campaign} is already running: attaching to it.`);
         taskQueue = (await handle.describe()).taskQueue;
@@ -192,7 +196,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     const finished = handle.result().then(() => 'done' as const);
     let reviewHinted = false;
     for (;;) {
-      // The memo, not a query (worker/campaign-control.ts): reading progress never asks a worker.
+      // The memo, not a query (control/campaign.ts): reading progress never asks a worker.
       const view = await campaignView(env.client, handle).catch(() => null);
       if (view && !reviewHinted && reviewWait(view.progress).awaiting > 0) {
         // Once, above the frame: where the decisions this campaign waits for are made.
@@ -238,11 +242,14 @@ function detachLine(env: Environment, spec: string, campaign: string, hadWorker:
   return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
 }
 
-/** The task queue of the campaign's running workflow, or null when it is not running. */
+/**
+ * The task queue of the campaign's running workflow, or null when it is not running or runs on an
+ * older engine (startOrAttach continues that one from its records: contract/engine.ts).
+ */
 async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<string | null> {
   try {
-    const { status, taskQueue } = await handle.describe();
-    return status.name === 'RUNNING' ? taskQueue : null;
+    const { status, taskQueue, memo } = await handle.describe();
+    return status.name === 'RUNNING' && engineOf(memo) >= ENGINE ? taskQueue : null;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;

@@ -1,10 +1,10 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress, NoWorkerError } from '../../worker/campaign-control.ts';
+import { campaignProgress, NoWorkerError } from '../../control/campaign.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
-import { type Environment, openEnvironment } from '../environment.ts';
-import { UserError } from '../errors.ts';
+import { openEnvironment } from '../environment.ts';
+import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
 
@@ -48,12 +48,4 @@ export function register(program: Command): void {
         await env.close();
       }
     });
-}
-
-/** Shared with `cancel`: the campaign name is the spec's `campaign:` field. */
-export function unknownCampaign(env: Environment, campaign: string): UserError {
-  return new UserError(
-    `no campaign named "${campaign}" on ${env.temporalAddress} (namespace ${env.namespace})`,
-    `the name is a spec's campaign: field, and ${command('run', '<spec>')} starts it`,
-  );
 }

@@ -4,17 +4,29 @@
  * catalogue price is over budget.max_usd is a problem too: `run` would refuse it.
  * `loadPlanOrReport` is shared by `plan`, `estimate` and `run`, so all report problems alike.
  */
+
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatDollars, formatUsd } from '../../api/money.ts';
+import { fitsBudget } from '../../contract/budget-rule.ts';
 import { formatProblem, type Plan } from '../../plan/index.ts';
 import { command } from '../invocation.ts';
+import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { planSpecFile } from '../spec-file.ts';
 
-/** The plan, or null after printing its problems on stderr and setting exit code 1. */
-export async function loadPlanOrReport(spec: string): Promise<Plan | null> {
-  const result = await planSpecFile(spec);
+/**
+ * The plan, or null after printing its problems and setting exit code 1: on stderr, or with
+ * `--json` as `{ ok: false, problems: [{ file, line, column, message }] }` on stdout, so a script
+ * reading stdout learns why.
+ */
+export async function loadPlanOrReport(spec: string, options: SpecOptions = {}): Promise<Plan | null> {
+  const result = await planSpecFile(spec, { inputRoots: options.allowInputRoot ?? [] });
   if (result.ok) return result.plan;
+  process.exitCode = 1;
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ ok: false, problems: result.problems }, null, 2)}\n`);
+    return null;
+  }
   // Paths relative to where the user stands read better and stay clickable in terminals.
   for (const problem of result.problems) {
     process.stderr.write(`${formatProblem({ ...problem, file: relative(problem.file) })}\n`);
@@ -22,7 +34,6 @@ export async function loadPlanOrReport(spec: string): Promise<Plan | null> {
   process.stderr.write(
     `${result.problems.length} ${result.problems.length === 1 ? 'problem' : 'problems'}\n`,
   );
-  process.exitCode = 1;
   return null;
 }
 
@@ -37,7 +48,7 @@ export function describeTotal(plan: Plan): string {
  * the service can price add to the total, so a plan over budget without them is over with them.
  */
 export function overBudget(plan: Plan): string | null {
-  if (plan.budget === null || plan.totalUsd <= plan.budget) return null;
+  if (plan.budget === null || fitsBudget(plan.budget, plan.totalUsd)) return null;
   return `plan costs ${formatDollars(plan.totalUsd)}, over budget.max_usd ${formatDollars(plan.budget)}`;
 }
 
@@ -46,46 +57,40 @@ function relative(file: string): string {
 }
 
 export function register(program: Command): void {
-  program
-    .command('validate')
-    .description('Check a campaign spec: every problem as file:line:col, or "ok: N jobs, $X"')
-    .argument('<spec>', 'campaign spec (YAML)')
-    .option(
-      '--json',
-      'print { ok, jobs, total_usd, unpriced_jobs } or { ok, problems } as JSON (over budget: both)',
-    )
-    .action(async (spec: string, options: { json?: boolean }) => {
-      if (options.json) {
-        const result = await planSpecFile(spec);
-        if (!result.ok) {
-          process.stdout.write(`${JSON.stringify({ ok: false, problems: result.problems }, null, 2)}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        const { plan } = result;
-        const over = overBudget(plan);
-        const body = {
-          ok: over === null,
-          jobs: plan.jobs.length,
-          total_usd: formatUsd(plan.totalUsd),
-          unpriced_jobs: plan.unpricedJobs,
-          ...(over === null ? {} : { problems: [{ file: plan.specFile, message: over }] }),
-        };
-        process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-        if (over !== null) process.exitCode = 1;
-        return;
-      }
-      const plan = await loadPlanOrReport(spec);
-      if (!plan) return;
+  withSpecOptions(
+    program
+      .command('validate')
+      .description('Check a campaign spec: every problem as file:line:col, or "ok: N jobs, $X"')
+      .argument('<spec>', 'campaign spec (YAML)')
+      .option(
+        '--json',
+        'print { ok, jobs, total_usd, unpriced_jobs } or { ok, problems } as JSON (over budget: both)',
+      ),
+  ).action(async (spec: string, options: SpecOptions) => {
+    const plan = await loadPlanOrReport(spec, options);
+    if (!plan) return;
+    if (options.json) {
       const over = overBudget(plan);
-      if (over === null) {
-        process.stdout.write(`ok: ${plan.jobs.length} jobs, ${describeTotal(plan)}\n`);
-        return;
-      }
-      process.stderr.write(
-        `${relative(plan.specFile)}: ${over}; raise it, or ${command('run', spec, '--allow-over-budget')}` +
-          ' runs until the budget is spent\n',
-      );
-      process.exitCode = 1;
-    });
+      const body = {
+        ok: over === null,
+        jobs: plan.jobs.length,
+        total_usd: formatUsd(plan.totalUsd),
+        unpriced_jobs: plan.unpricedJobs,
+        ...(over === null ? {} : { problems: [{ file: plan.specFile, message: over }] }),
+      };
+      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      if (over !== null) process.exitCode = 1;
+      return;
+    }
+    const over = overBudget(plan);
+    if (over === null) {
+      process.stdout.write(`ok: ${plan.jobs.length} jobs, ${describeTotal(plan)}\n`);
+      return;
+    }
+    process.stderr.write(
+      `${relative(plan.specFile)}: ${over}; raise it, or ${command('run', spec, '--allow-over-budget')}` +
+        ' runs until the budget is spent\n',
+    );
+    process.exitCode = 1;
+  });
 }

@@ -3,19 +3,36 @@
  * as share the output folder; they split the work of every campaign on the task queue.
  */
 
+import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
+import { engineQueue } from '../../contract/engine.ts';
+import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../../contract/task-queues.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {
   createMediaflowWorker,
   DEFAULT_MAX_ACTIVITIES,
   serviceConnectionsFor,
-  TASK_QUEUE,
 } from '../../worker/create-worker.ts';
-import { createGovernorWorker, GOVERNOR_TASK_QUEUE } from '../../worker/governor.ts';
+import { createGovernorWorker } from '../../worker/governor.ts';
+import {
+  DEFAULT_SHUTDOWN_GRACE_S,
+  installWorkerRuntime,
+  runUntilDrained,
+  shutdownTimes,
+  startHealthEndpoint,
+} from '../../worker/worker-process.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { wholeNumber } from '../options.ts';
+
+interface WorkerCommandOptions {
+  taskQueue: string;
+  maxActivities: number;
+  shutdownGrace: number;
+  healthPort?: string;
+  metricsAddress?: string;
+}
 
 export function register(program: Command): void {
   program
@@ -28,12 +45,23 @@ export function register(program: Command): void {
       wholeNumber,
       DEFAULT_MAX_ACTIVITIES,
     )
+    .option(
+      '--shutdown-grace <seconds>',
+      'on SIGTERM, how long running activities may finish before they are handed over',
+      wholeNumber,
+      DEFAULT_SHUTDOWN_GRACE_S,
+    )
+    .option('--health-port <port>', 'serve GET /health (200 while polling, 503 once draining) on this port')
+    .option(
+      '--metrics-address <host:port>',
+      "serve Temporal's SDK metrics for Prometheus at /metrics (off by default)",
+    )
     .addHelpText(
       'after',
       '\nReads TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_API_KEY (or a Temporal profile) and\n' +
         'MEDIAFLOW_API_URL / MEDIAFLOW_API_KEY from the environment.',
     )
-    .action(async (options: { taskQueue: string; maxActivities: number }) => {
+    .action(async (options: WorkerCommandOptions) => {
       // On the embedded default the stack is `run`'s: its worker rides along with it.
       if (!temporalConfigured()) {
         throw new UserError(
@@ -49,6 +77,7 @@ export function register(program: Command): void {
           `for a local one, ${command('emulator')} prints both`,
         );
       }
+      installWorkerRuntime({ metricsAddress: options.metricsAddress });
       const service = serviceClientFromEnv(process.env, {
         connections: serviceConnectionsFor(options.maxActivities),
       });
@@ -62,20 +91,31 @@ export function register(program: Command): void {
         connection,
         namespace,
         client: service,
-        taskQueue: options.taskQueue,
+        taskQueue: engineQueue(options.taskQueue),
         maxConcurrentActivities: options.maxActivities,
+        shutdown: shutdownTimes(options.shutdownGrace),
       });
       // Every worker also runs rate governors (workflows/governor/): one per API key in use.
       const governors = await createGovernorWorker({ connection, namespace });
       console.log(
-        `mediaflow worker polling ${options.taskQueue} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
+        `mediaflow worker polling ${engineQueue(options.taskQueue)} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
       );
+      const health =
+        options.healthPort === undefined
+          ? undefined
+          : await startHealthEndpoint([worker, governors], Number(options.healthPort));
+      if (health) console.log(`health at http://${hostPort(health.server.address())}/health`);
       try {
-        // Both return after SIGINT/SIGTERM, once in-flight tasks are handed back.
-        await Promise.all([worker.run(), governors.run()]);
+        // Both return after SIGINT/SIGTERM, once running activities finished or were handed over.
+        await runUntilDrained([worker, governors]);
       } finally {
+        await health?.close();
         await connection.close();
         await service.close();
       }
     });
+}
+
+function hostPort(address: string | AddressInfo | null): string {
+  return typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
 }

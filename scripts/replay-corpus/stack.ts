@@ -12,12 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
+import { engineQueue } from '../../contract/engine.ts';
+import { startOrAttach } from '../../control/campaign.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 
@@ -86,7 +87,9 @@ export async function startCampaign(
   const result = await planCampaign(specFile);
   if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
   const plan = result.plan;
-  const taskQueue = `corpus-${shape}`;
+  // `mediaflow worker --task-queue <named>` (spawnWorker) polls this generation's queue of that name.
+  const named = `corpus-${shape}`;
+  const taskQueue = engineQueue(named);
   const ref = await storePlan(plan);
   const { handle } = await startOrAttach(temporal.client, plan, ref, taskQueue, governor);
 
@@ -111,7 +114,7 @@ export async function startCampaign(
     spawnWorker() {
       const log = openSync(join(dir, 'worker.log'), 'a');
       const bin = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
-      return spawn(process.execPath, [...WORKER_NODE_FLAGS, bin, 'worker', '--task-queue', taskQueue], {
+      return spawn(process.execPath, [...WORKER_NODE_FLAGS, bin, 'worker', '--task-queue', named], {
         stdio: ['ignore', log, log],
         env: {
           ...process.env,

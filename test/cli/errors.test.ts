@@ -4,7 +4,7 @@
  * None of these need Temporal or a service.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -87,6 +87,75 @@ describe('mediaflow habits', () => {
       total_usd: '0.09',
       problems: [{ message: 'plan costs $0.09, over budget.max_usd $0.05' }],
     });
+  });
+});
+
+describe('refusals before anything runs', () => {
+  it("run --json prints an invalid spec's problems as JSON on stdout, exit 1", async () => {
+    const { cwd, run } = await inDir();
+    await writeSpec(cwd, SPEC.replace('CAMPAIGN', 'broken').replace('model: I4', 'model: I9'));
+    const result = await run('run', 'spec.yaml', '--json');
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      ok: false,
+      problems: [
+        expect.objectContaining({
+          file: join(cwd, 'spec.yaml'),
+          line: 8,
+          column: 12,
+          message: expect.any(String),
+        }),
+      ],
+    });
+  });
+
+  it('reads a local image from outside the spec folder only with --allow-input-root', async () => {
+    const { cwd, run } = await inDir();
+    await mkdir(join(cwd, 'project'));
+    await mkdir(join(cwd, 'assets'));
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
+    await writeFile(join(cwd, 'assets', 'mug.png'), png);
+    const spec = `version: 1
+campaign: roots
+steps:
+  - { id: clip, model: V4, input: { prompt: spin, start_image: ../assets/mug.png } }
+`;
+    await writeSpec(join(cwd, 'project'), spec);
+    const refused = await run('validate', 'project/spec.yaml');
+    expect(refused.code).toBe(1);
+    expect(lines(refused.stderr)[0]).toMatch(
+      /^project\/spec\.yaml:4:64: step "clip": image file "..\/assets\/mug.png" is outside the spec's folder .*; move it there, or allow its folder with --allow-input-root .*assets$/,
+    );
+    const allowed = await run('validate', 'project/spec.yaml', '--allow-input-root', 'assets');
+    expect(allowed).toMatchObject({ code: 0, stdout: 'ok: 1 jobs, $0.25\n' });
+  });
+});
+
+describe('missing AWS settings', () => {
+  const withoutAws = (extra: Record<string, string>) => ({
+    ...Object.fromEntries(Object.entries(cleanEnv()).filter(([name]) => !name.startsWith('AWS_'))),
+    // No profile files and no instance metadata: nothing but what the test sets.
+    AWS_CONFIG_FILE: '/nonexistent',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...extra,
+  });
+
+  it.each([
+    [{}, 'mediaflow: no AWS region for the s3:// location: set AWS_REGION'],
+    [
+      { AWS_REGION: 'eu-west-1' },
+      'mediaflow: no AWS credentials for the s3:// location: set AWS_ACCESS_KEY_ID',
+    ],
+  ])('export to s3:// with %o says in one line which variable to set', async (extra, start) => {
+    const cwd = await tempDir();
+    const result = await mediaflow(['export', 'spring', '--output', 's3://bucket/spring'], {
+      cwd,
+      env: withoutAws(extra),
+    });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr.startsWith(start)).toBe(true);
   });
 });
 

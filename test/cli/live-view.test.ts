@@ -142,12 +142,36 @@ describe('the summary', () => {
     expect(table.split('\n')[0]).toBe('step   model  planned  succeeded  cached  failed  regenerated');
     expect(table.split('\n')[1]).toMatch(/^still\s+I4\s+3\s+3\s+0\s+0\s+2$/);
   });
+
+  it('fits 80 columns with every column shown, as two tables that each start with the step', () => {
+    const counts = { planned: 12, succeeded: 4, failed: 1, skipped: 2, canceled: 1, regenerated: 2 };
+    const reviewed = { awaiting_review: 2, approved: 4, rejected: 2 };
+    const table = summaryTable(
+      progress([step('still-in-every-colour', { ...counts, ...reviewed }), step('clip', counts)]),
+      1_000,
+    ).split('\n');
+    expect(table.filter((line) => line.length > 80)).toEqual([]);
+    expect(table.slice(0, 12).map((line) => line.replace(/\s+/g, ' '))).toEqual([
+      'step model planned succeeded cached failed skipped',
+      'still-in-every-colour I4 12 4 0 1 2',
+      'clip I4 12 4 0 1 2',
+      '',
+      'step canceled not run awaiting review approved rejected',
+      'still-in-every-colour 1 4 2 4 2',
+      'clip 1 4 0 0 0',
+      '',
+      'step regenerated',
+      'still-in-every-colour 2',
+      'clip 2',
+      '',
+    ]);
+  });
 });
 
 describe('the task queue of a campaign run starts', () => {
-  it('is its own on the embedded default, the shared one elsewhere, and --task-queue wins', () => {
-    expect(campaignTaskQueue(true, 'spring')).toBe('mediaflow-spring');
-    expect(campaignTaskQueue(false, 'spring')).toBe('mediaflow');
-    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe('mine');
+  it('is its own on the embedded default, the shared one elsewhere, and --task-queue wins: each this engine generation’s', () => {
+    expect(campaignTaskQueue(true, 'spring')).toBe('mediaflow-spring@e2');
+    expect(campaignTaskQueue(false, 'spring')).toBe('mediaflow@e2');
+    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe('mine@e2');
   });
 });

@@ -2,9 +2,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../activities/index.ts';
 import { createActivities } from '../../activities/index.ts';
-import { storePlan } from '../../activities/plan-store.ts';
 import type { CreateOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import type { Harness } from './harness.ts';
 

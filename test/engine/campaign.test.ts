@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
-import { attach, PlanMismatchError } from '../../worker/campaign-control.ts';
+import { attach, PlanMismatchError } from '../../control/campaign.ts';
 import { CHAINED_SPEC, harness } from './harness.ts';
 
 async function sha256(file: string): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * `run` asks a worker whether it can read the plan and write the output folder before it shows
- * progress (worker/check-access.ts). Each verdict against the suite's dev server: a worker that
+ * progress (control/check-access.ts). Each verdict against the suite's dev server: a worker that
  * can, a read-only output folder (a read-only tmpfs: the suite runs as root, so a chmod would
  * not stop it), a full one, a plan path the worker does not have, a plan changed since it was
  * stored, and a queue no worker polls.
@@ -10,11 +10,11 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import type { PlanRef } from '../../contract/campaign.ts';
-import { checkWorkerAccess } from '../../worker/check-access.ts';
+import { checkWorkerAccess } from '../../control/check-access.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import { uniqueTaskQueue } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { CHAINED_SPEC, type Harness, harness } from './harness.ts';
 
 /** The harness's plan stored, and the check run with a worker polling the harness's queue. */
@@ -26,6 +26,7 @@ async function withWorker(h: Harness, check: (ref: PlanRef, outputDir: string) =
     namespace: 'default',
     client: h.service,
     taskQueue: h.taskQueue,
+    workflowBundle: suiteWorkflowBundle(),
   });
   return { plan, ref, verdict: await worker.runUntil(check(ref, plan.outputDir)) };
 }

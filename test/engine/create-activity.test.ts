@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { awaitPrediction } from '../../activities/await-prediction.ts';
-import { readClaims } from '../../activities/claims.ts';
+import { readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
 import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';

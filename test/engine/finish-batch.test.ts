@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { downloadFile } from '../../activities/download.ts';
-import { storePlan } from '../../activities/plan-store.ts';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { type Activities, activitiesFor, create, predictionIdOf } from './activity-env.ts';
 import { type Harness, harness, twoStills } from './harness.ts';
 

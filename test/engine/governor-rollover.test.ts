@@ -7,11 +7,11 @@
 import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { joinGovernor } from '../../control/governor.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
-import { createGovernorWorker, joinGovernor } from '../../worker/governor.ts';
-import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { createGovernorWorker } from '../../worker/governor.ts';
 import { governorWorkflowId, limitsSignal, throttledSignal } from '../../workflows/governor/messages.ts';
-import { temporalClient, workerConnection } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, temporalClient, workerConnection } from '../helpers/temporal.ts';
 
 describe('rate governor across continue-as-new', () => {
   it('keeps its campaigns and limits, and every run replays', async () => {
@@ -20,7 +20,7 @@ describe('rate governor across continue-as-new', () => {
     });
     onTestFinished(() => server.stop());
     const client = await temporalClient(server.address);
-    const bundle = await workflowBundle();
+    const bundle = suiteWorkflowBundle();
     const worker = await createGovernorWorker({
       connection: await workerConnection(server.address),
       namespace: 'default',

@@ -5,15 +5,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
+import { startOrAttach } from '../../control/campaign.ts';
+import { keyFingerprint } from '../../control/governor.ts';
 import type { Limits } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import { createGovernorWorker, keyFingerprint } from '../../worker/governor.ts';
-import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { createGovernorWorker } from '../../worker/governor.ts';
 import { LIMITS_REFRESH_MS } from '../../workflows/decide.ts';
 import { governorWorkflowId } from '../../workflows/governor/messages.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
 
 const RATE = 10;
@@ -44,7 +45,7 @@ const within = (times: number[], from: number, to: number) => times.filter((t) =
 async function sharedKey(limits: Partial<Limits>) {
   const h = await harness({ timeScale: 1, latencyMs: 300, jitter: false, limits });
   const key = keyFingerprint(h.emulator.baseUrl, h.emulator.apiKey);
-  const bundle = await workflowBundle();
+  const bundle = suiteWorkflowBundle();
   const options = { connection: h.connection, namespace: 'default', workflowBundle: bundle };
   const worker = await createMediaflowWorker({ ...options, client: h.service, taskQueue: h.taskQueue });
   const governor = await createGovernorWorker(options);

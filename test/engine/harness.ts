@@ -12,16 +12,23 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, type NativeConnection, Runtime } from '@temporalio/worker';
 import { onTestFinished } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
+import { engineQueue } from '../../contract/engine.ts';
+import { startOrAttach } from '../../control/campaign.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { startOrAttach } from '../../worker/campaign-control.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { temporalAddress, temporalClient, uniqueTaskQueue, workerConnection } from '../helpers/temporal.ts';
+import {
+  suiteWorkflowBundle,
+  temporalAddress,
+  temporalClient,
+  uniqueTaskQueue,
+  workerConnection,
+} from '../helpers/temporal.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 
@@ -67,8 +74,10 @@ export async function harness({
   onTestFinished(() => service.close());
   const temporal = await temporalClient(address);
   const connection = await workerConnection(address);
-  const taskQueue = uniqueTaskQueue('engine');
-  const suffix = taskQueue.slice(-8);
+  // `mediaflow worker --task-queue <named>` polls this engine generation's queue of that name.
+  const named = uniqueTaskQueue('engine');
+  const taskQueue = engineQueue(named);
+  const suffix = named.slice(-8);
 
   let workers = 0;
   const start = async (plan: Plan) => {
@@ -97,6 +106,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       return worker.runUntil(async () => {
         await meanwhile?.(handle);
@@ -110,6 +120,7 @@ export async function harness({
         namespace: 'default',
         client: service,
         taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
       });
       const working = worker.run();
       onTestFinished(async () => {
@@ -118,24 +129,20 @@ export async function harness({
       });
     },
     spawnWorker() {
-      const child = spawn(
-        process.execPath,
-        [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue],
-        {
-          // Its output goes to a log beside the outputs, for when a durability test fails.
-          stdio: [
-            'ignore',
-            openSync(join(dir, `worker-${++workers}.log`), 'a'),
-            openSync(join(dir, `worker-${workers}.log`), 'a'),
-          ],
-          env: {
-            ...process.env,
-            TEMPORAL_ADDRESS: address ?? temporalAddress(),
-            MEDIAFLOW_API_URL: emulator.baseUrl,
-            MEDIAFLOW_API_KEY: emulator.apiKey,
-          },
+      const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', named], {
+        // Its output goes to a log beside the outputs, for when a durability test fails.
+        stdio: [
+          'ignore',
+          openSync(join(dir, `worker-${++workers}.log`), 'a'),
+          openSync(join(dir, `worker-${workers}.log`), 'a'),
+        ],
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: address ?? temporalAddress(),
+          MEDIAFLOW_API_URL: emulator.baseUrl,
+          MEDIAFLOW_API_KEY: emulator.apiKey,
         },
-      );
+      });
       onTestFinished(() => {
         child.kill('SIGKILL');
       });

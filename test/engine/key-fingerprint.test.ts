@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyFingerprint } from '../../worker/governor.ts';
+import { keyFingerprint } from '../../control/governor.ts';
 
 const KEY = 'mfk_0123456789abcdef0123456789abcdef0123456789abcdef';
 const URL_A = 'https://api.example.com/v1';

@@ -12,7 +12,7 @@ import { createActivities } from '../../activities/index.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
-import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
 
 const BATCH = 50;
@@ -39,7 +39,7 @@ async function run(h: Harness, plan: Plan, download = downloadFile): Promise<Cam
     connection: h.connection,
     namespace: 'default',
     taskQueue: h.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: suiteWorkflowBundle(),
     activities: createActivities(activityDeps(h.service, { download })),
   });
   return worker.runUntil(handle.result());

@@ -10,8 +10,8 @@ import {
   type ReviewBatch,
   type ReviewDecision,
 } from '../../contract/review.ts';
+import { campaignView } from '../../control/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
-import { campaignView } from '../../worker/campaign-control.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import type { Harness } from './harness.ts';
 

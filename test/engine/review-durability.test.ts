@@ -7,10 +7,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
+import { readDecisions } from '../../records/decisions.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';
 
@@ -67,6 +68,7 @@ steps:
       namespace: 'default',
       client: h.service,
       taskQueue: h.taskQueue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const result = await worker.runUntil(async () => {
       const ack = await review(handle, [

@@ -6,9 +6,9 @@
  */
 import { type ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { readDecisions } from '../../activities/decisions.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
-import { campaignView } from '../../worker/campaign-control.ts';
+import { campaignView } from '../../control/campaign.ts';
+import { readDecisions } from '../../records/decisions.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';
 

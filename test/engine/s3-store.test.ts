@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Manifest } from '../../activities/manifest.ts';
+import { Manifest } from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Env, uniqueS3Url } from '../helpers/s3-store.ts';
 import { harness } from './harness.ts';

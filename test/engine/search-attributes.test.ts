@@ -11,7 +11,6 @@ import { promisify } from 'node:util';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignInput } from '../../contract/campaign.ts';
 import {
@@ -19,7 +18,8 @@ import {
   registerSearchAttributes,
   searchAttributesRegistered,
   startOrAttach,
-} from '../../worker/campaign-control.ts';
+} from '../../control/campaign.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { findTemporalCli } from '../../worker/temporal-cli.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
@@ -35,7 +35,7 @@ import {
   SPEC_DIGEST_KEY,
   SPENT_USD_KEY,
 } from '../../workflows/search-attributes.ts';
-import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 
 const run = promisify(execFile);
@@ -194,6 +194,7 @@ describe('operating a campaign with Temporal tools', () => {
       namespace,
       client: h.service,
       taskQueue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const progress = await worker.runUntil(handle.result());
     expect(progress.outcome).toBe('completed');

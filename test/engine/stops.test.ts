@@ -17,6 +17,7 @@ import {
   unmountTmpfs,
 } from '../../bench/drills/stop-kit.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 
 const IMAGES = (count: number) => `
@@ -79,6 +80,7 @@ describe('campaign stops', () => {
       namespace: 'default',
       client: admin,
       taskQueue: h.taskQueue,
+      workflowBundle: suiteWorkflowBundle(),
     });
     const handle = await h.start(plan);
     const finished = await worker.runUntil(handle.result());

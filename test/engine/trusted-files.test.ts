@@ -6,7 +6,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storePlan } from '../../activities/plan-store.ts';
+import { storePlan } from '../../records/plan-store.ts';
 import { LocalStore, writePlan } from '../../store/index.ts';
 import { activitiesFor, create, createAndFinish, kinds, predictionIdOf } from './activity-env.ts';
 import { harness, twoStills } from './harness.ts';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, type WorkflowBundlePath } from '@temporalio/worker';
 import { inject, onTestFinished } from 'vitest';
 
 export function temporalAddress(): string {
@@ -28,4 +28,13 @@ export async function workerConnection(address = temporalAddress()): Promise<Nat
   const connection = await NativeConnection.connect({ address });
   onTestFinished(() => connection.close());
   return connection;
+}
+
+/**
+ * The workflow code, bundled once for the whole run (test/global-setup.ts): give it to every worker
+ * a test creates, or the worker bundles again in this file's process (about 5 s). It is the code
+ * as it was when the run started: in watch mode, restart vitest after changing workflows/.
+ */
+export function suiteWorkflowBundle(): WorkflowBundlePath {
+  return { codePath: inject('workflowBundle') };
 }

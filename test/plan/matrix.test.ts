@@ -48,4 +48,35 @@ describe('matrix expansion (GitHub Actions semantics)', () => {
     expect(expand({ include: [{ a: 1 }, { a: 2, b: true }] })).toEqual([{ a: 1 }, { a: 2, b: true }]);
     expect(expandMatrix(undefined)).toEqual([{}]);
   });
+
+  it('tells 1, "1" and true apart in exclude, and mixes entries naming different axes', () => {
+    const combinations = expand({
+      n: [1, '1', true],
+      m: ['x', 'y'],
+      exclude: [{ n: '1' }, { n: 1, m: 'y' }, { m: 'x', n: true }],
+    });
+    expect(combinations).toEqual([
+      { n: 1, m: 'x' },
+      { n: true, m: 'y' },
+    ]);
+  });
+
+  it('applies 10,000 exclude entries over 100,000 combinations (a quadratic match never finished)', () => {
+    const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const exclude = range(10_000).map((i) => ({ a: i % 1000, b: Math.floor(i / 1000) }));
+    const combinations = expand({ a: range(1000), b: range(100), exclude });
+    expect(combinations).toHaveLength(90_000);
+    expect(combinations[0]).toEqual({ a: 0, b: 10 });
+    expect(combinations.some(({ b }) => (b as number) < 10)).toBe(false);
+  });
+
+  it('treats names every object inherits (constructor, toString) as normal keys', () => {
+    const expected: Record<string, string>[] = [
+      { colour: 'red', constructor: 'x', toString: 'y' },
+      { colour: 'blue', toString: 'y' },
+    ];
+    expect(
+      expand({ colour: ['red', 'blue'], include: [{ colour: 'red', constructor: 'x' }, { toString: 'y' }] }),
+    ).toEqual(expected);
+  });
 });

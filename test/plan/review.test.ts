@@ -1,6 +1,7 @@
 /** A step's `review:` as the plan stores it, and what gates make of a plan's price (plan/review.ts). */
 import { describe, expect, it } from 'vitest';
-import { durationMs, type ReviewSpec, reviewCosts, reviewRuleOf } from '../../plan/review.ts';
+import { durationMs, type ReviewSpec, reviewRuleOf } from '../../plan/review.ts';
+import { reviewCosts } from '../../plan/review-costs.ts';
 import type { PlannedJob, PlannedStep } from '../../plan/types.ts';
 
 describe('reviewRuleOf: the defaults, written down', () => {

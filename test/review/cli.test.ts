@@ -9,10 +9,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { expect, it, onTestFinished } from 'vitest';
-import { readDecisions } from '../../activities/decisions.ts';
+import { campaignView } from '../../control/campaign.ts';
+import { readDecisions } from '../../records/decisions.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { buildModel } from '../../review/model.ts';
-import { campaignView } from '../../worker/campaign-control.ts';
 import { BIN, cleanEnv, mediaflow } from '../cli/helpers.ts';
 import { harness } from '../engine/harness.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
@@ -88,6 +88,12 @@ it('decides from the command line, reports and serves the page', async () => {
   const newPrompt = await run('regenerate', c, 'still-watch-white', '--prompt', 'a watch on slate');
   expect(newPrompt.code).toBe(1);
   expect(newPrompt.stdout).toMatch(/^refused still-watch-white: .+/m);
+  // A prompt over the model's limit is refused before it is sent: the job keeps its take.
+  const tooLong = await run('regenerate', c, 'still-watch-marble', '--prompt', 'x'.repeat(10_001));
+  expect(tooLong.code).toBe(1);
+  expect(tooLong.stdout).toContain(
+    "refused still-watch-marble: the prompt is 10,001 characters, over I1's limit of 10,000; nothing was sent and the current take is kept",
+  );
   const again = await run('approve', c, 'still-sneaker-white');
   expect(again.code).toBe(1);
   expect(again.stdout).toContain('refused still-sneaker-white: decided already');

@@ -1,8 +1,9 @@
 /** Small plans, manifest entries and decisions for the review model's tables. */
-import type { ManifestEntry } from '../../activities/manifest.ts';
+
 import type { CampaignProgress } from '../../contract/progress.ts';
 import type { DecisionRecord, ReviewAction } from '../../contract/review.ts';
 import type { Plan, PlannedJob } from '../../plan/types.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 
 export const key = (n: number) => n.toString(16).padStart(32, '0');
 

@@ -3,7 +3,7 @@
  * looked, and the campaign is read at most once per interval (less often when reading is slow).
  */
 import { describe, expect, it } from 'vitest';
-import type { ManifestEntry } from '../../activities/manifest.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 import { LiveModel } from '../../review/live.ts';
 import type { ModelSources } from '../../review/model.ts';
 import { running, saved, stillsAndClips } from './fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestEntry } from '../../activities/manifest.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 import { type ItemState, type JobFacts, stateOf } from '../../review/job-state.ts';
 import { matchJobs } from '../../review/match-jobs.ts';
 import { buildModel } from '../../review/model.ts';

@@ -131,4 +131,30 @@ describe('the review server', () => {
     expect(((await response.body.json()) as { message: string }).message).toMatch(/^decisions\.0\.action: /);
     expect(batches).toEqual([]);
   });
+
+  it("refuses a regeneration whose prompt is over the model's limit, sending only the others", async () => {
+    batches.length = 0;
+    const [s1, , s2] = plan0.jobs;
+    const response = await request(new URL('decisions', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        decisions: [
+          { key: s2!.key, action: 'regenerate', prompt: 'x'.repeat(20_000) },
+          { key: 'k-first', action: 'approve' },
+          { key: s1!.key, action: 'regenerate', prompt: 'a shoe on slate' },
+        ],
+      }),
+    });
+    expect(response.statusCode).toBe(200);
+    const ack = (await response.body.json()) as {
+      refused: { key: string; reason: string; message: string }[];
+    };
+    expect(batches.flatMap((b) => b.decisions.map((d) => d.key))).toEqual(['k-first', s1!.key]);
+    expect(ack.refused[0]).toEqual({
+      key: s2!.key,
+      reason: 'prompt_invalid',
+      message: `the prompt is 20,000 characters, over ${s2!.model}'s limit of 10,000; nothing was sent and the current take is kept`,
+    });
+  });
 });

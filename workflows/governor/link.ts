@@ -1,24 +1,21 @@
 /**
- * A campaign's side of the rate governor (governor.ts): it tells the governor what it learns of
- * the service's limits (each read, each 429) and that it ended, and takes the share the governor
- * signals as its own limits. The governor is best effort for liveness: a campaign that hears
- * nothing from it runs on the service's own limits, as campaigns did before it, with a warning.
+ * A campaign's side of the rate governor (governor.ts), as messages: what the reducer tells the
+ * governor (reducer/effects.ts, GovernorNote) is signalled here, and each share the governor
+ * signals is handed to the reducer (reducer/governor.ts decides what it changes). The governor is
+ * best effort for liveness: a campaign that hears nothing from it runs on the service's own
+ * limits, as campaigns did before it, with a warning.
  */
 import {
   condition,
   getExternalWorkflowHandle,
   log,
-  patched,
   type SignalDefinition,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CampaignInput, ServiceLimits } from '../../contract/campaign.ts';
-import type { CampaignState } from '../campaign-state.ts';
-import type { CampaignClock } from '../clock.ts';
 import { messageOf } from '../failure-of.ts';
-import type { Pacer } from '../pacer.ts';
-import type { RunState } from '../run-state.ts';
+import type { GovernorNote } from '../reducer/effects.ts';
 import {
   governorWorkflowId,
   leaveSignal,
@@ -29,67 +26,47 @@ import {
   throttledSignal,
 } from './messages.ts';
 
-/** Histories recorded before the governor send it no signal: the patch keeps them replaying. */
-const RATE_GOVERNOR = 'rate-governor';
-
-/** The campaign's link to its key's governor; null when its client started none (or an old history). */
+/** The campaign's link to its key's governor; null when its client started none. */
 export function governorOf(input: CampaignInput): GovernorLink | null {
-  return input.governor !== undefined && patched(RATE_GOVERNOR)
-    ? new GovernorLink(input.governor.key, workflowInfo().workflowId, input.concurrency)
+  return input.governor !== undefined
+    ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
     : null;
 }
-
-/** Room above the measured need, so the cap never holds back a campaign whose latency varies. */
-const NEED_MARGIN = 1.25;
-/** The need is reported again only when it moved by more than this part of the last report. */
-const NEED_CHANGE = 0.25;
 
 /** How long a campaign's first run waits for its share before creating on the service's limits. */
 export const FIRST_SHARE_WAIT_MS = 10_000;
 
-/** What a share moves in the campaign. */
-export interface Steered {
-  readonly state: CampaignState;
-  readonly clock: CampaignClock;
-  readonly pacer: Pacer;
-  readonly run: RunState;
-}
-
 export class GovernorLink {
   private share: Share | null = null;
-  private apply: ((share: Share) => void) | null = null;
-  /** The first share was less than the service's whole rate: other campaigns are creating. */
-  private joinedOthers = false;
-  /** The rate need last reported (observeLatency). */
-  private reportedNeed: number | null = null;
+  private onShare: ((share: Share) => void) | null = null;
 
   private readonly key: string;
   /** This campaign's workflow id, as the governor knows it. */
   private readonly campaign: string;
-  /** The campaign's own concurrency: with its latency, the most creates a second it can use. */
-  private readonly concurrency: number;
 
-  constructor(key: string, campaign: string, concurrency: number) {
+  constructor(key: string, campaign: string) {
     this.key = key;
     this.campaign = campaign;
-    this.concurrency = concurrency;
 
     setHandler(shareSignal, (share) => {
       this.share = share;
-      this.apply?.(share);
+      this.onShare?.(share);
     });
   }
 
   /**
    * Reports the limits the campaign read at its start and waits for its share of them; null when
    * no share came in time (no worker polls the governor's queue): the campaign then runs alone.
+   * `joinedOthers`: the share is less than the service's whole rate, so others are creating.
    */
-  async firstShare(limits: ServiceLimits): Promise<ServiceLimits | null> {
-    this.report(limits);
+  async firstShare(limits: ServiceLimits): Promise<{ limits: ServiceLimits; joinedOthers: boolean } | null> {
+    void this.tell({ kind: 'limits', limits });
     if (await condition(() => this.share !== null, FIRST_SHARE_WAIT_MS)) {
       const { createsPerSecond, maxInFlight } = this.share ?? limits;
-      this.joinedOthers = createsPerSecond < limits.createsPerSecond;
-      return { createsPerSecond, maxInFlight };
+      return {
+        limits: { createsPerSecond, maxInFlight },
+        joinedOthers: createsPerSecond < limits.createsPerSecond,
+      };
     }
     log.warn('rate governor did not answer: creating on the service limits alone', {
       governor: governorWorkflowId(this.key),
@@ -97,45 +74,23 @@ export class GovernorLink {
     return null;
   }
 
-  /** Every share from now on becomes the campaign's limits and its pacer's rate. */
-  steer({ state, clock, pacer, run }: Steered): void {
-    // The others may have spent the service's one-second burst just now: a newcomer's own burst
-    // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
-    if (this.joinedOthers) pacer.pauseUntil(clock.now(), clock.now());
-    this.apply = ({ pauseMs, ...share }) => {
-      state.limits = share;
-      pacer.setRate(share.createsPerSecond);
-      if (pauseMs > 0) pacer.pauseUntil(clock.now() + pauseMs, clock.now());
-      run.changed = true; // wakes the loop: a larger share may let jobs start now
-    };
+  /** Every share from now on goes to `take` (the reducer's `share` event). */
+  follow(take: (share: Share) => void): void {
+    this.onShare = take;
   }
 
-  /** The service's limits as read: the governor shares any change out to every campaign. */
-  report(limits: ServiceLimits): void {
-    void this.send(limitsSignal, { campaign: this.campaign, limits });
-  }
-
-  /**
-   * The campaign's mean prediction latency moved: tells the governor the rate it can use, so a
-   * window-bound campaign's unused part of the rate goes to the others.
-   */
-  observeLatency(latencyMs: number | null): void {
-    if (latencyMs === null || latencyMs <= 0) return;
-    const perSecond = ((this.concurrency * 1000) / latencyMs) * NEED_MARGIN;
-    const last = this.reportedNeed;
-    if (last !== null && Math.abs(perSecond - last) <= last * NEED_CHANGE) return;
-    this.reportedNeed = perSecond;
-    void this.send(needSignal, { campaign: this.campaign, perSecond });
-  }
-
-  /** A 429 met: every other campaign on the key holds its creates as long. */
-  throttled(retryAfterMs: number): void {
-    void this.send(throttledSignal, { campaign: this.campaign, retryAfterMs });
-  }
-
-  /** The campaign ended: its share goes to the others at once. */
-  leave(): Promise<void> {
-    return this.send(leaveSignal, { campaign: this.campaign });
+  tell(note: GovernorNote): Promise<void> {
+    const campaign = this.campaign;
+    switch (note.kind) {
+      case 'limits':
+        return this.send(limitsSignal, { campaign, limits: note.limits });
+      case 'need':
+        return this.send(needSignal, { campaign, perSecond: note.perSecond });
+      case 'throttled':
+        return this.send(throttledSignal, { campaign, retryAfterMs: note.retryAfterMs });
+      case 'leave':
+        return this.send(leaveSignal, { campaign });
+    }
   }
 
   private async send<T>(signal: SignalDefinition<[T]>, arg: T): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { defineSignal } from '@temporalio/workflow';
 import type { ServiceLimits } from '../../contract/campaign.ts';
+import { ENGINE } from '../../contract/engine.ts';
 
 /** A campaign's claim on the key's limits: its weight, and how many in flight it can use at most. */
 export interface Claim {
@@ -45,5 +46,5 @@ export const shareSignal = defineSignal<[Share]>('governor-share');
 
 /** The governor's workflow id: one per key fingerprint, so every campaign on the key finds it. */
 export function governorWorkflowId(keyFingerprint: string): string {
-  return `mediaflow-governor-${keyFingerprint}`;
+  return `mediaflow-governor-e${ENGINE}-${keyFingerprint}`;
 }

@@ -4,6 +4,7 @@
  * Spent + committed never passes the budget.
  */
 import type { Micros } from '../../api/money.ts';
+import { fitsBudget } from '../../contract/budget-rule.ts';
 import type { CampaignOutcome } from '../../contract/campaign.ts';
 
 export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
@@ -31,7 +32,7 @@ export class Budget {
 
   /** Would a job of this price, next to `alsoCommitted` more, still fit? */
   fits(usd: Micros, alsoCommitted: Micros = 0): boolean {
-    return this.limit === null || this.spent + this.committed + alsoCommitted + usd <= this.limit;
+    return fitsBudget(this.limit, usd, this.spent + this.committed + alsoCommitted);
   }
 
   commit(usd: Micros): void {

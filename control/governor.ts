@@ -1,0 +1,42 @@
+/**
+ * The client side of the rate governor (workflows/governor/): which governor a key belongs to, and
+ * how a starting campaign joins it. The worker that runs governors is worker/governor.ts.
+ */
+import { createHmac } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
+import type { Claim } from '../workflows/governor/messages.ts';
+import { governorWorkflowId, joinSignal } from '../workflows/governor/messages.ts';
+
+/** Domain separation: the fingerprint is nobody else's hash of the key (see keyFingerprint). */
+const FINGERPRINT_SALT = 'mediaflow rate governor v1';
+
+/**
+ * Names an API key (at one service) in workflow ids, inputs and logs without revealing it: an
+ * HMAC-SHA256 keyed by a fixed salt over the service's origin and the key, 128 bits kept. Safe
+ * because API keys are long random secrets: recovering one from its fingerprint is a brute force
+ * over the key space, not a dictionary. The salt keeps the fingerprint from matching a plain
+ * sha256 of the key that some other system may log; a fixed salt (not a per-machine one) is
+ * what lets workers and clients on different machines agree on one governor. The origin makes
+ * the same key string at two services two governors, as they are two rate limits.
+ */
+export function keyFingerprint(apiUrl: string, apiKey: string): string {
+  return createHmac('sha256', FINGERPRINT_SALT)
+    .update(`${new URL(apiUrl).origin}\n${apiKey}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Puts a campaign that just started into its key's governor, starting the governor when none
+ * runs (signal-with-start: one atomic call, so two campaigns starting at once meet in one).
+ */
+export async function joinGovernor(client: Client, key: string, claim: Claim): Promise<void> {
+  await client.workflow.signalWithStart('governorWorkflow', {
+    workflowId: governorWorkflowId(key),
+    taskQueue: GOVERNOR_TASK_QUEUE,
+    args: [{ key }],
+    signal: joinSignal,
+    signalArgs: [claim],
+  });
+}

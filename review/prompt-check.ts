@@ -1,0 +1,47 @@
+/**
+ * A regeneration's new prompt is checked against its model's limits when the reviewer gives it
+ * (page or CLI), before anything is sent: a prompt the service would refuse must not turn a good
+ * take into a failed job. The refused decision is never sent, so the job keeps its take.
+ */
+import { type ModelLabel, promptProblem } from '../api/catalogue/index.ts';
+import type { ReviewAck, ReviewDecision } from '../contract/review.ts';
+import type { CampaignModel } from './model.ts';
+import { type SendBatch, sendAll } from './send.ts';
+
+type Refusal = ReviewAck['refused'][number];
+
+/** Splits decisions into those to send and those refused for their prompt. */
+export function checkPrompts(
+  decisions: readonly ReviewDecision[],
+  modelOf: (key: string) => ModelLabel | undefined,
+): { valid: ReviewDecision[]; refused: Refusal[] } {
+  const valid: ReviewDecision[] = [];
+  const refused: Refusal[] = [];
+  for (const decision of decisions) {
+    const label = modelOf(decision.key);
+    const problem =
+      decision.prompt === undefined || label === undefined ? null : promptProblem(label, decision.prompt);
+    if (problem === null) valid.push(decision);
+    else
+      refused.push({
+        key: decision.key,
+        reason: 'prompt_invalid',
+        message: `${problem}; nothing was sent and the current take is kept`,
+      });
+  }
+  return { valid, refused };
+}
+
+/** sendAll, after refusing the decisions whose prompt the job's model would refuse. */
+export async function sendChecked(
+  decisions: readonly ReviewDecision[],
+  model: CampaignModel,
+  send: SendBatch,
+): Promise<ReviewAck> {
+  const labels = new Map(
+    model.steps.flatMap((step) => step.items.map((item) => [item.key, step.model] as const)),
+  );
+  const { valid, refused } = checkPrompts(decisions, (key) => labels.get(key));
+  const ack = valid.length > 0 ? await sendAll(valid, send) : { accepted: [], refused: [] };
+  return { accepted: ack.accepted, refused: [...refused, ...ack.refused] };
+}

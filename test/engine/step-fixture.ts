@@ -1,0 +1,92 @@
+/**
+ * Models and events for the reducer's tables (step.test.ts, step-properties.test.ts): a campaign
+ * of stills, or of stills each feeding a clip, built as the workflow builds it, without Temporal.
+ */
+import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
+import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
+import { CampaignState } from '../../workflows/campaign-state.ts';
+import { CampaignClock } from '../../workflows/clock.ts';
+import { rollOverAt } from '../../workflows/decide.ts';
+import { Pacer } from '../../workflows/pacer.ts';
+import type { Effect } from '../../workflows/reducer/effects.ts';
+import type { Tick } from '../../workflows/reducer/events.ts';
+import type { Model } from '../../workflows/reducer/model.ts';
+import { RunState } from '../../workflows/run-state.ts';
+
+export const STILL_USD = 40_000;
+export const CLIP_USD = 250_000;
+
+export interface Shape {
+  /** Stills in the plan (each followed by its clip when `chained`). */
+  readonly stills: number;
+  readonly chained?: boolean;
+  readonly budget?: number | null;
+  readonly concurrency?: number;
+  readonly limits?: ServiceLimits;
+  readonly retries?: number;
+  readonly governed?: boolean;
+}
+
+/** The plan's jobs in its depth-first order: still-n, then its clip when chained. */
+export function jobsOf({ stills, chained = false }: Shape): JobRef[] {
+  return Array.from({ length: stills }, (_, n) => {
+    const still: JobRef = { i: 0, key: `s${n}`, name: `still-${n}`, parent: null, step: 0, usd: STILL_USD };
+    const clip: JobRef = { i: 0, key: `c${n}`, name: `clip-${n}`, parent: `s${n}`, step: 1, usd: CLIP_USD };
+    return chained ? [still, clip] : [still];
+  })
+    .flat()
+    .map((job, i) => ({ ...job, i }));
+}
+
+export function modelOf(shape: Shape): Model {
+  const steps: StepInfo[] = [
+    { id: 'still', model: 'I4', retries: shape.retries ?? 1, concurrency: null, jobCount: shape.stills },
+    ...(shape.chained
+      ? [{ id: 'clip', model: 'V4' as const, retries: 0, concurrency: null, jobCount: shape.stills, from: 0 }]
+      : []),
+  ];
+  const clock = new CampaignClock(0);
+  const limits = shape.limits ?? { createsPerSecond: 10, maxInFlight: 50 };
+  const jobs = new CampaignState(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
+    limits,
+    now: 0,
+    clock: () => clock.now(),
+    longestChainsFirst: shape.chained ?? false,
+  });
+  return {
+    jobs,
+    run: new RunState(0),
+    pacer: new Pacer(limits.createsPerSecond, 0),
+    clock,
+    governed: shape.governed ? { concurrency: shape.concurrency ?? 50, reportedNeed: null } : null,
+    rollOverLimit: rollOverAt(jobs.maxInFlight),
+    searchable: false,
+  };
+}
+
+export const tick: Tick = {
+  kind: 'tick',
+  historyLength: 10,
+  continueAsNewSuggested: false,
+  at: '2026-11-25T00:00:00Z',
+};
+
+export const createdOutcome = (i: number, at = 0): CreateOutcome => ({
+  kind: 'created',
+  i,
+  predictionId: `p${i}`,
+  at,
+});
+
+export function succeeded(usd: number, at = 1_000, heir: CreateOutcome | null = null): FinishResult {
+  return { outcome: { kind: 'succeeded', creditsUsed: usd, file: 'f.png' }, heir, waitedMs: 1_000, at };
+}
+
+export const kinds = (effects: readonly Effect[]) => effects.map((effect) => effect.kind);
+
+/** The flights of `finish` and `finish-batch` effects, in order. */
+export function flightsOf(effects: readonly Effect[]): InFlightJob[] {
+  return effects.flatMap((effect) =>
+    effect.kind === 'finish' ? [effect.flight] : effect.kind === 'finish-batch' ? [...effect.flights] : [],
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * The reducer against random worlds (fast-check): a small chained campaign is driven through
+ * random orders of ticks, create answers (created, cached, rejected, rate limited), finish answers
+ * (succeeded, failed, lost to any failure kind, heirs created or not), clock moves, shares and
+ * cancels, and after every event the campaign's promises hold:
+ * - money spent plus committed never passes the budget;
+ * - no job is created while its parent is unfinished;
+ * - no job is in flight twice, and never more than the campaign's limit at once;
+ * - once it ends, every job ended in exactly one outcome.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CreateOutcome } from '../../contract/activities.ts';
+import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
+import type { FailureKind } from '../../contract/failure-policy.ts';
+import type { Effect } from '../../workflows/reducer/effects.ts';
+import type { CampaignEvent } from '../../workflows/reducer/events.ts';
+import { lostOf } from '../../workflows/reducer/jobs.ts';
+import { step } from '../../workflows/reducer/step.ts';
+import { CLIP_USD, createdOutcome, jobsOf, modelOf, STILL_USD, tick } from './step-fixture.ts';
+
+const LOST_KINDS: FailureKind[] = [
+  'finish_gave_up',
+  'prediction_failed',
+  'disk_full',
+  'authentication_failed',
+];
+
+/** One world: the model, and the answers the executor owes it. */
+function world(shape: { stills: number; budget: number | null; concurrency: number }) {
+  const m = modelOf({
+    ...shape,
+    chained: true,
+    retries: 1,
+    limits: { createsPerSecond: 20, maxInFlight: 50 },
+  });
+  const plan = jobsOf({ stills: shape.stills, chained: true });
+  const creates: (readonly PendingJob[])[] = [];
+  const finishes: InFlightJob[] = [];
+  /** Jobs with a create, a prediction or a reservation as heir under way, by plan index. */
+  const busy = new Set<number>();
+  /** Jobs ever handed to a create (or named an heir): a parent never tried is unfinished too. */
+  const tried = new Set<string>();
+  /** Keys of jobs whose output was saved (or found), and how many times each was. */
+  const saved = new Map<string, number>();
+  let done = false;
+
+  /** A job about to be created (or reserved as an heir) takes its place; its parent must have ended. */
+  function hold({ job }: PendingJob): void {
+    if (
+      job.parent !== null &&
+      (!tried.has(job.parent) || busy.has(plan.findIndex((j) => j.key === job.parent)))
+    )
+      throw new Error(`${job.name} created while its parent is unfinished`);
+    if (busy.has(job.i)) throw new Error(`${job.name} held twice`);
+    busy.add(job.i);
+    tried.add(job.key);
+  }
+
+  function take(effects: readonly Effect[]): void {
+    for (const effect of effects) {
+      if (effect.kind === 'create') {
+        for (const pending of effect.batch) hold(pending);
+        creates.push(effect.batch);
+      }
+      if (effect.kind === 'finish') {
+        if (effect.flight.heir) hold(effect.flight.heir);
+        finishes.push(effect.flight);
+      }
+      if (effect.kind === 'finish-batch') finishes.push(...effect.flights);
+      if (effect.kind === 'complete' || effect.kind === 'roll-over') done = true;
+    }
+  }
+
+  function save(key: string): void {
+    saved.set(key, (saved.get(key) ?? 0) + 1);
+  }
+
+  /** Applies an event, then checks the promises that hold at every moment. */
+  function apply(event: CampaignEvent): void {
+    const effects = step(m, event);
+    take(effects);
+    check();
+    // The loop awaits its own reads: they are answered before anything else happens.
+    for (const effect of effects) {
+      if (effect.kind === 'load-jobs')
+        apply({ kind: 'jobs-loaded', jobs: plan.slice(effect.from, effect.from + effect.count) });
+      if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: m.jobs.limits });
+    }
+  }
+
+  function check(): void {
+    if (shape.budget !== null) expect(m.jobs.spent + m.jobs.committed).toBeLessThanOrEqual(shape.budget);
+    expect(m.jobs.activeCount()).toBeLessThanOrEqual(m.jobs.maxInFlight);
+  }
+
+  /** What the create activity answers: a child of a parent without an output is skipped, as it finds. */
+  function outcomeOf(job: PendingJob['job'], pick: number): CreateOutcome {
+    if (job.parent !== null && !saved.has(job.parent))
+      return { kind: 'skipped', i: job.i, reason: 'no parent output' };
+    if (pick === 0) return { kind: 'retry', i: job.i, afterMs: 500 };
+    if (pick === 1)
+      return { kind: 'rejected', i: job.i, code: 'INVALID', message: 'no', failure: 'rejected' };
+    if (pick === 2) return { kind: 'cached', i: job.i };
+    return createdOutcome(job.i, m.clock.now());
+  }
+
+  function answerCreate(choice: number): void {
+    const batch = creates.shift()!;
+    const outcomes = batch.map(({ job }, n) => outcomeOf(job, (choice + n) % 8));
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'created') busy.delete(outcome.i);
+      if (outcome.kind === 'cached') save(plan[outcome.i]!.key);
+    }
+    apply({ kind: 'created', batch, outcomes });
+  }
+
+  function answerFinish(choice: number): void {
+    const flight = finishes.splice(choice % finishes.length, 1)[0]!;
+    const { job } = flight.pending;
+    busy.delete(job.i);
+    const at = m.clock.now() + 100;
+    if (choice % 7 === 0) {
+      if (flight.heir) busy.delete(flight.heir.job.i);
+      const kind = LOST_KINDS[choice % LOST_KINDS.length]!;
+      apply({ kind: 'finish-lost', flight, lost: lostOf(kind, kind) });
+      return;
+    }
+    const failed = choice % 5 === 0;
+    const usd = job.step === 0 ? STILL_USD : CLIP_USD;
+    const outcome = failed
+      ? ({ kind: 'failed', creditsUsed: 0, message: 'bad' } as const)
+      : ({ kind: 'succeeded', creditsUsed: usd, file: 'f' } as const);
+    if (!failed) save(job.key);
+    // The heir is created by the same activity, or not tried (it then waits its turn again).
+    const heir = flight.heir && (choice % 3 === 0 ? null : outcomeOf(flight.heir.job, 3));
+    if (flight.heir && heir?.kind !== 'created') busy.delete(flight.heir.job.i);
+    if (heir?.kind === 'skipped') busy.delete(heir.i);
+    apply({ kind: 'finished', flight, resumed: false, result: { outcome, heir, waitedMs: 100, at } });
+  }
+
+  return { m, plan, creates, finishes, saved, apply, answerCreate, answerFinish, isDone: () => done };
+}
+
+describe('step: properties over random worlds', () => {
+  it('money, parents, slots and outcomes hold whatever happens in whatever order', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          stills: fc.integer({ min: 1, max: 6 }),
+          budget: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
+          concurrency: fc.integer({ min: 1, max: 5 }),
+        }),
+        fc.array(fc.nat(1_000), { minLength: 1, maxLength: 300 }),
+        (shape, choices) => {
+          const w = world(shape);
+          w.apply({ kind: 'started', joinedOthers: false });
+          for (const choice of choices) {
+            if (w.isDone()) break;
+            const move = choice % 10;
+            if (move < 3 && w.creates.length > 0) w.answerCreate(choice);
+            else if (move < 7 && w.finishes.length > 0) w.answerFinish(choice);
+            else if (move === 7) w.apply({ kind: 'slept', from: w.m.clock.now(), ms: 50 + choice });
+            else w.apply(tick);
+          }
+          // Whatever is still owed is answered in order, and the loop ticks to the end.
+          for (let n = 0; !w.isDone() && n < 2_000; n++) {
+            if (w.creates.length > 0) w.answerCreate(n);
+            else if (w.finishes.length > 0) w.answerFinish(1 + n * 2);
+            else {
+              w.apply({ kind: 'slept', from: w.m.clock.now(), ms: 1_000 });
+              w.apply({ ...tick, historyLength: 10 });
+            }
+          }
+          expect(w.isDone()).toBe(true);
+          // No output saved twice; a campaign that completed ended every job in one outcome.
+          for (const [key, count] of w.saved) expect(count, key).toBe(1);
+          const progress = w.m.jobs.progress('c', w.m.clock.now());
+          const ended = progress.steps.reduce(
+            (n, s) => n + s.succeeded + s.cached + s.failed + s.skipped + s.canceled,
+            0,
+          );
+          if (progress.outcome === 'completed') expect(ended).toBe(w.plan.length);
+          else expect(ended).toBeLessThanOrEqual(w.plan.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,303 @@
+/**
+ * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
+ * effects it asks for and what it changes, without Temporal.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FailureKind } from '../../contract/failure-policy.ts';
+import type { Effect } from '../../workflows/reducer/effects.ts';
+import { lostOf } from '../../workflows/reducer/jobs.ts';
+import type { Model } from '../../workflows/reducer/model.ts';
+import { step } from '../../workflows/reducer/step.ts';
+import {
+  CLIP_USD,
+  createdOutcome,
+  flightsOf,
+  jobsOf,
+  kinds,
+  modelOf,
+  type Shape,
+  STILL_USD,
+  succeeded,
+  tick,
+} from './step-fixture.ts';
+
+/** The model after its first reads: every job of the plan in the window. */
+function loaded(shape: Shape): Model {
+  const m = modelOf(shape);
+  expect(step(m, tick)).toEqual([{ kind: 'load-jobs', from: 0, count: jobsOf(shape).length }]);
+  expect(step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) })).toEqual([]);
+  return m;
+}
+
+/** Ticks until the reducer asks for a create, and answers it with each job created. */
+function createAll(m: Model): Effect[] {
+  const [create] = step(m, tick);
+  if (create?.kind !== 'create') throw new Error(`expected a create, got ${create?.kind}`);
+  return step(m, {
+    kind: 'created',
+    batch: create.batch,
+    outcomes: create.batch.map(({ job }) => createdOutcome(job.i)),
+  });
+}
+
+describe('step: creating', () => {
+  it('a tick with tokens and jobs waiting creates a batch, paced and counted as under way', () => {
+    const m = loaded({ stills: 4 });
+    const [create] = step(m, tick);
+    expect(create).toMatchObject({
+      kind: 'create',
+      batch: jobsOf({ stills: 4 }).map((job) => ({ job, regen: 0 })),
+    });
+    expect(m.run.creating).toBe(1);
+    expect(m.jobs.committed).toBe(4 * STILL_USD);
+    // Ten tokens a second, four spent: the next tick may create six more but has none waiting.
+    expect(m.pacer.available(0)).toBe(6);
+  });
+
+  it('rate-bound: the created jobs of a batch are finished by one activity, none naming an heir', () => {
+    const m = loaded({ stills: 4, limits: { createsPerSecond: 10, maxInFlight: 50 } });
+    const effects = createAll(m);
+    expect(kinds(effects)).toEqual(['finish-batch']);
+    expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir])).toEqual([
+      ['still-0', null],
+      ['still-1', null],
+      ['still-2', null],
+      ['still-3', null],
+    ]);
+    expect(m.run.creating).toBe(0);
+  });
+
+  it('window-bound: each created job names the next waiting job as its heir', () => {
+    const m = loaded({ stills: 4, concurrency: 2, limits: { createsPerSecond: 100, maxInFlight: 50 } });
+    const effects = createAll(m);
+    expect(kinds(effects)).toEqual(['finish', 'finish']);
+    expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir?.job.name])).toEqual([
+      ['still-0', 'still-2'],
+      ['still-1', 'still-3'],
+    ]);
+    expect(m.run.chaining).toBe(2);
+  });
+
+  it('an ended job hands its slot to its heir, whose create spent a token', () => {
+    const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
+    const [first] = flightsOf(createAll(m));
+    const tokens = m.pacer.available(1_000);
+    const effects = step(m, {
+      kind: 'finished',
+      flight: first!,
+      resumed: false,
+      result: succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000)),
+    });
+    expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir?.job.name])).toEqual([
+      ['still-1', 'still-2'],
+    ]);
+    expect(m.pacer.available(1_000)).toBe(tokens - 1);
+    expect(m.jobs.spent).toBe(STILL_USD);
+    expect(m.jobs.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
+  });
+
+  it('a 429 puts the job back, pauses creates, marks the limits stale and tells the governor once', () => {
+    const m = loaded({ stills: 2, governed: true });
+    const [create] = step(m, tick);
+    const retry = (i: number) => ({ kind: 'retry' as const, i, afterMs: 2_000 });
+    const effects = step(m, {
+      kind: 'created',
+      batch: create!.kind === 'create' ? create.batch : [],
+      outcomes: [retry(0), retry(1)],
+    });
+    expect(effects).toEqual([
+      { kind: 'log', level: 'warn', message: 'rate limited: creates pause', attrs: { forMs: 2_000 } },
+      { kind: 'tell-governor', note: { kind: 'throttled', retryAfterMs: 2_000 } },
+    ]);
+    expect(m.run.limitsStale).toBe(true);
+    expect(m.jobs.waitingCount()).toBe(2);
+    expect(m.jobs.committed).toBe(0);
+    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(2_000);
+    // Stale limits are read again once the refresh interval has passed, before any create.
+    m.clock.observe(5_000);
+    expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
+  });
+});
+
+describe('step: what a failure does (the failure policy, through the reducer)', () => {
+  /** A still whose finish failed for good with `kind`; one retry allowed. */
+  function lostWith(kind: FailureKind) {
+    const m = loaded({ stills: 1, retries: 1 });
+    const [flight] = flightsOf(createAll(m));
+    step(m, { kind: 'finish-lost', flight: flight!, lost: lostOf(kind, `because ${kind}`) });
+    const counts = m.jobs.counts[0]!;
+    return {
+      stop: m.jobs.stopReason,
+      waiting: m.jobs.waitingCount(),
+      failed: counts.failed,
+      regenerated: counts.regenerated,
+    };
+  }
+
+  it.each<[FailureKind, ReturnType<typeof lostWith>]>([
+    // The user can fix these: the job waits for the next run, which pays nothing twice.
+    ['disk_full', { stop: 'disk_full', waiting: 1, failed: 0, regenerated: 0 }],
+    ['output_unwritable', { stop: 'output_unwritable', waiting: 1, failed: 0, regenerated: 0 }],
+    ['plan_unreadable', { stop: 'plan_unreadable', waiting: 1, failed: 0, regenerated: 0 }],
+    ['authentication_failed', { stop: 'authentication_failed', waiting: 1, failed: 0, regenerated: 0 }],
+    // A prediction that failed, or could not be fetched, is made again while retries allow.
+    ['finish_gave_up', { stop: null, waiting: 1, failed: 0, regenerated: 1 }],
+    ['prediction_failed', { stop: null, waiting: 1, failed: 0, regenerated: 1 }],
+  ])('a finish lost to %s: %o', (kind, expected) => {
+    expect(lostWith(kind)).toEqual(expected);
+  });
+
+  it.each<[FailureKind, { stop: string | null; failed: number }]>([
+    // The job that met an empty balance fails, and nothing more starts.
+    ['insufficient_credits', { stop: 'balance_exhausted', failed: 1 }],
+    ['rejected', { stop: null, failed: 1 }],
+  ])('a create refused as %s: %o', (failure, expected) => {
+    const m = loaded({ stills: 2 });
+    const [create] = step(m, tick);
+    step(m, {
+      kind: 'created',
+      batch: create!.kind === 'create' ? create.batch : [],
+      outcomes: [{ kind: 'rejected', i: 0, code: 'X', message: 'no', failure }, createdOutcome(1)],
+    });
+    expect({ stop: m.jobs.stopReason, failed: m.jobs.counts[0]!.failed }).toEqual(expected);
+  });
+
+  it('a create batch lost to a stop keeps every job of it for the next run', () => {
+    const m = loaded({ stills: 3 });
+    const [create] = step(m, tick);
+    step(m, {
+      kind: 'create-lost',
+      batch: create!.kind === 'create' ? create.batch : [],
+      lost: lostOf('disk_full', 'ENOSPC'),
+    });
+    expect({ stop: m.jobs.stopReason, waiting: m.jobs.waitingCount(), committed: m.jobs.committed }).toEqual({
+      stop: 'disk_full',
+      waiting: 3,
+      committed: 0,
+    });
+    expect(m.jobs.progress('c', 0).stopMessage).toBe('ENOSPC');
+  });
+
+  it('a failed still regenerates up to its retries, then fails and its clip is never created', () => {
+    const m = loaded({ stills: 1, chained: true, retries: 1 });
+    const failed = {
+      outcome: { kind: 'failed', creditsUsed: 0, message: 'bad' },
+      heir: null,
+      waitedMs: 900,
+      at: 1_000,
+    } as const;
+    for (const take of [0, 1]) {
+      const [flight] = flightsOf(createAll(m));
+      expect(flight!.pending).toMatchObject({ job: { name: 'still-0' }, regen: take });
+      step(m, { kind: 'batch-finished', flights: [flight!], results: [{ kind: 'finished', ...failed }] });
+    }
+    expect(m.jobs.counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
+    // The clip may start (its parent left the window) and the create reports it skipped.
+    const [create] = step(m, tick);
+    expect(create).toMatchObject({ kind: 'create', batch: [{ job: { name: 'clip-0' } }] });
+  });
+});
+
+describe('step: budget, ending, cancel', () => {
+  it('the first job that does not fit the budget stops submission: spent plus committed never passes it', () => {
+    const m = loaded({ stills: 1, chained: true, budget: STILL_USD + CLIP_USD - 1 });
+    const [flight] = flightsOf(createAll(m));
+    step(m, {
+      kind: 'batch-finished',
+      flights: [flight!],
+      results: [{ kind: 'finished', ...succeeded(STILL_USD) }],
+    });
+    // The pick meets the budget and stops; with nothing in flight the campaign is done, which
+    // ends the wait it asks for at once (the executor wakes on it).
+    expect(step(m, tick)).toEqual([
+      { kind: 'publish', indexed: false },
+      { kind: 'wait', ms: null },
+    ]);
+    expect(m.jobs.stopReason).toBe('budget_reached');
+    expect(m.jobs.isDone()).toBe(true);
+    expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
+    expect(m.jobs.spent + m.jobs.committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
+  });
+
+  it('a governed campaign that completes leaves its governor and publishes its final progress', () => {
+    const m = loaded({ stills: 1, governed: true });
+    const [flight] = flightsOf(createAll(m));
+    const ended = step(m, {
+      kind: 'batch-finished',
+      flights: [flight!],
+      results: [{ kind: 'finished', ...succeeded(STILL_USD) }],
+    });
+    // Its first measured latency tells the governor the rate it can use.
+    expect(ended).toEqual([{ kind: 'tell-governor', note: { kind: 'need', perSecond: 62.5 } }]);
+    expect(step(m, tick)).toEqual([
+      { kind: 'tell-governor', note: { kind: 'leave' } },
+      { kind: 'publish', indexed: false },
+      { kind: 'complete' },
+    ]);
+  });
+
+  it('once canceled, reports change nothing but an heir created meanwhile, counted canceled', () => {
+    const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
+    const [flight] = flightsOf(createAll(m));
+    step(m, { kind: 'cancel-requested' });
+    const effects = step(m, {
+      kind: 'finished',
+      flight: flight!,
+      resumed: false,
+      result: succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000)),
+    });
+    expect(effects).toEqual([]);
+    expect(m.run.chaining).toBe(0);
+    expect(m.jobs.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
+    step(m, { kind: 'canceled' });
+    expect(m.jobs.progress('c', 0).outcome).toBe('canceled');
+  });
+});
+
+describe('step: limits and shares', () => {
+  it('limits read without a governor become the campaign’s, said when they changed', () => {
+    const m = loaded({ stills: 1 });
+    expect(step(m, { kind: 'limits-read', limits: { createsPerSecond: 10, maxInFlight: 50 } })).toEqual([]);
+    expect(step(m, { kind: 'limits-read', limits: { createsPerSecond: 5, maxInFlight: 50 } })).toEqual([
+      {
+        kind: 'log',
+        level: 'info',
+        message: 'service limits changed',
+        attrs: {
+          before: { createsPerSecond: 10, maxInFlight: 50 },
+          after: { createsPerSecond: 5, maxInFlight: 50 },
+        },
+      },
+    ]);
+    expect(m.jobs.limits.createsPerSecond).toBe(5);
+  });
+
+  it('with a governor, limits read go to the governor, and its share becomes the campaign’s', () => {
+    const m = loaded({ stills: 1, governed: true });
+    const limits = { createsPerSecond: 20, maxInFlight: 100 };
+    expect(step(m, { kind: 'limits-read', limits })).toEqual([
+      { kind: 'tell-governor', note: { kind: 'limits', limits } },
+    ]);
+    expect(m.jobs.limits).toEqual({ createsPerSecond: 10, maxInFlight: 50 });
+    step(m, { kind: 'share', share: { createsPerSecond: 4, maxInFlight: 20, pauseMs: 1_500 } });
+    expect(m.jobs.limits).toEqual({ createsPerSecond: 4, maxInFlight: 20 });
+    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('a read lost to a stop ends submission with that outcome', () => {
+    const m = loaded({ stills: 2 });
+    expect(step(m, { kind: 'read-lost', stop: 'plan_unreadable', message: 'no such file' })).toEqual([
+      {
+        kind: 'log',
+        level: 'warn',
+        message: 'campaign stopping',
+        attrs: { outcome: 'plan_unreadable', reason: 'no such file' },
+      },
+    ]);
+    expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
+    expect(m.jobs.progress('c', 0)).toMatchObject({
+      outcome: 'plan_unreadable',
+      stopMessage: 'no such file',
+    });
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * What the reducer (step.ts) asks the workflow to do: start an activity, signal the rate governor,
+ * publish progress, wait, end. The executor (workflows/campaign.ts) carries them out and feeds
+ * each result back as an event; it decides nothing. Plain data: a test compares them by value.
+ */
+import type { InFlightJob, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
+import type { DecisionRecord, ReviewAck } from '../../contract/review.ts';
+import type { Span } from '../state/review-rules.ts';
+
+/** What the campaign tells its key's rate governor (governor/link.ts sends it). */
+export type GovernorNote =
+  | { readonly kind: 'limits'; readonly limits: ServiceLimits }
+  | { readonly kind: 'need'; readonly perSecond: number }
+  | { readonly kind: 'throttled'; readonly retryAfterMs: number }
+  | { readonly kind: 'leave' };
+
+export type Effect =
+  /** Create these jobs' predictions, one batch request (createPredictions); answers `created`. */
+  | { readonly kind: 'create'; readonly batch: readonly PendingJob[] }
+  /** Wait for one prediction, save it and create its heir (finishPrediction); answers `finished`. */
+  | { readonly kind: 'finish'; readonly flight: InFlightJob; readonly resumed: boolean }
+  /** Wait for these predictions of one step, none naming an heir (finishPredictions). */
+  | { readonly kind: 'finish-batch'; readonly flights: readonly InFlightJob[] }
+  /** The loop reads the service's limits, and waits for them; answers `limits-read`. */
+  | { readonly kind: 'read-limits' }
+  /** The loop reads `count` jobs of the plan at the cursor; answers `jobs-loaded`. */
+  | { readonly kind: 'load-jobs'; readonly from: number; readonly count: number }
+  /** The loop reads the plan indexes decisions released; answers `released`. */
+  | { readonly kind: 'read-released'; readonly span: Span }
+  /** Review decisions to record (created once per job key and take) before they are acknowledged. */
+  | { readonly kind: 'record-decisions'; readonly records: readonly DecisionRecord[] }
+  /** The answer to a `review` event: which decisions applied, which were refused and why. */
+  | { readonly kind: 'acknowledge'; readonly ack: ReviewAck }
+  | { readonly kind: 'tell-governor'; readonly note: GovernorNote }
+  /** The progress in the memo (and, `indexed`, the search attributes that changed). */
+  | { readonly kind: 'publish'; readonly indexed: boolean }
+  | {
+      readonly kind: 'log';
+      readonly level: 'info' | 'warn';
+      readonly message: string;
+      readonly attrs?: object;
+    }
+  /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
+  | { readonly kind: 'wait'; readonly ms: number | null }
+  /** Nothing left to do: the campaign ends with its outcome. */
+  | { readonly kind: 'complete' }
+  /** Drained: continue as new, carrying what is still in flight. */
+  | { readonly kind: 'roll-over' };

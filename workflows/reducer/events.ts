@@ -1,0 +1,82 @@
+/**
+ * What can happen to a campaign, as the reducer (step.ts) takes it: every activity result,
+ * signal, update and timer of the workflow becomes one of these, and nothing else moves the
+ * campaign. Plain data: a test builds them by hand.
+ */
+import type { CreateOutcome, FinishBatchItem, FinishResult } from '../../contract/activities.ts';
+import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
+import type { ReviewDecision } from '../../contract/review.ts';
+import type { Share } from '../governor/messages.ts';
+import type { StopReason } from '../state/budget.ts';
+import type { Span } from '../state/review-rules.ts';
+
+/**
+ * An activity that failed for good, as its error classified it (failure-of.ts): a condition of
+ * the whole campaign (`stop`), or a failure of its jobs alone, with the words for the user.
+ */
+export interface Lost {
+  readonly stop: StopReason | null;
+  readonly message: string;
+}
+
+/** What the loop knows of its workflow run when it asks what to do next (workflowInfo, workflow time). */
+export interface Tick {
+  readonly kind: 'tick';
+  readonly historyLength: number;
+  readonly continueAsNewSuggested: boolean;
+  /** Workflow time as ISO text: a timestamp for decisions' records, never a decision. */
+  readonly at: string;
+}
+
+export type CampaignEvent =
+  /** The loop asks what to do next. */
+  | Tick
+  /**
+   * The run starts: predictions carried over from the previous run are waited for again.
+   * `joinedOthers`: the governor's first share was less than the whole key, so others are creating.
+   */
+  | { readonly kind: 'started'; readonly joinedOthers: boolean }
+  /** A wait the loop started at campaign-clock `from` ran its full `ms`. */
+  | { readonly kind: 'slept'; readonly from: number; readonly ms: number }
+  /** A create batch answered, one outcome per job. */
+  | {
+      readonly kind: 'created';
+      readonly batch: readonly PendingJob[];
+      readonly outcomes: readonly CreateOutcome[];
+    }
+  | { readonly kind: 'create-lost'; readonly batch: readonly PendingJob[]; readonly lost: Lost | null }
+  /** One prediction waited for, saved, and its heir's create tried (finishPrediction). */
+  | {
+      readonly kind: 'finished';
+      readonly flight: InFlightJob;
+      readonly resumed: boolean;
+      readonly result: FinishResult;
+    }
+  /** `lost` null: the activity was canceled with the campaign. */
+  | { readonly kind: 'finish-lost'; readonly flight: InFlightJob; readonly lost: Lost | null }
+  /** The predictions of one step of a create batch (finishPredictions), one result each. */
+  | {
+      readonly kind: 'batch-finished';
+      readonly flights: readonly InFlightJob[];
+      readonly results: readonly FinishBatchItem[];
+    }
+  | { readonly kind: 'batch-lost'; readonly flights: readonly InFlightJob[]; readonly lost: Lost | null }
+  /** The service's limits as read (readServiceLimits). */
+  | { readonly kind: 'limits-read'; readonly limits: ServiceLimits }
+  /** Jobs of the plan read into the window (loadJobs at the cursor). */
+  | { readonly kind: 'jobs-loaded'; readonly jobs: readonly JobRef[] }
+  /** Jobs read again for plan indexes that review decisions released. */
+  | { readonly kind: 'released'; readonly span: Span; readonly jobs: readonly JobRef[] }
+  /**
+   * A read or record of the loop (limits, jobs, released jobs, decisions) failed for good on a
+   * condition of the whole campaign (a failure of any other kind fails the workflow).
+   */
+  | { readonly kind: 'read-lost'; readonly stop: StopReason; readonly message: string }
+  /** A reviewer's batch of decisions (the `review` update); `at` is the record's timestamp. */
+  | { readonly kind: 'review'; readonly decisions: readonly ReviewDecision[]; readonly at: string }
+  /** The key's rate governor signalled this campaign's share. */
+  | { readonly kind: 'share'; readonly share: Share }
+  /** The campaign is being canceled: reports from now on change nothing. */
+  | { readonly kind: 'cancel-requested' }
+  /** Its predictions were canceled upstream: every job in flight ends canceled. */
+  | { readonly kind: 'canceled' };

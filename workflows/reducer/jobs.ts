@@ -1,0 +1,202 @@
+/**
+ * How the campaign takes each report of its create and finish activities (docs/engine.md,
+ * "Heirs"): a created prediction is waited for at once (naming its heir when the window binds),
+ * an ended one hands its slot to its heir, and a failure takes the effect the failure policy
+ * (contract/failure-policy.ts) gives it. Pure decisions over the model: step.ts routes the events.
+ */
+import type {
+  CreateOutcome,
+  FinishBatchItem,
+  FinishOutcome,
+  FinishResult,
+} from '../../contract/activities.ts';
+import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
+import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
+import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
+import type { Effect } from './effects.ts';
+import type { Lost } from './events.ts';
+import { observeLatency } from './governor.ts';
+import type { Model } from './model.ts';
+
+/** An heir is named only while the window, not the create rate, binds (decide.ts). */
+function mayName({ jobs, run }: Model): boolean {
+  return mayNameHeir({
+    draining: run.draining,
+    limitsStale: run.limitsStale,
+    latencyMs: jobs.latencyMs ?? ASSUMED_LATENCY_MS,
+    maxInFlight: jobs.maxInFlight,
+    createsPerSecond: jobs.limits.createsPerSecond,
+  });
+}
+
+/** Waits for a prediction (with its heir, if named): the finish activity. */
+export function finish(m: Model, flight: InFlightJob, resumed: boolean): Effect {
+  if (flight.heir) m.run.chaining++;
+  return { kind: 'finish', flight, resumed };
+}
+
+/**
+ * A job's create outcome (of a batch, or an heir's inside a finish). With `unpaired`, a created
+ * job that names no heir is left there to be finished with others of its batch.
+ */
+export function onCreate(m: Model, outcome: CreateOutcome, unpaired?: InFlightJob[]): Effect[] {
+  const { jobs, run, clock, pacer } = m;
+  switch (outcome.kind) {
+    case 'created': {
+      clock.observe(outcome.at);
+      jobs.onCreated(outcome.i, outcome.predictionId, outcome.at);
+      const pending = jobs.pendingOf(outcome.i);
+      const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
+      const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir };
+      if (heir === null && unpaired) {
+        unpaired.push(flight);
+        return [];
+      }
+      return [finish(m, flight, false)];
+    }
+    case 'cached':
+      jobs.onCached(outcome.i, outcome);
+      return [];
+    case 'skipped':
+      jobs.onSkipped(outcome.i);
+      return [];
+    case 'rejected':
+      jobs.onRejected(outcome.i, outcome.message, outcome.failure);
+      return [];
+    case 'retry': {
+      // Said once per read of the limits, like the governor's note.
+      const effects: Effect[] = run.limitsStale
+        ? []
+        : [
+            {
+              kind: 'log',
+              level: 'warn',
+              message: 'rate limited: creates pause',
+              attrs: { forMs: outcome.afterMs },
+            },
+            ...(m.governed
+              ? [
+                  {
+                    kind: 'tell-governor',
+                    note: { kind: 'throttled', retryAfterMs: outcome.afterMs },
+                  } as const,
+                ]
+              : []),
+          ];
+      jobs.onRetry(outcome.i);
+      pacer.pauseUntil(clock.now() + outcome.afterMs, clock.now());
+      run.rateLimited();
+      return effects;
+    }
+  }
+}
+
+/** A create batch answered: each job's outcome; created jobs naming no heir are finished per step. */
+export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] {
+  m.run.creating--;
+  if (m.run.cancelled) return [];
+  const unpaired: InFlightJob[] = [];
+  const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
+  for (const flights of byStep(unpaired)) effects.push({ kind: 'finish-batch', flights });
+  return effects;
+}
+
+/** A create batch failed for good: a stop keeps its jobs for the next run, else each is rejected. */
+export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | null): Effect[] {
+  m.run.creating--;
+  if (m.run.cancelled || lost === null) return [];
+  const indexes = batch.map(({ job }) => job.i);
+  if (lost.stop) m.jobs.stopWith(lost.stop, lost.message, indexes);
+  // Retries are exhausted only for errors the service marks final: reported per job.
+  else for (const i of indexes) m.jobs.onRejected(i, lost.message, 'create_gave_up');
+  return [];
+}
+
+/** One prediction ended (finishPrediction): its outcome, then its heir takes the slot. */
+export function finished(m: Model, flight: InFlightJob, resumed: boolean, result: FinishResult): Effect[] {
+  const { pending, heir } = flight;
+  const { jobs, run, clock, pacer } = m;
+  if (heir) run.chaining--;
+  clock.observe(result.at);
+  if (run.cancelled) {
+    if (heir && result.heir?.kind === 'created') jobs.onCanceledHeir(heir);
+    return [];
+  }
+  const effects = ended(m, pending, result.outcome, resumed ? null : result.waitedMs);
+  if (!heir) return effects;
+  jobs.promoteHeir(pending.job.i);
+  // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
+  if (result.heir?.kind === 'created') pacer.take(1, clock.now());
+  if (result.heir) effects.push(...onCreate(m, result.heir));
+  else jobs.onRetry(heir.job.i);
+  return effects;
+}
+
+/** A finish failed for good; whether its heir was created is unknown: it is created again under the same key. */
+export function finishLost(m: Model, flight: InFlightJob, lost: Lost | null): Effect[] {
+  const { pending, heir } = flight;
+  if (heir) m.run.chaining--;
+  if (m.run.cancelled || lost === null) return [];
+  jobLost(m, pending.job.i, lost);
+  if (!heir) return [];
+  m.jobs.promoteHeir(pending.job.i);
+  m.jobs.onRetry(heir.job.i);
+  return [];
+}
+
+/** The predictions of one batch ended (finishPredictions), each with its own result. */
+export function batchFinished(
+  m: Model,
+  flights: readonly InFlightJob[],
+  results: readonly FinishBatchItem[],
+): Effect[] {
+  if (m.run.cancelled) return [];
+  const effects: Effect[] = [];
+  for (const [n, result] of results.entries()) {
+    const { pending } = flights[n]!;
+    if (result.kind === 'stopped') {
+      jobLost(m, pending.job.i, lostOf(result.failure, result.message));
+      continue;
+    }
+    m.clock.observe(result.at);
+    effects.push(...ended(m, pending, result.outcome, result.waitedMs));
+  }
+  return effects;
+}
+
+export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost | null): Effect[] {
+  if (m.run.cancelled || lost === null) return [];
+  for (const { pending } of flights) jobLost(m, pending.job.i, lost);
+  return [];
+}
+
+/** A job's outcome; `waitedMs` (null: not measured) feeds the latency, and the governor's view of the need. */
+function ended(m: Model, pending: PendingJob, outcome: FinishOutcome, waitedMs: number | null): Effect[] {
+  m.jobs.onFinished(pending.job.i, outcome);
+  if (waitedMs === null) return [];
+  m.jobs.observeWait(waitedMs, pending.job.step);
+  return observeLatency(m);
+}
+
+/** A finish failed for good: the failure policy's effect (a stop keeps the job for the next run). */
+function jobLost(m: Model, i: number, lost: Lost): void {
+  if (lost.stop) m.jobs.stopWith(lost.stop, lost.message, [i]);
+  else m.jobs.onFinished(i, { kind: 'failed', creditsUsed: null, message: lost.message }, 'finish_gave_up');
+}
+
+/** A failure of a known kind, as a Lost: what the failure policy says of it. */
+export function lostOf(kind: FailureKind, message: string): Lost {
+  const effect = effectOf(kind);
+  return { stop: effect.kind === 'stop_campaign' ? effect.outcome : null, message };
+}
+
+/** Flights grouped by step, in their order: a step's predictions end about together. */
+function byStep(flights: readonly InFlightJob[]): InFlightJob[][] {
+  const groups = new Map<number, InFlightJob[]>();
+  for (const flight of flights) {
+    const group = groups.get(flight.pending.job.step);
+    if (group) group.push(flight);
+    else groups.set(flight.pending.job.step, [flight]);
+  }
+  return [...groups.values()];
+}

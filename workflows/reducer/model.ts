@@ -1,0 +1,31 @@
+/**
+ * Everything one workflow run of a campaign knows, in one object that only the reducer
+ * (step.ts) changes: the jobs (campaign-state.ts: window, slots, money, tally, review gates), what
+ * the run has under way (run-state.ts), the create pacer and the campaign clock. The executor
+ * (workflows/campaign.ts) reads it to carry out effects, and never writes it.
+ */
+import type { CampaignState } from '../campaign-state.ts';
+import type { CampaignClock } from '../clock.ts';
+import type { Pacer } from '../pacer.ts';
+import type { RunState } from '../run-state.ts';
+
+/** The campaign's part in its key's rate governor: what it told the governor of its need. */
+export interface Governed {
+  /** The campaign's own concurrency: with its latency, the most creates a second it can use. */
+  readonly concurrency: number;
+  /** The rate need last reported (null: none yet). */
+  reportedNeed: number | null;
+}
+
+export interface Model {
+  readonly jobs: CampaignState;
+  readonly run: RunState;
+  readonly pacer: Pacer;
+  readonly clock: CampaignClock;
+  /** Null when the campaign shares its key through no governor. */
+  readonly governed: Governed | null;
+  /** The history length at which the run drains for continue-as-new (decide.ts, rollOverAt). */
+  readonly rollOverLimit: number;
+  /** The campaign keeps search attributes (the namespace has them registered). */
+  readonly searchable: boolean;
+}

@@ -1,0 +1,135 @@
+/**
+ * What the campaign does next when nothing is reporting: the loop's tick, answered by decide.ts
+ * (drain, roll over, read limits, read the plan, submit, wait) as effects, with the pacer read on
+ * the campaign clock. Also what the loop's own reads bring back: limits, jobs, a stop.
+ */
+import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
+import { batchWorth, decide, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
+import type { StopReason } from '../state/budget.ts';
+import type { Effect } from './effects.ts';
+import type { Tick } from './events.ts';
+import type { Model } from './model.ts';
+import { timedOut } from './reviews.ts';
+
+/** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
+const INDEX_EVERY_MS = 10_000;
+
+function situation({ jobs, run, pacer, clock, rollOverLimit }: Model, tick: Tick): Situation {
+  const now = clock.now();
+  const minBatch = batchWorth(jobs.limits.createsPerSecond);
+  return {
+    done: jobs.isDone(),
+    draining: run.draining,
+    rollOverDue: tick.continueAsNewSuggested || tick.historyLength >= rollOverLimit,
+    drainLeftMs: run.drainLeftMs(now, MAX_DRAIN_MS),
+    creating: run.creating,
+    active: jobs.activeCount(),
+    waiting: jobs.waitingCount(),
+    maxInFlight: jobs.maxInFlight,
+    wanted: jobs.wanted(),
+    limitsStale: run.limitsStale,
+    msSinceLimitsRead: now - run.limitsReadAt,
+    tokens: pacer.available(now),
+    msUntilToken: pacer.msUntilNext(now),
+    minBatch,
+    msUntilBatch: pacer.msUntilNext(now, minBatch),
+    released: jobs.stopReason === null && jobs.gates.nextRead() !== undefined,
+    reviewsDue: (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) <= now,
+  };
+}
+
+/** The loop's tick: one command of decide.ts, as the effects that carry it out. */
+export function next(m: Model, tick: Tick): Effect[] {
+  const { jobs, run, pacer, clock } = m;
+  const command = decide(situation(m, tick));
+  switch (command.kind) {
+    case 'complete':
+      return [
+        ...(m.governed ? [{ kind: 'tell-governor', note: { kind: 'leave' } } as const] : []),
+        ...publishing(m, null, true),
+        { kind: 'complete' },
+      ];
+    case 'roll-over':
+      return [...publishing(m, null, true), { kind: 'roll-over' }];
+    case 'start-drain':
+      run.drainingSince = clock.now();
+      return [
+        {
+          kind: 'log',
+          level: 'info',
+          message: 'draining before continue-as-new',
+          attrs: { history: tick.historyLength },
+        },
+      ];
+    case 'read-limits':
+      return [{ kind: 'read-limits' }];
+    case 'load-jobs':
+      return [{ kind: 'load-jobs', from: jobs.cursor, count: command.count }];
+    case 'read-released':
+      return [{ kind: 'read-released', span: jobs.gates.nextRead()! }];
+    case 'time-out-reviews':
+      return timedOut(m, tick.at);
+    case 'submit': {
+      const batch = jobs.pick(command.max);
+      // The selection rule let no job start: wait for a change.
+      if (batch.length === 0) return [...publishing(m, null), { kind: 'wait', ms: null }];
+      pacer.take(batch.length, clock.now());
+      run.creating++;
+      return [{ kind: 'create', batch }];
+    }
+    case 'wait':
+      return [...publishing(m, command.ms), { kind: 'wait', ms: command.ms }];
+  }
+}
+
+/**
+ * The memo's progress (and the search attributes, every INDEX_EVERY_MS) when due before the loop
+ * waits `idleFor` (null: until a report), or always when `final` (decide.ts, mayPublish).
+ */
+export function publishing(m: Model, idleFor: number | null, final = false): Effect[] {
+  const { run, clock, jobs } = m;
+  const now = clock.now();
+  const due = mayPublish({
+    sinceMs: now - run.publishedAt,
+    unpublished: run.reports - run.publishedReports,
+    idleFor,
+    reportGapMs: jobs.expectedReportGapMs(),
+  });
+  if (!final && !due) return [];
+  run.publishedAt = now;
+  run.publishedReports = run.reports;
+  // Counts and money for searching need not move every second: every INDEX_EVERY_MS, and last.
+  const indexed = m.searchable && (final || now - run.indexedAt >= INDEX_EVERY_MS);
+  if (indexed) run.indexedAt = now;
+  return [{ kind: 'publish', indexed }];
+}
+
+/** The service's limits as read: the governor shares them out; without one they are the campaign's. */
+export function limitsRead(m: Model, read: ServiceLimits): Effect[] {
+  const { jobs, run, pacer, clock } = m;
+  run.limitsRead(clock.now());
+  // Shared out by the governor, the limits come back as this campaign's share.
+  if (m.governed) return [{ kind: 'tell-governor', note: { kind: 'limits', limits: read } }];
+  const before = jobs.limits;
+  jobs.limits = read;
+  pacer.setRate(read.createsPerSecond, clock.now());
+  if (before.createsPerSecond === read.createsPerSecond && before.maxInFlight === read.maxInFlight) return [];
+  return [{ kind: 'log', level: 'info', message: 'service limits changed', attrs: { before, after: read } }];
+}
+
+export function jobsLoaded(m: Model, jobs: readonly JobRef[]): Effect[] {
+  m.jobs.admit(jobs);
+  return [];
+}
+
+/**
+ * A read of the loop failed on a condition of the whole campaign: it stops with that outcome (the
+ * loop then lets work in flight land). A failed limits read is not tried again at once.
+ */
+export function readLost(m: Model, stop: StopReason, message: string): Effect[] {
+  m.jobs.stopWith(stop, message);
+  m.run.limitsRead(m.clock.now());
+  return [
+    { kind: 'log', level: 'warn', message: 'campaign stopping', attrs: { outcome: stop, reason: message } },
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * The campaign's reducer (ARCHITECTURE.md, decision 15): `step(model, event)` takes one event
+ * (an activity's result, a signal, an update, a timer, the loop's tick) and makes every decision
+ * it calls for, returning the effects for the executor (workflows/campaign.ts) to carry out. No
+ * Temporal API, no clock but the campaign clock in the model, no I/O: tested as tables
+ * (test/engine/step.test.ts) without a server.
+ *
+ * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
+ * copying them on every event would cost each event as much as the campaign's size.
+ */
+import type { Effect } from './effects.ts';
+import type { CampaignEvent } from './events.ts';
+import { shareTaken } from './governor.ts';
+import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
+import type { Model } from './model.ts';
+import { jobsLoaded, limitsRead, next, publishing, readLost } from './next.ts';
+import { released, reviewed } from './reviews.ts';
+
+export function step(m: Model, event: CampaignEvent): Effect[] {
+  switch (event.kind) {
+    case 'tick':
+      return next(m, event);
+    case 'started':
+      // The others may have spent the service's one-second burst just now: a newcomer's own burst
+      // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
+      if (event.joinedOthers) m.pacer.pauseUntil(m.clock.now(), m.clock.now());
+      return m.jobs.inFlight().map((flight) => finish(m, flight, true));
+    case 'slept':
+      m.clock.slept(event.from, event.ms);
+      return [];
+    case 'created':
+      return reported(m, created(m, event.outcomes));
+    case 'create-lost':
+      return reported(m, createLost(m, event.batch, event.lost));
+    case 'finished':
+      return reported(m, finished(m, event.flight, event.resumed, event.result));
+    case 'finish-lost':
+      return reported(m, finishLost(m, event.flight, event.lost));
+    case 'batch-finished':
+      return reported(m, batchFinished(m, event.flights, event.results));
+    case 'batch-lost':
+      return reported(m, batchLost(m, event.flights, event.lost));
+    case 'limits-read':
+      return limitsRead(m, event.limits);
+    case 'jobs-loaded':
+      return jobsLoaded(m, event.jobs);
+    case 'released':
+      return released(m, event.span, event.jobs);
+    case 'read-lost':
+      return readLost(m, event.stop, event.message);
+    case 'review':
+      return reviewed(m, event.decisions, event.at);
+    case 'share':
+      return shareTaken(m, event.share);
+    case 'cancel-requested':
+      m.run.cancelled = true;
+      return [];
+    case 'canceled':
+      m.jobs.cancelAll();
+      return [
+        ...(m.governed ? [{ kind: 'tell-governor', note: { kind: 'leave' } } as const] : []),
+        ...publishing(m, null, true),
+        { kind: 'log', level: 'info', message: 'campaign canceled' },
+      ];
+  }
+}
+
+/** An activity reported: the memo's progress is one report behind. */
+function reported(m: Model, effects: Effect[]): Effect[] {
+  m.run.reports++;
+  return effects;
+}
