@@ -38,7 +38,11 @@ export type Resolution =
 export class InputResolver {
   private readonly uploads = new Map<string, Promise<string>>();
 
-  constructor(private readonly client: ServiceClient) {}
+  private readonly client: ServiceClient;
+
+  constructor(client: ServiceClient) {
+    this.client = client;
+  }
 
   async resolve(job: PlannedJob, parentName: string | null, manifest: Manifest): Promise<Resolution> {
     const input: Record<string, unknown> = {};

@@ -50,10 +50,14 @@ export class CampaignState {
   /** Parents go first (some step has steps below it and the campaign orders by chains). */
   private readonly chainsFirst: boolean;
 
+  private readonly steps: readonly StepInfo[];
+  private readonly jobCount: number;
+  private readonly concurrency: number;
+
   constructor(
-    private readonly steps: readonly StepInfo[],
-    private readonly jobCount: number,
-    private readonly concurrency: number,
+    steps: readonly StepInfo[],
+    jobCount: number,
+    concurrency: number,
     budget: Micros | null,
     init: {
       carried?: Omit<CarriedState, 'clock'> | undefined;
@@ -64,6 +68,10 @@ export class CampaignState {
       longestChainsFirst?: boolean;
     },
   ) {
+    this.steps = steps;
+    this.jobCount = jobCount;
+    this.concurrency = concurrency;
+
     this.heights = init.longestChainsFirst ? stepHeights(steps.map((step) => step.from)) : steps.map(() => 0);
     this.chainsFirst = this.heights.some((height) => height > 0);
     const carried = init.carried;

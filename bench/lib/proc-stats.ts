@@ -40,10 +40,11 @@ export class ProcSampler {
   peakRisenAt = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly pid: number,
-    everyMs = 250,
-  ) {
+  private readonly pid: number;
+
+  constructor(pid: number, everyMs = 250) {
+    this.pid = pid;
+
     this.timer = setInterval(() => this.sample(), everyMs);
     this.timer.unref();
   }

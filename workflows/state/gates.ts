@@ -24,15 +24,25 @@ export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' |
 export class Gates {
   readonly reviews: Reviews;
 
+  private readonly steps: readonly StepInfo[];
+  private readonly parts: { window: Window; tally: Tally; budget: Budget; halt: Stop };
+  /** The campaign clock: takes time out on it. */
+  private readonly now: () => number;
+  /** Whether the campaign has ended (no decision applies then). */
+  private readonly ended: () => boolean;
+
   constructor(
-    private readonly steps: readonly StepInfo[],
-    private readonly parts: { window: Window; tally: Tally; budget: Budget; halt: Stop },
-    /** The campaign clock: takes time out on it. */
-    private readonly now: () => number,
-    /** Whether the campaign has ended (no decision applies then). */
-    private readonly ended: () => boolean,
+    steps: readonly StepInfo[],
+    parts: { window: Window; tally: Tally; budget: Budget; halt: Stop },
+    now: () => number,
+    ended: () => boolean,
     carried: CarriedReviews | undefined,
   ) {
+    this.steps = steps;
+    this.parts = parts;
+    this.now = now;
+    this.ended = ended;
+
     this.reviews = new Reviews(steps, carried);
   }
 

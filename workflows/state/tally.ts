@@ -18,8 +18,10 @@ export class Tally {
   /** The same per step (an image and a video differ a hundredfold); null until one has ended. */
   readonly stepLatencyMs: (number | null)[];
 
+  private readonly steps: readonly StepInfo[];
+
   constructor(
-    private readonly steps: readonly StepInfo[],
+    steps: readonly StepInfo[],
     carried?: {
       counts: readonly StepCounts[];
       recentFailures: readonly Failure[];
@@ -27,6 +29,8 @@ export class Tally {
       stepLatencyMs?: readonly (number | null)[] | undefined;
     },
   ) {
+    this.steps = steps;
+
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
