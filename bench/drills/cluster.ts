@@ -8,7 +8,7 @@
  * nondeterminism, the campaign listed by `temporal workflow list --query`, and the wall time set
  * against the same campaign on the dev server (run first, undisturbed, unless its wall is given).
  */
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCampaign } from '../lib/campaign.ts';
@@ -16,8 +16,9 @@ import { startCluster } from '../lib/cluster.ts';
 import { type Stack, type StackOptions, startStack } from '../lib/stack.ts';
 import { type ChaosAction, type ChaosEvent, chaosReport, chaosSchedule, runChaos } from './chaos.ts';
 import { listedByQuery, workflowTaskFailures } from './cluster-checks.ts';
-import { CRASH_FAULTS, crashEmulator } from './crash.ts';
+import { crashEmulator, pairsDrillParams } from './crash.ts';
 import { type Check, check, type DrillReport } from './report.ts';
+import { bucketOnlyCheck } from './scale-out.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
 
@@ -48,16 +49,14 @@ export interface ClusterDrillOptions {
 }
 
 export async function clusterDrill(opts: ClusterDrillOptions = {}): Promise<DrillReport> {
-  const pairs = Math.ceil((opts.jobs ?? 2_000) / 2);
+  const common = pairsDrillParams(opts, 2_000);
+  const { pairs } = common;
   const params = {
-    jobs: pairs * 2,
+    ...common,
     workers: opts.workers ?? 3,
-    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    latencyMs: opts.latencyMs ?? { I4: 1_500, V6: 4_000 },
     // A small run (a smoke test) keeps fewer predictions in flight, so it lasts long enough for
     // all eight breaks to land mid-run (a rolling restart alone takes three worker start-ups).
     concurrency: opts.concurrency ?? Math.max(1, Math.min(40, Math.floor(pairs / 25))),
-    faults: CRASH_FAULTS,
     chaos: CLUSTER_CHAOS,
   };
   const timeoutMs = opts.timeoutMs ?? 30 * 60_000;
@@ -94,16 +93,11 @@ export async function clusterDrill(opts: ClusterDrillOptions = {}): Promise<Dril
     const taskFailures = await workflowTaskFailures(stack.client, run.workflowId);
     const query = `MediaflowCampaign="${run.plan.campaign}" AND MediaflowOutcome="completed"`;
     const listed = await listedByQuery(cluster, query, run.workflowId);
-    const written = (await Promise.all(stack.workerDirs.map((dir) => readdir(dir)))).flat();
     const checks = [
       chaosCheck(fired),
       rollingCheck(fired),
       check('campaign completed', run.progress.outcome === 'completed', `outcome ${run.progress.outcome}`),
-      check(
-        'outputs and records in the bucket only: no worker wrote into its working directory',
-        written.length === 0 && run.plan.outputDir.startsWith('s3://'),
-        `${stack.workerDirs.length} workers, ${written.length} entries in their directories; output ${run.plan.outputDir}`,
-      ),
+      await bucketOnlyCheck(stack, run),
       ...outcome.checks,
       check(
         'no workflow task failed for nondeterminism during the run',

@@ -75,7 +75,7 @@ steps:
 `;
 }
 
-function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
+export function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
   return Math.max(jobs / perSecond, (jobs * latencyS) / inFlight) + latencyS;
 }
 
