@@ -18,7 +18,7 @@ import { measureSharedKey } from './shared-key.ts';
 import { measureClusterThroughput } from './throughput/cluster-comparison.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
 import { measureS3Throughput } from './throughput/s3-comparison.ts';
-import { WORKLOADS, type Workload } from './throughput/workloads.ts';
+import { WORKLOADS, type Workload, workloadSummary } from './throughput/workloads.ts';
 
 /** Other work on this 2-core machine skews every number: the load average says how much there was. */
 const loadAtStart = os.loadavg().map((n) => round(n, 2));
@@ -75,13 +75,7 @@ if (name === 's3-throughput-2k') {
   const file = writeResult(workload.name, {
     benchmark: workload.name,
     ...header(),
-    workload: {
-      description: workload.description,
-      jobs: workload.jobs,
-      emulator: workload.emulator,
-      boundSeconds: workload.boundSeconds,
-      boundFormula: workload.boundFormula,
-    },
+    workload: workloadSummary(workload),
     mediaflow: {
       ...mediaflow,
       overBound: round(mediaflow.wallS / workload.boundSeconds, 3),

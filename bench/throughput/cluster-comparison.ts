@@ -8,7 +8,7 @@
 import { startCluster } from '../lib/cluster.ts';
 import { round, verdict } from '../lib/report.ts';
 import { measureMediaflow } from './run-workload.ts';
-import { imageSweep, tMin, WORKLOADS, type Workload } from './workloads.ts';
+import { imageSweep, tMin, WORKLOADS, type Workload, workloadSummary } from './workloads.ts';
 
 export const CLUSTER_WALL_OVER_BOUND = 1.05;
 const WORKERS = 2;
@@ -51,13 +51,7 @@ export async function measureClusterThroughput(jobs?: number) {
     verdict('cluster wall / bound', onCluster.wallS / workload.boundSeconds, CLUSTER_WALL_OVER_BOUND),
   ];
   return {
-    workload: {
-      description: workload.description,
-      jobs: workload.jobs,
-      emulator: workload.emulator,
-      boundSeconds: workload.boundSeconds,
-      boundFormula: workload.boundFormula,
-    },
+    workload: workloadSummary(workload),
     devServer: { ...devServer, overBound: round(devServer.wallS / workload.boundSeconds, 3) },
     cluster: {
       ...onCluster,
