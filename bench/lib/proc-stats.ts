@@ -39,8 +39,12 @@ export function treeCpuSeconds(pid: number): number {
     const own = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
     const living = children.reduce((n, child) => {
-      const f = statFields(Number(child));
-      return n + Number(f[11]) + Number(f[12]);
+      try {
+        const f = statFields(Number(child));
+        return n + Number(f[11]) + Number(f[12]);
+      } catch {
+        return n; // exited since the list was read: its time is in our cutime once reaped
+      }
     }, 0);
     return (own + living) / CLOCK_TICKS;
   } catch {
