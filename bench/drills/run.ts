@@ -11,6 +11,7 @@ import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
 import { scaleOutDrill } from './scale-out.ts';
 import { diskFullDrill, keyDeletedDrill } from './stops.ts';
+import { upgradeDrill } from './upgrade.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -28,6 +29,7 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'disk-full': () => diskFullDrill({ jobs, seed }),
   'key-deleted': () => keyDeletedDrill({ jobs, seed }),
   'scale-out': () => scaleOutDrill({ jobs, seed }),
+  upgrade: () => upgradeDrill({ jobs, seed }),
 };
 
 const name = positionals[0] ?? '';
