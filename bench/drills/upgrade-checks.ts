@@ -12,6 +12,7 @@ import type { DecisionRecord } from '../../contract/review.ts';
 import { continuedReason } from '../../control/campaign.ts';
 import type { Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
+import { type Claim, readClaims } from '../../records/claims.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import type { Stack } from '../lib/stack.ts';
@@ -24,7 +25,12 @@ export interface UpgradeFacts {
   /** Exit codes of the old CLI's two `approve` commands. */
   oldApprovals: (number | null)[];
   /** Read right after the older release was SIGKILLed. */
-  atStop: { ledger: Ledger; manifest: ManifestFacts; decisions: Map<string, DecisionRecord> };
+  atStop: {
+    ledger: Ledger;
+    manifest: ManifestFacts;
+    decisions: Map<string, DecisionRecord>;
+    claims: Claim[];
+  };
   /** The hero step as the new run showed it: most awaiting review seen, approved when it asked. */
   askedAgain: { maxAwaiting: number; approvedWhenAsked: number };
   newApproval: number | null;
@@ -50,7 +56,18 @@ export async function upgradeChecks(
   const planKeys = plan.jobs.map((job) => job.key).sort();
   const recordedKeys = manifest.entries.map((entry) => entry.key).sort();
   const clipsAtStop = (atStop.ledger.byModel.V4 ?? 0) + (atStop.ledger.byModel.V6 ?? 0);
-  const inFlightAtStop = atStop.ledger.predictionsCreated - atStop.manifest.entries.length;
+  // In flight at the stop: claimed by the older release, not recorded. The new run must adopt each
+  // (its record names the claimed prediction) and create none again (a create claims what it made).
+  const recordedAtStop = new Set(atStop.manifest.entries.map((entry) => entry.key));
+  const inFlight = atStop.claims.filter((claim) => !recordedAtStop.has(claim.key));
+  // A folder's claims are one appended log: what follows the stop's lines is the new run's.
+  const newClaims = (await readClaims(stack.storeOf(plan.outputDir), plan.campaign)).slice(
+    atStop.claims.length,
+  );
+  const inFlightKeys = new Set(inFlight.map((claim) => claim.key));
+  const createdAgain = newClaims.filter((claim) => inFlightKeys.has(claim.key)).length;
+  const recordOf = new Map(manifest.entries.map((entry) => [entry.key, entry]));
+  const adopted = inFlight.filter((claim) => recordOf.get(claim.key)?.prediction_id === claim.prediction_id);
   const perModel = Object.fromEntries(plan.steps.map((step) => [step.model, step.jobCount]));
   const maxPerKey = Math.max(0, ...Object.values(ledger.byIdempotencyKey));
   const [oldHistory, replay] = await Promise.all([
@@ -78,10 +95,14 @@ export async function upgradeChecks(
       predictionsCreated: atStop.ledger.predictionsCreated,
       clipsCreated: clipsAtStop,
       recorded: atStop.manifest.entries.length,
-      inFlight: inFlightAtStop,
+      claimed: atStop.claims.length,
+      inFlight: inFlight.length,
       spent: formatUsd(spentBefore),
     },
     continuedLine: continuedLine?.trim() ?? null,
+    adopted: adopted.length,
+    createdAgain,
+    claimedByNewRun: newClaims.length,
     outcome: final.outcome,
     recorded: manifest.entries.length,
     shaMismatches: files.mismatched,
@@ -105,8 +126,8 @@ export async function upgradeChecks(
         facts.oldStart.taskQueue === stack.queueName &&
         facts.oldApprovals.every((code) => code === 0) &&
         clipsAtStop > 0 &&
-        inFlightAtStop > 0,
-      `old run on queue ${facts.oldStart.taskQueue}, memo engine ${String(facts.oldStart.memo?.engine ?? 'none')}; approvals exited ${facts.oldApprovals.join(', ')}; at the SIGKILL ${atStop.ledger.predictionsCreated} predictions created (${clipsAtStop} clips), ${atStop.manifest.entries.length} recorded, ${inFlightAtStop} in flight`,
+        inFlight.length > 0,
+      `old run on queue ${facts.oldStart.taskQueue}, memo engine ${String(facts.oldStart.memo?.engine ?? 'none')}; approvals exited ${facts.oldApprovals.join(', ')}; at the SIGKILL ${atStop.ledger.predictionsCreated} predictions created (${clipsAtStop} clips), ${atStop.manifest.entries.length} recorded, ${inFlight.length} claimed and in flight`,
     ),
     check(
       "this release's run says it continued the campaign from its records, on its own generation",
@@ -144,6 +165,11 @@ export async function upgradeChecks(
         ledger.duplicates === 0 &&
         maxPerKey <= 1,
       `ledger ${ledger.predictionsCreated} created for ${plan.jobs.length} jobs (${JSON.stringify(ledger.byModel)}, planned ${JSON.stringify(perModel)}); ${ledger.duplicates} duplicates, at most ${maxPerKey} per idempotency key`,
+    ),
+    check(
+      'every prediction in flight at the stop adopted from its claim, none created again',
+      adopted.length === inFlight.length && createdAgain === 0,
+      `${adopted.length}/${inFlight.length} in flight at the stop recorded under the prediction claimed for them; ${createdAgain} created again; the new run claimed ${newClaims.length} predictions of its own`,
     ),
     check(
       'spend = records = ledger, to the micro-dollar',

@@ -17,6 +17,7 @@ import type { CampaignProgress } from '../../contract/progress.ts';
 import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
+import { readClaims } from '../../records/claims.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { type CliProcess, startCli } from '../lib/cli-process.ts';
 import { checkoutRelease } from '../lib/release.ts';
@@ -46,7 +47,7 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     // Hero clips take longest, so the approved heroes' clips are still running at the stop.
     latencyMs: { I1: 1_500, I4: 1_500, V4: 8_000, V6: 4_000 },
-    concurrency: opts.concurrency ?? 40,
+    concurrency: opts.concurrency ?? 20,
   };
   const budgetUsd = Math.ceil((pairs * PAIR_USD + HEROES.length * HERO_PAIR_USD) * 1.2);
   const timeoutMs = opts.timeoutMs ?? 15 * 60_000;
@@ -111,6 +112,7 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
       ledger: await stack.ledger(),
       manifest: await readManifest(plan.outputDir),
       decisions: await readDecisions(plan.outputDir, plan.campaign),
+      claims: await readClaims(stack.storeOf(plan.outputDir), plan.campaign),
     };
 
     // This release: its worker and its `run`, which must continue the campaign from its records.
