@@ -74,6 +74,11 @@ export async function upgradeChecks(
     stack.client.workflow.getHandle(facts.oldStart.workflowId, facts.oldStart.runId).fetchHistory(),
     replayCampaign(stack.client, facts.newStart.workflowId),
   ]);
+  // What the upgrade leaves running: the older release's rate governor has no worker left to end it.
+  const stillRunning: string[] = [];
+  for await (const run of stack.client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
+    stillRunning.push(`${run.workflowId} (${run.taskQueue})`);
+  }
   const reason = oldHistory.events?.at(-1)?.workflowExecutionTerminatedEventAttributes?.reason ?? null;
   const spentBefore = credits(atStop.manifest);
   const recorded = credits(manifest);
@@ -118,6 +123,7 @@ export async function upgradeChecks(
     spentByNewRun: formatUsd(final.spent),
     terminationReason: reason,
     runsReplayed: replay.runs,
+    stillRunning,
   };
   const checks = [
     check(
