@@ -66,6 +66,10 @@ export async function upgradeChecks(
   );
   const inFlightKeys = new Set(inFlight.map((claim) => claim.key));
   const createdAgain = newClaims.filter((claim) => inFlightKeys.has(claim.key)).length;
+  // Created before the stop but never claimed (SIGKILLed between the service's answer and the
+  // claim): the new run sends them again under the same idempotency keys, and the service hands
+  // the same predictions back. The new run's claims beyond what the ledger created since show them.
+  const resentByKey = newClaims.length - (ledger.predictionsCreated - atStop.ledger.predictionsCreated);
   const recordOf = new Map(manifest.entries.map((entry) => [entry.key, entry]));
   const adopted = inFlight.filter((claim) => recordOf.get(claim.key)?.prediction_id === claim.prediction_id);
   const perModel = Object.fromEntries(plan.steps.map((step) => [step.model, step.jobCount]));
@@ -108,6 +112,8 @@ export async function upgradeChecks(
     adopted: adopted.length,
     createdAgain,
     claimedByNewRun: newClaims.length,
+    unclaimedAtStop: atStop.ledger.predictionsCreated - atStop.claims.length,
+    resentByKey,
     outcome: final.outcome,
     recorded: manifest.entries.length,
     shaMismatches: files.mismatched,
@@ -175,7 +181,7 @@ export async function upgradeChecks(
     check(
       'every prediction in flight at the stop adopted from its claim, none created again',
       adopted.length === inFlight.length && createdAgain === 0,
-      `${adopted.length}/${inFlight.length} in flight at the stop recorded under the prediction claimed for them; ${createdAgain} created again; the new run claimed ${newClaims.length} predictions of its own`,
+      `${adopted.length}/${inFlight.length} in flight at the stop recorded under the prediction claimed for them; ${createdAgain} created again; the new run claimed ${newClaims.length} predictions, ${resentByKey} of them made before the stop but never claimed (handed back under their idempotency keys)`,
     ),
     check(
       'spend = records = ledger, to the micro-dollar',
