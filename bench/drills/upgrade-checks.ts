@@ -14,10 +14,11 @@ import type { Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { type Claim, readClaims } from '../../records/claims.ts';
 import { readDecisions } from '../../records/decisions.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import type { Stack } from '../lib/stack.ts';
 import { type Check, check } from './report.ts';
-import { checkFiles, type ManifestFacts, readManifest } from './verify.ts';
+import { checkFiles, readManifest } from './verify.ts';
 
 export interface UpgradeFacts {
   oldStart: WorkflowExecutionDescription;
@@ -27,7 +28,9 @@ export interface UpgradeFacts {
   /** Read right after the older release was SIGKILLed. */
   atStop: {
     ledger: Ledger;
-    manifest: ManifestFacts;
+    /** Jobs recorded (by their records), and how many manifest.jsonl listed. */
+    recorded: ManifestEntry[];
+    listed: number;
     decisions: Map<string, DecisionRecord>;
     claims: Claim[];
   };
@@ -39,8 +42,8 @@ export interface UpgradeFacts {
   final: CampaignProgress;
 }
 
-const credits = (manifest: ManifestFacts) =>
-  manifest.entries.reduce((n, entry) => n + parseUsd(entry.credits_used ?? '0'), 0);
+const credits = (entries: readonly ManifestEntry[]) =>
+  entries.reduce((n, entry) => n + parseUsd(entry.credits_used ?? '0'), 0);
 
 export async function upgradeChecks(
   stack: Stack,
@@ -58,7 +61,7 @@ export async function upgradeChecks(
   const clipsAtStop = (atStop.ledger.byModel.V4 ?? 0) + (atStop.ledger.byModel.V6 ?? 0);
   // In flight at the stop: claimed by the older release, not recorded. The new run must adopt each
   // (its record names the claimed prediction) and create none again (a create claims what it made).
-  const recordedAtStop = new Set(atStop.manifest.entries.map((entry) => entry.key));
+  const recordedAtStop = new Set(atStop.recorded.map((entry) => entry.key));
   const inFlight = atStop.claims.filter((claim) => !recordedAtStop.has(claim.key));
   // A folder's claims are one appended log: what follows the stop's lines is the new run's.
   const newClaims = (await readClaims(stack.storeOf(plan.outputDir), plan.campaign)).slice(
@@ -84,8 +87,8 @@ export async function upgradeChecks(
     stillRunning.push(`${run.workflowId} (${run.taskQueue})`);
   }
   const reason = oldHistory.events?.at(-1)?.workflowExecutionTerminatedEventAttributes?.reason ?? null;
-  const spentBefore = credits(atStop.manifest);
-  const recorded = credits(manifest);
+  const spentBefore = credits(atStop.recorded);
+  const recorded = credits(manifest.entries);
   const charged = parseUsd(ledger.creditsCharged);
   const hero = final.steps.find((step) => step.id === 'hero');
   const keptApprovals = heroKeys.slice(0, 2).filter((key) => {
@@ -103,7 +106,8 @@ export async function upgradeChecks(
     atStop: {
       predictionsCreated: atStop.ledger.predictionsCreated,
       clipsCreated: clipsAtStop,
-      recorded: atStop.manifest.entries.length,
+      recorded: atStop.recorded.length,
+      listed: atStop.listed,
       claimed: atStop.claims.length,
       inFlight: inFlight.length,
       spent: formatUsd(spentBefore),
@@ -139,7 +143,7 @@ export async function upgradeChecks(
         facts.oldApprovals.every((code) => code === 0) &&
         clipsAtStop > 0 &&
         inFlight.length > 0,
-      `old run on queue ${facts.oldStart.taskQueue}, memo engine ${String(facts.oldStart.memo?.engine ?? 'none')}; approvals exited ${facts.oldApprovals.join(', ')}; at the SIGKILL ${atStop.ledger.predictionsCreated} predictions created (${clipsAtStop} clips), ${atStop.manifest.entries.length} recorded, ${inFlight.length} claimed and in flight`,
+      `old run on queue ${facts.oldStart.taskQueue}, memo engine ${String(facts.oldStart.memo?.engine ?? 'none')}; approvals exited ${facts.oldApprovals.join(', ')}; at the SIGKILL ${atStop.ledger.predictionsCreated} predictions created (${clipsAtStop} clips), ${atStop.recorded.length} recorded (${atStop.listed} listed in manifest.jsonl), ${inFlight.length} claimed and in flight`,
     ),
     check(
       "this release's run says it continued the campaign from its records, on its own generation",

@@ -19,6 +19,7 @@ import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { readClaims } from '../../records/claims.ts';
 import { readDecisions } from '../../records/decisions.ts';
+import { Manifest, type ManifestEntry } from '../../records/manifest.ts';
 import { type CliProcess, startCli } from '../lib/cli-process.ts';
 import { checkoutRelease } from '../lib/release.ts';
 import { type Stack, startStack } from '../lib/stack.ts';
@@ -110,7 +111,8 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
     const oldPhaseMs = Date.now() - started;
     const atStop = {
       ledger: await stack.ledger(),
-      manifest: await readManifest(plan.outputDir),
+      recorded: await recordedJobs(plan),
+      listed: (await readManifest(plan.outputDir)).entries.length,
       decisions: await readDecisions(plan.outputDir, plan.campaign),
       claims: await readClaims(stack.storeOf(plan.outputDir), plan.campaign),
     };
@@ -167,6 +169,16 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
     await stack.stop({ keepDir: keep });
     await release.remove();
   }
+}
+
+/**
+ * The jobs recorded, by their records (the truth, records/manifest.ts): a worker killed between a
+ * job's record and its line in manifest.jsonl leaves a recorded job unlisted.
+ */
+async function recordedJobs(plan: Plan): Promise<ManifestEntry[]> {
+  const manifest = await Manifest.open(plan.outputDir);
+  const entries = await Promise.all(plan.jobs.map((job) => manifest.get(job.key)));
+  return entries.filter((entry) => entry !== undefined);
 }
 
 /** What both releases' commands need to reach the stack: secrets through the environment only. */
