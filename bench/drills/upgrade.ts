@@ -97,16 +97,24 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
       const described = await handle.describe().catch(() => null);
       return described?.status.name === 'RUNNING' ? described : null;
     });
-    await until(timeoutMs, async () =>
-      heroOf(await progressOf(stack, plan))?.awaiting_review === 3 ? true : null,
-    );
+    // A dead old worker would leave every wait below to its timeout: say so at once instead.
+    const oldAlive = () => {
+      if (!oldWorker.running()) throw new Error(`the old worker exited:\n${oldWorker.output()}`);
+    };
+    await until(timeoutMs, async () => {
+      oldAlive();
+      return heroOf(await progressOf(stack, plan))?.awaiting_review === 3 ? true : null;
+    });
     // Two approvals with the old CLI: one by name, one by key.
     const oldApprovals = [
       await cli(release.bin, 'old-approve-1', ['approve', plan.campaign, `hero-${HEROES[0]}`]).exited,
       await cli(release.bin, 'old-approve-2', ['approve', plan.campaign, heroKeys[1]!]).exited,
     ];
     // Both approved heroes' clips created upstream: stop the older release there, mid-run.
-    await until(timeoutMs, async () => ((await stack.ledger()).byModel.V4 ?? 0) >= 2 || null);
+    await until(timeoutMs, async () => {
+      oldAlive();
+      return ((await stack.ledger()).byModel.V4 ?? 0) >= 2 || null;
+    });
     await Promise.all([oldWorker.kill('SIGKILL'), oldRun.kill('SIGKILL')]);
     const oldPhaseMs = Date.now() - started;
     const atStop = {
@@ -133,7 +141,12 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
       return described;
     });
     const newApproval = await cli(BIN, 'new-approve', ['approve', plan.campaign, `hero-${HEROES[2]}`]).exited;
-    const newRunCode = await Promise.race([newRun.exited, sleep(timeoutMs, 'timeout' as const)]);
+    const timer = new AbortController();
+    const expired = sleep(timeoutMs, 'timeout' as const, { signal: timer.signal }).catch(
+      () => 'timeout' as const,
+    );
+    const newRunCode = await Promise.race([newRun.exited, expired]);
+    timer.abort();
     if (newRunCode === 'timeout') throw new Error(`the new run did not end within ${timeoutMs} ms`);
     const final = await finalView(handle);
     const upgradePhaseMs = Date.now() - upgradeStarted;
