@@ -54,18 +54,20 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
   const timeoutMs = opts.timeoutMs ?? 15 * 60_000;
   const loadAtStart = os.loadavg()[0];
   const started = Date.now();
-  const [stack, release] = await Promise.all([
-    startStack({
-      workers: 0,
-      emulator: {
-        latencyMs: params.latencyMs,
-        jitter: false,
-        seed: params.seed,
-        limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
-      },
-    }),
-    checkoutRelease(PREVIOUS_RELEASE),
-  ]);
+  const release = await checkoutRelease(PREVIOUS_RELEASE);
+  // The checkout goes with the drill, whether the stack starts or not.
+  const stack = await startStack({
+    workers: 0,
+    emulator: {
+      latencyMs: params.latencyMs,
+      jitter: false,
+      seed: params.seed,
+      limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
+    },
+  }).catch(async (error: unknown) => {
+    await release.remove();
+    throw error;
+  });
   const processes: CliProcess[] = [];
   let keep = true; // a drill that throws keeps its folder for inspection
   try {
