@@ -13,6 +13,7 @@ import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
 import { scaleOutDrill } from './scale-out.ts';
 import { diskFullDrill, keyDeletedDrill } from './stops.ts';
+import { upgradeDrill } from './upgrade.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -33,6 +34,7 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'scale-out': () => scaleOutDrill({ jobs, seed }),
   cluster: () =>
     clusterDrill({ jobs, seed, ...(devWallS === undefined ? {} : { devServerWallMs: devWallS * 1000 }) }),
+  upgrade: () => upgradeDrill({ jobs, seed }),
 };
 
 const name = positionals[0] ?? '';

@@ -63,7 +63,10 @@ export interface Stack {
   emulatorUrl: string;
   /** The emulator's key (a throwaway one, generated per stack). */
   apiKey: string;
+  /** The task queue the workers poll: this engine generation's queue of `queueName`. */
   taskQueue: string;
+  /** The queue's name as a user gives it (`--task-queue <queueName>`), without the generation. */
+  queueName: string;
   client: Client;
   /** Every worker started, killed ones included (their numbers stay readable). */
   workers: WorkerProcess[];
@@ -160,6 +163,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       emulatorUrl: emulator.baseUrl,
       apiKey,
       taskQueue,
+      queueName: named,
       client,
       workers,
       startWorker,
