@@ -1,6 +1,8 @@
 # The mediaflow image: `worker` by default; docker-compose.yml also runs the emulator from it.
-# TypeScript runs through tsx (a runtime dependency), so there is no build stage.
-FROM node:20-slim
+# TypeScript runs through tsx (a runtime dependency: docs/deployment.md, "Which Node"), so there is
+# no build stage; `--omit=dev` leaves out the test tools and the `node` package (the image has its
+# own Node).
+FROM node:22-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./

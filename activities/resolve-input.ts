@@ -31,14 +31,18 @@ export type Resolution =
       readonly kind: 'rejected';
       readonly code: string;
       readonly reason: string;
-      /** The failure policy's kind, when the service refused (an upload). */
-      readonly failure?: FailureKind;
+      /** The failure policy's kind: `rejected` for a local file, the service's for a refused upload. */
+      readonly failure: FailureKind;
     };
 
 export class InputResolver {
   private readonly uploads = new Map<string, Promise<string>>();
 
-  constructor(private readonly client: ServiceClient) {}
+  private readonly client: ServiceClient;
+
+  constructor(client: ServiceClient) {
+    this.client = client;
+  }
 
   async resolve(job: PlannedJob, parentName: string | null, manifest: Manifest): Promise<Resolution> {
     const input: Record<string, unknown> = {};
@@ -63,6 +67,7 @@ export class InputResolver {
             kind: 'rejected',
             code: 'LOCAL_FILE_CHANGED',
             reason: `${path} ${what}: plan the campaign again`,
+            failure: 'rejected',
           };
         }
         input[field] = await this.upload(path, data, digest);

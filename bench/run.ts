@@ -6,6 +6,7 @@
  *   baseline [workload…]                         the baseline alone (default: every workload with a baseline goal)
  *   shared-key [--jobs N --campaigns K --stagger-s S]   campaigns on one key (bench/shared-key.ts)
  *   s3-throughput-2k                             throughput-2k into a folder, then into S3
+ *   cluster-10k [--jobs N]                       throughput-10k, two workers, dev server then local cluster
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -14,9 +15,10 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureSharedKey } from './shared-key.ts';
+import { measureClusterThroughput } from './throughput/cluster-comparison.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
 import { measureS3Throughput } from './throughput/s3-comparison.ts';
-import { WORKLOADS, type Workload } from './throughput/workloads.ts';
+import { WORKLOADS, type Workload, workloadSummary } from './throughput/workloads.ts';
 
 /** Other work on this 2-core machine skews every number: the load average says how much there was. */
 const loadAtStart = os.loadavg().map((n) => round(n, 2));
@@ -32,6 +34,16 @@ if (name === 's3-throughput-2k') {
   for (const v of measured.verdicts)
     console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
   console.log(`written ${file}`);
+} else if (name === 'cluster-10k') {
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  const measured = await measureClusterThroughput(jobs);
+  const recorded = { benchmark: name, ...header(), ...measured };
+  // A smaller run only checks the code: printed, never recorded as the benchmark's result.
+  const full = measured.workload.jobs === 10_000;
+  if (!full) console.log(JSON.stringify(recorded, null, 2));
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  if (full) console.log(`written ${writeResult(name, recorded)}`);
 } else if (name === 'shared-key') {
   const sizes = { jobs: Number(values.jobs ?? 2_500), campaigns: Number(values.campaigns ?? 4) };
   const result = await measureSharedKey({ ...sizes, staggerS: Number(values['stagger-s'] ?? 5) });
@@ -63,13 +75,7 @@ if (name === 's3-throughput-2k') {
   const file = writeResult(workload.name, {
     benchmark: workload.name,
     ...header(),
-    workload: {
-      description: workload.description,
-      jobs: workload.jobs,
-      emulator: workload.emulator,
-      boundSeconds: workload.boundSeconds,
-      boundFormula: workload.boundFormula,
-    },
+    workload: workloadSummary(workload),
     mediaflow: {
       ...mediaflow,
       overBound: round(mediaflow.wallS / workload.boundSeconds, 3),
@@ -88,7 +94,7 @@ function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
     console.error(
-      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key', 's3-throughput-2k'].join(' | ')}>`,
+      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key', 's3-throughput-2k', 'cluster-10k'].join(' | ')}>`,
     );
     process.exit(2);
   }

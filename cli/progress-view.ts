@@ -47,10 +47,13 @@ export class ProgressDisplay {
   private frame: string[] = [];
   private lastLine = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly stream: NodeJS.WriteStream = process.stderr,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly stream: NodeJS.WriteStream;
+  private readonly clock: () => number;
+
+  constructor(stream: NodeJS.WriteStream = process.stderr, clock: () => number = Date.now) {
+    this.stream = stream;
+    this.clock = clock;
+  }
 
   private get live(): boolean {
     return this.stream.isTTY === true;

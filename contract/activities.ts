@@ -40,8 +40,8 @@ export type CreateOutcome =
       readonly i: number;
       readonly code: string;
       readonly message: string;
-      /** The failure policy's kind (contract/failure-policy.ts); absent in older histories. */
-      readonly failure?: FailureKind;
+      /** The failure policy's kind (contract/failure-policy.ts): what the refusal does. */
+      readonly failure: FailureKind;
     }
   /** Rate limited inside a batch: try again after the delay. */
   | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number };

@@ -2,7 +2,7 @@
  * The engine generation: the version of the workflow code's decisions (docs/engine.md,
  * "Upgrades"). Workers of one generation poll task queues of their own, so they never pick up a
  * run whose history they could not replay; a campaign records the generation that started it, and
- * a newer engine continues an older campaign from its records (worker/campaign-control.ts,
+ * a newer engine continues an older campaign from its records (control/campaign.ts,
  * startOrAttach) instead of replaying its history. Bumping this number is how a release retires
  * every `patched()` marker at once.
  *

@@ -80,17 +80,3 @@ export function isFailureKind(value: unknown): value is FailureKind {
 export function effectOf(kind: FailureKind): FailureEffect {
   return FAILURE_POLICY[kind];
 }
-
-/**
- * The kind of a create refused for good: the one the create activity reports, else (histories of
- * campaigns started before it reported kinds) from the error code, a mapping that never changes.
- */
-export function kindOfRejection(code: string, kind?: FailureKind): FailureKind {
-  if (kind) return kind;
-  if (code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
-  if (code === CREATE_GAVE_UP) return 'create_gave_up';
-  return 'rejected';
-}
-
-/** The code a create batch is reported with when its activity gave up. */
-export const CREATE_GAVE_UP = 'CREATE_FAILED';

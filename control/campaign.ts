@@ -10,7 +10,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
 import { CampaignProgress } from '../contract/progress.ts';
@@ -92,13 +92,15 @@ export interface Started {
 
 /** The campaign runs on a newer engine than this one: its workers' code is not ours to run. */
 export class NewerEngineError extends Error {
-  constructor(
-    readonly campaign: string,
-    readonly engine: number,
-  ) {
+  readonly campaign: string;
+  readonly engine: number;
+
+  constructor(campaign: string, engine: number) {
     super(
       `campaign "${campaign}" was started by a newer mediaflow (engine ${engine}; this one is engine ${ENGINE}): upgrade mediaflow to go on with it`,
     );
+    this.campaign = campaign;
+    this.engine = engine;
   }
 }
 
@@ -109,8 +111,11 @@ export function continuedReason(engine: number): string {
 
 /** A run of the campaign with another plan is under way; the caller says how to stop it. */
 export class PlanMismatchError extends Error {
-  constructor(readonly campaign: string) {
+  readonly campaign: string;
+
+  constructor(campaign: string) {
     super(`campaign "${campaign}" is already running a different version of the spec`);
+    this.campaign = campaign;
   }
 }
 

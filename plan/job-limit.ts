@@ -27,7 +27,11 @@ export class JobLimit {
   /** Set once the limit is passed: no further step is expanded and no job is built. */
   exceeded = false;
 
-  constructor(readonly limit: number) {}
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   /** Whether the step may be expanded; otherwise the reason, once (later steps are not expanded either). */
   admit(step: StepBound): { ok: true } | { ok: false; message?: string } {

@@ -40,11 +40,12 @@ export class LocalFiles {
   private readonly cache = new Map<string, LocalFile>();
   private readonly roots: readonly string[];
 
+  private readonly specDir: string;
+
   /** `allowedRoots`: absolute folders besides the spec's own that inputs may come from. */
-  constructor(
-    private readonly specDir: string,
-    allowedRoots: readonly string[] = [],
-  ) {
+  constructor(specDir: string, allowedRoots: readonly string[] = []) {
+    this.specDir = specDir;
+
     this.roots = [specDir, ...allowedRoots].map(real);
   }
 

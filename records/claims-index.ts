@@ -29,7 +29,11 @@ class ClaimsLog implements CampaignClaims {
    */
   private readonly firstLine = new Map<number, number>();
 
-  constructor(private readonly file: string) {
+  private readonly file: string;
+
+  constructor(file: string) {
+    this.file = file;
+
     this.appended = new AppendedLines(file, Claim);
   }
 

@@ -172,10 +172,13 @@ export class AppendedLines<T extends z.ZodType> {
   private offset = 0;
   private reading: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly file: string,
-    private readonly schema: T,
-  ) {}
+  private readonly file: string;
+  private readonly schema: T;
+
+  constructor(file: string, schema: T) {
+    this.file = file;
+    this.schema = schema;
+  }
 
   next(): Promise<Located<z.infer<T>>[]> {
     const read = this.reading.then(() => this.readAppended());

@@ -84,10 +84,13 @@ class FolderView {
    */
   readonly lines = new Map<number, number>();
 
-  constructor(
-    readonly file: string,
-    readonly writer: LineWriter,
-  ) {
+  readonly file: string;
+  readonly writer: LineWriter;
+
+  constructor(file: string, writer: LineWriter) {
+    this.file = file;
+    this.writer = writer;
+
     this.appended = new AppendedLines(file, ManifestEntry);
   }
 }
@@ -96,12 +99,16 @@ export class Manifest {
   /** Oldest first: a Map keeps insertion order, so the first key is the one to drop. */
   private readonly recent = new Map<string, ManifestEntry>();
 
-  private constructor(
-    /** Where the campaign writes: a folder, or `s3://bucket/prefix`. */
-    readonly outputDir: string,
-    readonly store: Store,
-    private readonly view: FolderView | null,
-  ) {}
+  /** Where the campaign writes: a folder, or `s3://bucket/prefix`. */
+  readonly outputDir: string;
+  readonly store: Store;
+  private readonly view: FolderView | null;
+
+  private constructor(outputDir: string, store: Store, view: FolderView | null) {
+    this.outputDir = outputDir;
+    this.store = store;
+    this.view = view;
+  }
 
   /** `store` defaults to the one `outputDir` names (store/index.ts, openStore). */
   static async open(
@@ -270,10 +277,13 @@ const OPEN_MANIFESTS = 8;
 export class Manifests {
   private readonly open = new Map<string, Promise<Manifest>>();
 
-  constructor(
-    private readonly storeOf: (location: string) => Store = openStore,
-    private readonly writer: LineWriter = nodeWriter,
-  ) {}
+  private readonly storeOf: (location: string) => Store;
+  private readonly writer: LineWriter;
+
+  constructor(storeOf: (location: string) => Store = openStore, writer: LineWriter = nodeWriter) {
+    this.storeOf = storeOf;
+    this.writer = writer;
+  }
 
   of(outputDir: string): Promise<Manifest> {
     let manifest = this.open.get(outputDir);

@@ -176,10 +176,13 @@ export function readPlan(
 export class PlanCache {
   private readonly plans = new Map<string, Promise<LoadedPlan>>();
 
-  constructor(
-    private readonly storeOf: (location: string) => Store = openStore,
-    private readonly capacity = 4,
-  ) {}
+  private readonly storeOf: (location: string) => Store;
+  private readonly capacity: number;
+
+  constructor(storeOf: (location: string) => Store = openStore, capacity = 4) {
+    this.storeOf = storeOf;
+    this.capacity = capacity;
+  }
 
   get(ref: PlanRef): Promise<LoadedPlan> {
     let loaded = this.plans.get(ref.digest);

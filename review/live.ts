@@ -21,11 +21,15 @@ export class LiveModel {
   /** How long the last reading took: a 10,000-job campaign's takes ~0.2 s, so it is read less often. */
   private costMs = 0;
 
-  constructor(
-    private readonly load: () => Promise<ModelSources>,
-    private readonly intervalMs = 1000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly load: () => Promise<ModelSources>;
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+
+  constructor(load: () => Promise<ModelSources>, intervalMs = 1000, now: () => number = Date.now) {
+    this.load = load;
+    this.intervalMs = intervalMs;
+    this.now = now;
+  }
 
   /** The model, read again when the last reading is older than the interval. */
   current(): Promise<CampaignModel> {

@@ -24,7 +24,11 @@ export class OutsideOutputFolder extends Error {
 export class OutputRoot {
   private resolved: Promise<string> | undefined;
 
-  constructor(readonly folder: string) {}
+  readonly folder: string;
+
+  constructor(folder: string) {
+    this.folder = folder;
+  }
 
   /** Creates `folder` (under the root) unless it exists; refuses one that resolves outside. */
   async prepare(folder: string): Promise<void> {

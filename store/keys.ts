@@ -4,8 +4,12 @@
  * backend touches it: no absolute path, no `..` or `.` segment, no empty segment, no backslash.
  */
 export class BadKey extends Error {
-  constructor(readonly key: string) {
+  readonly key: string;
+
+  constructor(key: string) {
     super(`${JSON.stringify(key)} is not a key inside the store (a relative path without "..")`);
+    this.key = key;
+
     this.name = 'BadKey';
   }
 }

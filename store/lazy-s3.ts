@@ -17,10 +17,13 @@ export class LazyS3Store implements Store {
   readonly location: string;
   private loaded: Promise<S3Store> | undefined;
 
-  constructor(
-    private readonly where: S3Location,
-    private readonly client?: S3Client,
-  ) {
+  private readonly where: S3Location;
+  private readonly client?: S3Client;
+
+  constructor(where: S3Location, client?: S3Client) {
+    this.where = where;
+    this.client = client;
+
     this.location = s3Url(where);
   }
 

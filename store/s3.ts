@@ -42,10 +42,13 @@ const CONFLICT_RETRIES = 5;
 export class S3Store implements Store {
   readonly location: string;
 
-  constructor(
-    private readonly where: S3Location,
-    readonly client: S3Client = defaultS3Client(),
-  ) {
+  private readonly where: S3Location;
+  readonly client: S3Client;
+
+  constructor(where: S3Location, client: S3Client = defaultS3Client()) {
+    this.where = where;
+    this.client = client;
+
     this.location = s3Url(where);
   }
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../worker/dev-server.ts';
-import { workflowBundle } from '../worker/workflow-bundle.ts';
+import { PREBUILT_BUNDLE_ENV, workflowBundle } from '../worker/workflow-bundle.ts';
 import { startS3Server } from './helpers/s3.ts';
 
 declare module 'vitest' {
@@ -37,6 +37,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('temporalAddress', server.address);
   project.provide('s3', { bucket: s3.bucket, env: s3.env });
   project.provide('workflowBundle', bundle.codePath);
+  // Worker processes the tests start take it too (worker/workflow-bundle.ts): the forks that run
+  // the test files are started after this, with this environment.
+  process.env[PREBUILT_BUNDLE_ENV] = bundle.codePath;
   return async () => {
     await Promise.all([server.stop(), s3.stop()]);
     rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.ts';
 import { freePort, groupAlive, terminateGroup } from './process-group.ts';
 import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
@@ -235,11 +235,18 @@ async function waitUntilServing(r: Resolved, exited: () => boolean): Promise<voi
   );
 }
 
-/** Users without the CLI but with internet: @temporalio/testing downloads and runs it. */
+/**
+ * Users without the CLI but with internet: @temporalio/testing downloads and runs it. It is a dev
+ * dependency (a production worker connects to a server and never starts one), so it is loaded only
+ * here, and an install without it (`npm ci --omit=dev`) says what to install instead.
+ */
 async function launchWithSdk(r: Resolved): Promise<Running> {
+  const testing = await import('@temporalio/testing').catch(() => {
+    throw new Error(`No Temporal CLI installed, and no @temporalio/testing to download one. ${INSTALL_HINT}`);
+  });
   let env: TestWorkflowEnvironment;
   try {
-    env = await TestWorkflowEnvironment.createLocal({
+    env = await testing.TestWorkflowEnvironment.createLocal({
       server: {
         executable: ephemeralExecutable(SDK_DOWNLOAD),
         ip: '127.0.0.1',

@@ -23,7 +23,17 @@ const TSX = createRequire(import.meta.url).resolve('tsx');
 
 let bundle: Promise<WorkflowBundlePath> | undefined;
 
+/**
+ * A bundle already built from this same code, named by the environment: the test suite builds one
+ * in its global setup and every worker process it starts (`mediaflow run`, `mediaflow worker`)
+ * takes it instead of bundling again, about 5 s each. Not for production: a bundle of other code
+ * would not replay the histories of this one.
+ */
+export const PREBUILT_BUNDLE_ENV = 'MEDIAFLOW_WORKFLOW_BUNDLE';
+
 export function workflowBundle(): Promise<WorkflowBundlePath> {
+  const prebuilt = process.env[PREBUILT_BUNDLE_ENV];
+  if (prebuilt) return Promise.resolve({ codePath: prebuilt });
   bundle ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-workflows-'));
     // Workers of this process may be created from it until the end (tests create several), so it

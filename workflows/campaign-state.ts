@@ -23,12 +23,13 @@ import type {
   StepCounts,
   StepInfo,
 } from '../contract/campaign.ts';
-import { effectOf, type FailureKind, kindOfRejection } from '../contract/failure-policy.ts';
-import { Budget, type StopReason } from './state/budget.ts';
+import { effectOf, type FailureKind } from '../contract/failure-policy.ts';
+import { Budget } from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
+import { Stop, type StopReason } from './state/stop.ts';
 import { Tally } from './state/tally.ts';
 import { Window } from './state/window.ts';
 
@@ -36,6 +37,8 @@ export class CampaignState {
   private readonly window: Window;
   private readonly slots: Slots;
   private readonly budget: Budget;
+  /** Why submission stopped, if it did (state/stop.ts). */
+  private readonly halt: Stop;
   private readonly tally: Tally;
   /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
   readonly gates: Gates;
@@ -47,10 +50,14 @@ export class CampaignState {
   /** Parents go first (some step has steps below it and the campaign orders by chains). */
   private readonly chainsFirst: boolean;
 
+  private readonly steps: readonly StepInfo[];
+  private readonly jobCount: number;
+  private readonly concurrency: number;
+
   constructor(
-    private readonly steps: readonly StepInfo[],
-    private readonly jobCount: number,
-    private readonly concurrency: number,
+    steps: readonly StepInfo[],
+    jobCount: number,
+    concurrency: number,
     budget: Micros | null,
     init: {
       carried?: Omit<CarriedState, 'clock'> | undefined;
@@ -61,15 +68,20 @@ export class CampaignState {
       longestChainsFirst?: boolean;
     },
   ) {
+    this.steps = steps;
+    this.jobCount = jobCount;
+    this.concurrency = concurrency;
+
     this.heights = init.longestChainsFirst ? stepHeights(steps.map((step) => step.from)) : steps.map(() => 0);
     this.chainsFirst = this.heights.some((height) => height > 0);
     const carried = init.carried;
     this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = new Slots(steps);
-    this.budget = new Budget(budget, carried?.spent ?? 0, carried?.stopReason ?? null, carried?.stopMessage);
+    this.budget = new Budget(budget, carried?.spent ?? 0);
+    this.halt = new Stop(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null);
     this.tally = new Tally(steps, carried);
     const clock = init.clock ?? (() => init.now);
-    const parts = { window: this.window, tally: this.tally, budget: this.budget };
+    const parts = { window: this.window, tally: this.tally, budget: this.budget, halt: this.halt };
     this.gates = new Gates(steps, parts, clock, () => this.isDone(), carried?.reviews);
     for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
       this.hold(pending);
@@ -94,7 +106,7 @@ export class CampaignState {
     return this.budget.committed;
   }
   get stopReason(): CampaignOutcome | null {
-    return this.budget.stopReason;
+    return this.halt.reason;
   }
   get counts(): readonly StepCounts[] {
     return this.tally.counts;
@@ -113,7 +125,7 @@ export class CampaignState {
 
   /** How many more jobs the window wants from the plan (0 when full, finished or stopped). */
   wanted(): number {
-    return this.budget.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight, this.chainsFirst);
+    return this.halt.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight, this.chainsFirst);
   }
 
   /** Jobs read from the plan (review gates hold some back: state/gates.ts). */
@@ -186,7 +198,7 @@ export class CampaignState {
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
-    return this.budget.stopped || (this.window.isRead(this.jobCount) && !this.gates.reviews.busy);
+    return this.halt.stopped || (this.window.isRead(this.jobCount) && !this.gates.reviews.busy);
   }
 
   pendingOf(i: number): PendingJob {
@@ -210,13 +222,12 @@ export class CampaignState {
   }
 
   /** The service refused to create job `i` for good. */
-  onRejected(i: number, code: string, message: string, failure?: FailureKind): void {
+  onRejected(i: number, message: string, kind: FailureKind): void {
     const pending = this.release(i);
-    const kind = kindOfRejection(code, failure);
     const effect = effectOf(kind);
     if (effect.kind === 'stop_campaign' && effect.job === 'keep') {
       this.window.putBack(pending);
-      this.budget.stop(effect.outcome, message);
+      this.halt.stop(effect.outcome, message);
       return;
     }
     this.fail(pending.job, kind, message);
@@ -229,7 +240,7 @@ export class CampaignState {
    */
   stopWith(outcome: StopReason, message: string, keep: readonly number[] = []): void {
     for (const i of keep) this.window.putBack(this.release(i));
-    this.budget.stop(outcome, message);
+    this.halt.stop(outcome, message);
   }
 
   /** Rate limited before creation: back to the front of the queue, nothing committed. */
@@ -256,7 +267,7 @@ export class CampaignState {
     if (
       effectOf(kind).kind === 'regenerate' &&
       regen - (pending.retriesFrom ?? 0) < this.steps[job.step]!.retries &&
-      !this.budget.stopped
+      !this.halt.stopped
     ) {
       this.tally.count(job.step, 'regenerated');
       this.window.putBack({ ...pending, regen: regen + 1 });
@@ -270,7 +281,7 @@ export class CampaignState {
   cancelAll(): void {
     for (const i of this.slots.activeIndexes()) this.tally.count(this.release(i).job.step, 'canceled');
     for (const heir of this.slots.dropHeirs()) this.unhold(heir);
-    this.budget.cancel();
+    this.halt.cancel();
   }
 
   /** Jobs whose prediction exists and is being waited on. */
@@ -292,8 +303,8 @@ export class CampaignState {
       counts: this.tally.counts,
       spent: this.budget.spent,
       stepSpent: this.tally.spent,
-      stopReason: this.budget.stopReason,
-      stopMessage: this.budget.stopMessage,
+      stopReason: this.halt.reason,
+      stopMessage: this.halt.message,
       recentFailures: this.tally.recentFailures,
       startedAt: this.startedAt,
       runs: this.runs,
@@ -309,6 +320,7 @@ export class CampaignState {
       slots: this.slots,
       window: this.window,
       budget: this.budget,
+      halt: this.halt,
       tally: this.tally,
       reviews: this.gates.reviews,
       startedAt: this.startedAt,
@@ -319,7 +331,7 @@ export class CampaignState {
 
   /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
   private take(max: number, windowRoom: number): PendingJob[] {
-    if (this.budget.stopped) return [];
+    if (this.halt.stopped) return [];
     const { picked, rest, budgetReached } = select(longestChainsFirst(this.window.waiting, this.heights), {
       max,
       windowRoom,
@@ -327,7 +339,7 @@ export class CampaignState {
       stepRoom: (step) => this.slots.stepRoom(step),
       fits: (usd, also) => this.budget.fits(usd, also),
     });
-    if (budgetReached) this.budget.stop('budget_reached');
+    if (budgetReached) this.halt.stop('budget_reached');
     for (const pending of picked) this.hold(pending);
     this.window.waiting = rest;
     return picked;
@@ -356,6 +368,11 @@ export class CampaignState {
     this.tally.fail(job, message);
     this.gates.closedWithoutOutput(job);
     const effect = effectOf(kind);
-    if (effect.kind === 'stop_campaign') this.budget.stop(effect.outcome, message);
+    if (effect.kind === 'stop_campaign') this.halt.stop(effect.outcome, message);
   }
+}
+
+/** A carried outcome as a stop reason: null while the campaign ran on (never carried 'completed'). */
+function stopReasonOf(outcome: CampaignOutcome | null): StopReason | null {
+  return outcome === null || outcome === 'running' || outcome === 'completed' ? null : outcome;
 }

@@ -14,7 +14,11 @@
  * facts in the same order, so it makes the same decisions.
  */
 export class CampaignClock {
-  constructor(private at: number) {}
+  private at: number;
+
+  constructor(at: number) {
+    this.at = at;
+  }
 
   now(): number {
     return this.at;

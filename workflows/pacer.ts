@@ -8,12 +8,14 @@ export class Pacer {
   private tokens: number;
   private last: number;
 
-  constructor(
-    private perSecond: number,
-    now: number,
-    /** At most one second of burst, as the service allows. */
-    private readonly burstSeconds = 1,
-  ) {
+  private perSecond: number;
+  /** At most one second of burst, as the service allows. */
+  private readonly burstSeconds: number;
+
+  constructor(perSecond: number, now: number, burstSeconds = 1) {
+    this.perSecond = perSecond;
+    this.burstSeconds = burstSeconds;
+
     this.tokens = Math.max(1, perSecond * burstSeconds);
     this.last = now;
   }

@@ -21,10 +21,12 @@ export class RunState {
   publishedAt = Number.NEGATIVE_INFINITY;
   indexedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    /** Campaign clock when the limits were last read. */
-    public limitsReadAt: number,
-  ) {}
+  /** Campaign clock when the limits were last read. */
+  public limitsReadAt: number;
+
+  constructor(limitsReadAt: number) {
+    this.limitsReadAt = limitsReadAt;
+  }
 
   get draining(): boolean {
     return this.drainingSince !== null;

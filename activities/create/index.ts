@@ -181,7 +181,7 @@ async function prepareJob(
           i: item.i,
           code: resolved.code,
           message: resolved.reason,
-          ...(resolved.failure ? { failure: resolved.failure } : {}),
+          failure: resolved.failure,
         };
   }
   const replaces =

@@ -52,7 +52,11 @@ export class Transport {
   /** Refuses plain http to a public host before the key is sent (service-address.ts). */
   private readonly guard: () => Promise<void>;
 
-  constructor(private readonly options: TransportOptions) {
+  private readonly options: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.options = options;
+
     const url = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.origin = url.origin;
     this.basePath = url.pathname;
@@ -196,11 +200,13 @@ export class Transport {
  * that point; this dispatcher adds that hook to the handler of `request()` and forwards the rest.
  */
 class SendTracker extends Dispatcher {
-  constructor(
-    private readonly inner: Dispatcher,
-    private readonly onSent: () => void,
-  ) {
+  private readonly inner: Dispatcher;
+  private readonly onSent: () => void;
+
+  constructor(inner: Dispatcher, onSent: () => void) {
     super();
+    this.inner = inner;
+    this.onSent = onSent;
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {

@@ -1,20 +1,37 @@
 /**
- * Crashes at random moments: the worker SIGKILLed (and a new one started) and the Temporal server
- * restarted, each when the emulator's ledger has seen a random number of predictions created.
+ * Crashes at random moments: workers SIGKILLed (and new ones started) or restarted in a rolling
+ * SIGTERM drain, the Temporal server restarted, and on a local cluster one service killed, or
+ * PostgreSQL restarted, each when the emulator's ledger has seen a random number of predictions created.
  * The moments come from a seeded generator, so a failing drill can be replayed with its seed.
  * Progress is read from the emulator, which no crash touches, not from the workflow.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { streamFor } from '../../emulator/random.ts';
-import type { Stack } from '../lib/stack.ts';
+import type { Stack, WorkerProcess } from '../lib/stack.ts';
 import { type Check, type DrillReport, drillReport } from './report.ts';
 
 /**
  * `kill-worker`: every worker SIGKILLed, one started; `kill-one-worker`: one of several SIGKILLed
- * and replaced (workers on many machines, one lost); `restart-temporal`, `restart-s3`: the server
- * stopped and started again on its own data.
+ * and replaced (workers on many machines, one lost); `rolling-restart`: every worker replaced one
+ * at a time, as a deploy does (a new one polling first, then the old one SIGTERMed and drained);
+ * `restart-temporal`, `restart-s3`, `restart-postgres`: the server stopped and started again on
+ * its own data; `kill-history`, `kill-matching`: that cluster service SIGKILLed, then started.
  */
-export type ChaosAction = 'kill-worker' | 'kill-one-worker' | 'restart-temporal' | 'restart-s3';
+export type ChaosAction =
+  | 'kill-worker'
+  | 'kill-one-worker'
+  | 'rolling-restart'
+  | 'restart-temporal'
+  | 'restart-s3'
+  | 'restart-postgres'
+  | 'kill-history'
+  | 'kill-matching';
+
+/**
+ * How long a SIGTERMed worker may drain before it is SIGKILLed: beyond the worker's own grace and
+ * force periods (30 s + 5 s, worker/worker-process.ts), so only the worker decides when it exits.
+ */
+export const DRAIN_WAIT_MS = 45_000;
 
 export interface ChaosEvent {
   action: ChaosAction;
@@ -23,6 +40,8 @@ export interface ChaosEvent {
   /** Filled when it fired: ms since the chaos started, and how long the action took. */
   firedAtMs?: number;
   tookMs?: number;
+  /** A rolling restart's outcome: workers replaced, and how many of the old ones exited 0. */
+  drained?: { replaced: number; exitedZero: number };
 }
 
 /**
@@ -81,22 +100,56 @@ export async function runChaos(
     }
     if (finished() || Date.now() - started >= timeoutMs) break;
     event.firedAtMs = Date.now() - started;
-    if (event.action === 'kill-worker') {
-      const alive = stack.workers.filter((w) => w.alive());
-      await Promise.all(alive.map((w) => w.kill('SIGKILL')));
-      await stack.startWorker();
-    } else if (event.action === 'kill-one-worker') {
-      const alive = stack.workers.filter((w) => w.alive());
-      await alive[0]?.kill('SIGKILL'); // the longest-lived: it holds the most work
-      await stack.startWorker();
-    } else if (event.action === 'restart-s3') {
-      await stack.restartS3();
-    } else {
-      await stack.restartTemporal();
-    }
+    await apply(stack, event);
     event.tookMs = Date.now() - started - event.firedAtMs;
   }
   return events;
+}
+
+async function apply(stack: Stack, event: ChaosEvent): Promise<void> {
+  const alive = stack.workers.filter((w) => w.alive());
+  switch (event.action) {
+    case 'kill-worker':
+      await Promise.all(alive.map((w) => w.kill('SIGKILL')));
+      await stack.startWorker();
+      return;
+    case 'kill-one-worker':
+      await alive[0]?.kill('SIGKILL'); // the longest-lived: it holds the most work
+      await stack.startWorker();
+      return;
+    case 'rolling-restart':
+      event.drained = await rollingRestart(stack, alive);
+      return;
+    case 'restart-s3':
+      return stack.restartS3();
+    case 'restart-temporal':
+      return stack.restartTemporal();
+    case 'restart-postgres':
+      return clusterOf(stack).postgres.restart();
+    case 'kill-history':
+    case 'kill-matching': {
+      const service = event.action === 'kill-history' ? 'history' : 'matching';
+      await clusterOf(stack).kill(service, 'SIGKILL');
+      return clusterOf(stack).start(service);
+    }
+  }
+}
+
+/** One worker at a time: its replacement polls before it is SIGTERMed, so capacity never drops. */
+async function rollingRestart(stack: Stack, old: readonly WorkerProcess[]) {
+  let exitedZero = 0;
+  for (const worker of old) {
+    await (await stack.startWorker()).polling();
+    await worker.kill('SIGTERM', DRAIN_WAIT_MS);
+    if (worker.exit()?.code === 0) exitedZero++;
+  }
+  return { replaced: old.length, exitedZero };
+}
+
+function clusterOf(stack: Stack) {
+  if (!stack.cluster)
+    throw new Error('this chaos action needs a stack on a local cluster (StackOptions.cluster)');
+  return stack.cluster;
 }
 
 /** A chaos drill's report (crash, scale-out): the faults it fired, and each worker's peak memory and CPU. */

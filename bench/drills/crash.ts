@@ -49,18 +49,34 @@ export function crashEmulator(params: {
   };
 }
 
-export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillReport> {
-  const pairs = Math.ceil((opts.jobs ?? 500) / 2);
-  const params = {
+/**
+ * What every drill on the pairs campaign shares (crash, scale-out, cluster): its size in pairs
+ * and jobs, the seed (random unless given, and reported so a run can be replayed), the latencies
+ * and CRASH_FAULTS.
+ */
+export function pairsDrillParams(
+  opts: { jobs?: number; seed?: number; latencyMs?: { I4: number; V6: number } },
+  defaultJobs: number,
+) {
+  const pairs = Math.ceil((opts.jobs ?? defaultJobs) / 2);
+  return {
+    pairs,
     jobs: pairs * 2,
+    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
+    latencyMs: opts.latencyMs ?? { I4: 1_500, V6: 4_000 },
+    faults: CRASH_FAULTS,
+  };
+}
+
+export async function crashDrill(opts: CrashDrillOptions = {}): Promise<DrillReport> {
+  const params = {
+    ...pairsDrillParams(opts, 500),
     kills: opts.kills ?? 5,
     restarts: opts.restarts ?? 1,
     ignoreIdempotency: opts.ignoreIdempotency ?? false,
-    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    latencyMs: opts.latencyMs ?? { I4: 1_500, V6: 4_000 },
     concurrency: opts.concurrency ?? 40,
-    faults: CRASH_FAULTS,
   };
+  const { pairs } = params;
   // Budget above the plan's price, so the run can finish, yet checked: spending never passes it.
   const budgetUsd = Math.ceil(pairs * PAIR_USD * 1.2);
   const stack = await startStack({ emulator: crashEmulator(params) });

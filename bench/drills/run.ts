@@ -1,24 +1,28 @@
 /**
  * `npm run drill -- <name> [--jobs N] [--seed S]`: runs one drill of issue 5 on a fresh local
  * stack, prints its checks, and writes bench/results/drill-<name>.json. Exit code 1 when a goal
- * is missed, so a drill can gate a release.
+ * is missed, so a drill can gate a release. `cluster` also takes `--dev-wall-s W`: the dev
+ * server's wall for the same campaign, measured before, instead of running it first.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { budgetDrill } from './budget.ts';
+import { clusterDrill } from './cluster.ts';
 import { crashDrill } from './crash.ts';
 import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
 import { scaleOutDrill } from './scale-out.ts';
 import { diskFullDrill, keyDeletedDrill } from './stops.ts';
+import { upgradeDrill } from './upgrade.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string' }, seed: { type: 'string' } },
+  options: { jobs: { type: 'string' }, seed: { type: 'string' }, 'dev-wall-s': { type: 'string' } },
 });
 const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 const jobs = number(values.jobs);
 const seed = number(values.seed);
+const devWallS = number(values['dev-wall-s']);
 
 const DRILLS: Record<string, () => Promise<DrillReport>> = {
   crash: () => crashDrill({ jobs, seed }),
@@ -28,6 +32,9 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'disk-full': () => diskFullDrill({ jobs, seed }),
   'key-deleted': () => keyDeletedDrill({ jobs, seed }),
   'scale-out': () => scaleOutDrill({ jobs, seed }),
+  cluster: () =>
+    clusterDrill({ jobs, seed, ...(devWallS === undefined ? {} : { devServerWallMs: devWallS * 1000 }) }),
+  upgrade: () => upgradeDrill({ jobs, seed }),
 };
 
 const name = positionals[0] ?? '';

@@ -7,11 +7,11 @@
  * byte into its working directory.
  */
 import { readdir } from 'node:fs/promises';
-import { runCampaign } from '../lib/campaign.ts';
-import { startStack } from '../lib/stack.ts';
+import { type CampaignRun, runCampaign } from '../lib/campaign.ts';
+import { type Stack, startStack } from '../lib/stack.ts';
 import { chaosReport, chaosSchedule, runChaos } from './chaos.ts';
-import { CRASH_FAULTS, crashEmulator } from './crash.ts';
-import { check, type DrillReport } from './report.ts';
+import { crashEmulator, pairsDrillParams } from './crash.ts';
+import { type Check, check, type DrillReport } from './report.ts';
 import { PAIR_USD, pairsSpec } from './specs.ts';
 import { verifyOutcome } from './verify.ts';
 
@@ -28,17 +28,14 @@ export interface ScaleOutDrillOptions {
 }
 
 export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<DrillReport> {
-  const pairs = Math.ceil((opts.jobs ?? 500) / 2);
   const params = {
-    jobs: pairs * 2,
+    ...pairsDrillParams(opts, 500),
     workers: opts.workers ?? 3,
     kills: opts.kills ?? 3,
     s3Restarts: opts.s3Restarts ?? 1,
-    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    latencyMs: opts.latencyMs ?? { I4: 1_500, V6: 4_000 },
     concurrency: opts.concurrency ?? 40,
-    faults: CRASH_FAULTS,
   };
+  const { pairs } = params;
   const budgetUsd = Math.ceil(pairs * PAIR_USD * 1.2);
   const stack = await startStack({
     s3: true,
@@ -63,7 +60,6 @@ export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<Dr
     const outcome = await verifyOutcome(stack, run);
     const count = (action: string) =>
       fired.filter((e) => e.action === action && e.firedAtMs !== undefined).length;
-    const written = (await Promise.all(stack.workerDirs.map((dir) => readdir(dir)))).flat();
     const checks = [
       check(
         'chaos applied: every planned worker SIGKILL and S3 restart happened mid-run',
@@ -71,11 +67,7 @@ export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<Dr
         `${count('kill-one-worker')}/${params.kills} worker SIGKILLs, ${count('restart-s3')}/${params.s3Restarts} S3 restarts`,
       ),
       check('campaign completed', run.progress.outcome === 'completed', `outcome ${run.progress.outcome}`),
-      check(
-        'outputs and records in the bucket only: no worker wrote into its working directory',
-        written.length === 0 && run.plan.outputDir.startsWith('s3://'),
-        `${stack.workerDirs.length} workers, ${written.length} entries in their directories; output ${run.plan.outputDir}`,
-      ),
+      await bucketOnlyCheck(stack, run),
       ...outcome.checks,
     ];
     const report = chaosReport('scale-out', params, run.wallMs, outcome.numbers, fired, checks, stack);
@@ -84,4 +76,14 @@ export async function scaleOutDrill(opts: ScaleOutDrillOptions = {}): Promise<Dr
   } finally {
     await stack.stop({ keepDir: keep });
   }
+}
+
+/** Workers that share only the bucket: nothing in their working directories, the outputs in S3. */
+export async function bucketOnlyCheck(stack: Stack, run: CampaignRun): Promise<Check> {
+  const written = (await Promise.all(stack.workerDirs.map((dir) => readdir(dir)))).flat();
+  return check(
+    'outputs and records in the bucket only: no worker wrote into its working directory',
+    written.length === 0 && run.plan.outputDir.startsWith('s3://'),
+    `${stack.workerDirs.length} workers, ${written.length} entries in their directories; output ${run.plan.outputDir}`,
+  );
 }

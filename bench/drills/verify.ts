@@ -56,7 +56,7 @@ export async function readManifest(
  * Files (or objects) whose bytes do not hash to the manifest's sha256 (or are missing), and
  * leftover partials in a folder (an S3 upload is never visible unfinished).
  */
-async function checkFiles(outputDir: string, store: Store, entries: readonly ManifestEntry[]) {
+export async function checkFiles(outputDir: string, store: Store, entries: readonly ManifestEntry[]) {
   let mismatched = 0;
   for (const entry of entries) {
     if ((await sha256Of(store, entry.file).catch(() => undefined)) !== entry.sha256) mismatched++;

@@ -9,7 +9,7 @@
  * outlives a clean restart, which is what the drill does to it, not a power cut.
  */
 import { execFile as execFileCallback, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../worker/process-group.ts';
@@ -21,6 +21,8 @@ export const POSTGRES_USER = 'temporal';
 
 export interface Postgres {
   readonly port: number;
+  /** The postmaster's pid (its backends are its children), for its CPU from /proc; 0 when stopped. */
+  pid(): number;
   /** `pg_ctl stop -m fast` then start again on the same port over the same data. */
   restart(): Promise<void>;
   /** Stops the server (fast shutdown: open connections are closed). */
@@ -97,6 +99,14 @@ export async function startPostgres(dir: string): Promise<Postgres> {
   process.on('exit', stopOnExit);
   return {
     port,
+    // postmaster.pid's first line, while the server runs (pg_ctl removes the file on stop).
+    pid: () => {
+      try {
+        return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || 0;
+      } catch {
+        return 0;
+      }
+    },
     async restart() {
       await stop();
       await start();

@@ -66,6 +66,10 @@ export interface Cluster {
   kill(service: TemporalService, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** Starts a killed service again on its ports; resolves once its gRPC port accepts. */
   start(service: TemporalService): Promise<void>;
+  /** Every service stopped (SIGTERM) and started again, frontend first: a whole-server restart. */
+  restart(): Promise<void>;
+  /** The process of each running service (to read its CPU from /proc), in TEMPORAL_SERVICES order. */
+  pids(): number[];
   /** Stops every service, then PostgreSQL; nothing of the cluster is left running. */
   stop(): Promise<void>;
 }
@@ -97,8 +101,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     };
     // The first service on a new database writes the cluster's metadata record; two at once race
     // for it and the loser exits. The frontend goes first (compose's depend on it the same way).
-    await start('frontend');
-    await Promise.all(TEMPORAL_SERVICES.filter((s) => s !== 'frontend').map(start));
+    const startAll = async () => {
+      await start('frontend');
+      await Promise.all(TEMPORAL_SERVICES.filter((s) => s !== 'frontend').map(start));
+    };
+    await startAll();
     const cli = await findTemporalCli();
     if (cli === SDK_DOWNLOAD) throw new Error(`setup-namespace.sh needs the temporal CLI: ${INSTALL_HINT}`);
     await execFile('sh', [SETUP_NAMESPACE], {
@@ -128,6 +135,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       postgres,
       kill,
       start,
+      async restart() {
+        await Promise.all(TEMPORAL_SERVICES.map((service) => kill(service, 'SIGTERM')));
+        await startAll();
+        await untilAnswers(address, namespace);
+      },
+      pids: () => TEMPORAL_SERVICES.flatMap((service) => running.get(service)?.pid ?? []),
       async stop() {
         await Promise.all(TEMPORAL_SERVICES.map((service) => kill(service, 'SIGTERM')));
         await postgres.stop();

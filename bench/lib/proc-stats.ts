@@ -20,14 +20,42 @@ export function readProcSample(pid: number): ProcSample | null {
     const hwm = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
     // An exited process not yet reaped (a zombie) has no memory lines: its last reading stands.
     if (!hwm) return null;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
     return { peakRssBytes: Number(hwm[1]) * 1024, cpuSeconds: ticks / CLOCK_TICKS };
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU seconds of a process and its children (one level: PostgreSQL's backends under its
+ * postmaster): the living ones' utime + stime, plus what the children already reaped used
+ * (cutime + cstime), so a backend that closed still counts. 0 when the process is gone.
+ */
+export function treeCpuSeconds(pid: number): number {
+  try {
+    const fields = statFields(pid);
+    const own = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    const living = children.reduce((n, child) => {
+      try {
+        const f = statFields(Number(child));
+        return n + Number(f[11]) + Number(f[12]);
+      } catch {
+        return n; // exited since the list was read: its time is in our cutime once reaped
+      }
+    }, 0);
+    return (own + living) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** /proc/<pid>/stat's fields after the command name (which is in parentheses and may hold spaces). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**
@@ -40,10 +68,11 @@ export class ProcSampler {
   peakRisenAt = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly pid: number,
-    everyMs = 250,
-  ) {
+  private readonly pid: number;
+
+  constructor(pid: number, everyMs = 250) {
+    this.pid = pid;
+
     this.timer = setInterval(() => this.sample(), everyMs);
     this.timer.unref();
   }

@@ -4,7 +4,7 @@
  * replay after a crash or a cache eviction.
  */
 import type { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { workflowBundle } from '../../worker/workflow-bundle.ts';
 
 export interface ReplayReport {
@@ -13,9 +13,14 @@ export interface ReplayReport {
   failures: string[];
 }
 
-export async function replayCampaign(client: Client, workflowId: string): Promise<ReplayReport> {
+/** `bundle`: the workflow code to replay against, when the caller has it (the test suite's). */
+export async function replayCampaign(
+  client: Client,
+  workflowId: string,
+  bundle?: WorkflowBundlePath,
+): Promise<ReplayReport> {
   quietRuntime();
-  const bundle = await workflowBundle();
+  bundle ??= await workflowBundle();
   const failures: string[] = [];
   let runs = 0;
   let runId: string | undefined;

@@ -1,11 +1,12 @@
 /**
  * A whole mediaflow deployment on this machine, for benchmarks, drills and the short drills of
- * the test suite: a Temporal dev server (SQLite, so it survives restartTemporal()), the emulator
- * in its own process, and `mediaflow worker` child processes, each bound to 127.0.0.1. The
- * processes are real, so they can be measured (/proc) and killed (SIGKILL) like in production.
+ * the test suite: a Temporal dev server (SQLite, so it survives restartTemporal()) or a local
+ * cluster started beforehand (StackOptions.cluster), the emulator in its own process, and
+ * `mediaflow worker` child processes, each bound to 127.0.0.1. The processes are real, so they
+ * can be measured (/proc) and killed (SIGKILL) like in production.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,26 +19,28 @@ import { engineQueue } from '../../contract/engine.ts';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { openStore, type Store } from '../../store/index.ts';
 import { startS3Server } from '../../test/helpers/s3.ts';
-import { WORKER_ENV, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
+import { WORKER_ENV } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
-import { watchdog } from '../../worker/watchdog.ts';
-import { ProcSampler } from './proc-stats.ts';
+import type { Cluster } from './cluster.ts';
+import { killAndWait, spawnWorker, type WorkerProcess } from './stack-worker.ts';
+
+export type { WorkerProcess } from './stack-worker.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/mediaflow.js');
 const EMULATOR_SCRIPT = join(ROOT, 'bench/lib/emulator-process.ts');
 const EMULATOR_READY_MS = 30_000;
-/** How long a signalled process may take to exit before it gets SIGKILL. */
-const KILL_GRACE_MS = 15_000;
-
-/** Bench processes die hard with the bench (worker/watchdog.ts): SIGKILL, nothing to wait for. */
-const WATCHDOG = watchdog('KILL');
 
 export interface StackOptions {
   /** For the emulator process (port and host are always its own choice on 127.0.0.1). */
   emulator?: EmulatorOptions;
-  /** Dynamic config of the dev server. */
+  /** Dynamic config of the dev server (a cluster has its own: deploy/temporal/dynamicconfig.yaml). */
   dynamicConfig?: Record<string, string | number | boolean>;
+  /**
+   * Run on this local cluster (bench/lib/cluster.ts) instead of starting a dev server: the stack
+   * connects to its frontend, restartTemporal() restarts all its services, and stop() leaves it
+   * running (whoever started it stops it).
+   */
+  cluster?: Cluster;
   /** Worker processes to start (default 1). */
   workers?: number;
   /** Where specs, outputs and logs go (default a temp dir). */
@@ -49,36 +52,26 @@ export interface StackOptions {
   s3?: boolean;
 }
 
-export interface WorkerProcess {
-  pid: number;
-  /** False once the process has exited. */
-  alive(): boolean;
-  /** True when it exited on its own, not through kill(): a broken worker, whose log says why. */
-  crashed(): boolean;
-  /** Its stdout and stderr. */
-  log: string;
-  /** Signals the worker (default SIGTERM; SIGKILL after a grace period) and waits for its exit. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
-  /** VmHWM, sampled every 250 ms and right before kill. */
-  peakRssBytes(): number;
-  /** When (epoch ms) VmHWM last rose. */
-  peakRssAt(): number;
-  cpuSeconds(): number;
-}
-
 export interface Stack {
   dir: string;
   temporalAddress: string;
+  /** StackOptions.cluster, to break its services one at a time; undefined on the dev server. */
+  cluster: Cluster | undefined;
+  /** The Temporal server's processes (the dev server, or each cluster service), for /proc. */
+  temporalPids(): number[];
   /** Base URL, ending in /v1. */
   emulatorUrl: string;
   /** The emulator's key (a throwaway one, generated per stack). */
   apiKey: string;
+  /** The task queue the workers poll: this engine generation's queue of `queueName`. */
   taskQueue: string;
+  /** The queue's name as a user gives it (`--task-queue <queueName>`), without the generation. */
+  queueName: string;
   client: Client;
   /** Every worker started, killed ones included (their numbers stay readable). */
   workers: WorkerProcess[];
   startWorker(): Promise<WorkerProcess>;
-  /** Stops the dev server and starts it again on the same port and database. */
+  /** Stops the server (every cluster service) and starts it again on the same ports and database. */
   restartTemporal(): Promise<void>;
   /** `s3://<bucket>` of the stack's S3 server (StackOptions.s3), else undefined. */
   bucketUrl: string | undefined;
@@ -114,11 +107,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   try {
     const [server, emulator, s3] = await Promise.all([
-      startDevServer({
-        dbFile: join(dir, 'temporal', 'temporal.db'),
-        logFile: join(logs, 'temporal.log'),
-        dynamicConfig: opts.dynamicConfig,
-      }),
+      startTemporal(opts, dir, logs),
       startEmulatorProcess(opts.emulator ?? {}, apiKey, join(logs, 'emulator.log')),
       opts.s3 ? startS3Server({ root: join(dir, 's3') }) : undefined,
     ]);
@@ -134,7 +123,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       );
     const connection = await Connection.connect({ address: server.address });
     stoppers.push(() => connection.close());
-    const client = new Client({ connection });
+    const client = new Client({ connection, namespace: server.namespace });
     const admin = adminOf(emulator.baseUrl);
 
     const workers: WorkerProcess[] = [];
@@ -150,7 +139,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         cwd,
         env: {
           TEMPORAL_ADDRESS: server.address,
-          TEMPORAL_NAMESPACE: 'default',
+          TEMPORAL_NAMESPACE: server.namespace,
           MEDIAFLOW_API_URL: emulator.baseUrl,
           MEDIAFLOW_API_KEY: apiKey,
           ...WORKER_ENV,
@@ -169,9 +158,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return {
       dir,
       temporalAddress: server.address,
+      cluster: opts.cluster,
+      temporalPids: server.pids,
       emulatorUrl: emulator.baseUrl,
       apiKey,
       taskQueue,
+      queueName: named,
       client,
       workers,
       startWorker,
@@ -196,6 +188,29 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await stopAll();
     throw error;
   }
+}
+
+type StackTemporal = Pick<Cluster, 'address' | 'namespace' | 'restart' | 'pids' | 'stop'>;
+
+/** The dev server the stack starts, or the cluster it was given (which outlives the stack). */
+async function startTemporal(opts: StackOptions, dir: string, logs: string): Promise<StackTemporal> {
+  const { cluster } = opts;
+  if (cluster) {
+    if (opts.dynamicConfig) throw new Error('dynamicConfig is for the dev server: a cluster reads its file');
+    return {
+      address: cluster.address,
+      namespace: cluster.namespace,
+      restart: () => cluster.restart(),
+      pids: () => cluster.pids(),
+      stop: async () => {},
+    };
+  }
+  const server = await startDevServer({
+    dbFile: join(dir, 'temporal', 'temporal.db'),
+    logFile: join(logs, 'temporal.log'),
+    dynamicConfig: opts.dynamicConfig,
+  });
+  return { ...server, pids: () => [server.pgid()].flatMap((pid) => pid ?? []) };
 }
 
 /** The emulator's loopback-only controls (/_emulator/…). */
@@ -249,57 +264,4 @@ async function startEmulatorProcess(
     await stop();
     throw error;
   }
-}
-
-function spawnWorker({
-  taskQueue,
-  log,
-  cwd,
-  env,
-}: {
-  taskQueue: string;
-  log: string;
-  cwd: string;
-  env: Record<string, string>;
-}): WorkerProcess {
-  const output = openSync(log, 'a');
-  // Started as the Dockerfile starts it, heap cap included.
-  const args = [...WORKER_NODE_FLAGS, BIN, 'worker', '--task-queue', taskQueue];
-  const child = spawn('sh', ['-c', WATCHDOG, process.execPath, ...args], {
-    cwd,
-    stdio: ['pipe', output, output],
-    env: { ...process.env, ...env },
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('could not start `mediaflow worker`');
-  const sampler = new ProcSampler(pid);
-  let killed = false;
-  child.once('exit', () => {
-    sampler.stop();
-    child.stdin?.destroy(); // lets the watchdog's `cat` end
-  });
-  return {
-    pid,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    crashed: () => !killed && (child.exitCode !== null || child.signalCode !== null),
-    log,
-    async kill(signal = 'SIGTERM') {
-      killed = true;
-      sampler.sample();
-      await killAndWait(child, signal);
-    },
-    peakRssBytes: () => sampler.last.peakRssBytes,
-    peakRssAt: () => sampler.peakRisenAt,
-    cpuSeconds: () => sampler.last.cpuSeconds,
-  };
-}
-
-/** Sends `signal`, then SIGKILL after a grace period; resolves once the child has exited. */
-async function killAndWait(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
 }

@@ -1,7 +1,8 @@
 /**
  * One throughput workload, measured twice in the same run on fresh emulators with the same
- * settings: mediaflow (dev server + one `mediaflow worker` process) and then the hand-written
- * baseline (bench/baseline.ts in a process of its own). Both processes are measured from /proc.
+ * settings: mediaflow (dev server, or a local cluster, + `mediaflow worker` processes) and then
+ * the hand-written baseline (bench/baseline.ts in a process of its own). Every process is
+ * measured from /proc, the Temporal server's included.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,8 +15,9 @@ import { materializeManifest } from '../../records/manifest.ts';
 import { isS3Url, type Store } from '../../store/index.ts';
 import type { BaselineResult } from '../baseline.ts';
 import { runCampaign } from '../lib/campaign.ts';
+import type { Cluster } from '../lib/cluster.ts';
 import { historyProfile } from '../lib/history-profile.ts';
-import { ProcSampler, readProcSample } from '../lib/proc-stats.ts';
+import { ProcSampler, readProcSample, treeCpuSeconds } from '../lib/proc-stats.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
 import { type Stack, startStack } from '../lib/stack.ts';
@@ -26,15 +28,27 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Every run is abandoned after this many times its physical bound. */
 const TIMEOUT_OVER_BOUND = 5;
 
-/** With `s3`, the outputs go to a bucket of a versitygw the stack starts (`--output s3://…`). */
-export async function measureMediaflow(workload: Workload, { s3 = false } = {}) {
-  const stack = await startStack({ emulator: workload.emulator, workers: 1, s3 });
+export interface MeasureOptions {
+  /** The outputs go to a bucket of a versitygw the stack starts (`--output s3://…`). */
+  s3?: boolean;
+  /** Run on this local cluster instead of a dev server. */
+  cluster?: Cluster;
+  /** `mediaflow worker` processes (default 1); `worker` reports the first, `workers` them all. */
+  workers?: number;
+}
+
+export async function measureMediaflow(
+  workload: Workload,
+  { s3 = false, cluster, workers = 1 }: MeasureOptions = {},
+) {
+  const stack = await startStack({ emulator: workload.emulator, workers, s3, cluster });
   try {
-    // The clock starts with a worker already polling: start-up (tsx, webpack bundling of the
+    // The clock starts with every worker polling: start-up (tsx, webpack bundling of the
     // workflow code) is a one-off, not throughput. Its memory peak is reported on its own.
-    await workerReady(stack);
+    await Promise.all(stack.workers.map((w) => w.polling()));
     const worker = stack.workers[0]!;
     const peakRssAtReadyMib = round(readProcSample(worker.pid)!.peakRssBytes / MIB, 1);
+    const serverCpuAtStart = serverCpu(stack, cluster);
     // Through the key's rate governor, as `run` starts campaigns (docs/engine.md): alone on the
     // key, the campaign's share is the whole limit.
     const run = await runCampaign(stack, specOf(workload), {
@@ -42,13 +56,15 @@ export async function measureMediaflow(workload: Workload, { s3 = false } = {}) 
       governor: keyFingerprint(stack.emulatorUrl, stack.apiKey),
       ...(s3 ? { output: `${stack.bucketUrl}/bench` } : {}),
     });
+    // Before the reads below, which the server answers too.
+    const serverCpuAtEnd = serverCpu(stack, cluster);
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
       historyProfile(stack.client, run.workflowId),
       readManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir)),
       replayCampaign(stack.client, run.workflowId),
     ]);
-    await worker.kill('SIGTERM'); // samples /proc a last time first
+    await Promise.all(stack.workers.map((w) => w.kill('SIGTERM'))); // each samples /proc a last time first
     const counts = run.progress.steps.reduce(
       (sum, step) => ({ succeeded: sum.succeeded + step.succeeded, failed: sum.failed + step.failed }),
       { succeeded: 0, failed: 0 },
@@ -78,6 +94,12 @@ export async function measureMediaflow(workload: Workload, { s3 = false } = {}) 
         peakRssSetAtS: round((worker.peakRssAt() - started) / 1000, 1),
         cpuSeconds: worker.cpuSeconds(),
       },
+      workers: stack.workers.map((w) => ({
+        peakRssMb: round(w.peakRssBytes() / 1e6, 1),
+        cpuSeconds: w.cpuSeconds(),
+      })),
+      // The campaign's share of the server's CPU: the Temporal processes (and PostgreSQL on a cluster).
+      server: serverCpuUse(serverCpuAtStart, serverCpuAtEnd, workload.jobs),
       replay,
       pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
       perJob: perJobTimes(manifest),
@@ -85,6 +107,24 @@ export async function measureMediaflow(workload: Workload, { s3 = false } = {}) 
   } finally {
     await stack.stop();
   }
+}
+
+/** CPU seconds so far of the Temporal server's processes, and of PostgreSQL's on a cluster. */
+function serverCpu(stack: Stack, cluster: Cluster | undefined) {
+  return {
+    temporal: stack.temporalPids().reduce((n, pid) => n + (readProcSample(pid)?.cpuSeconds ?? 0), 0),
+    postgres: cluster ? treeCpuSeconds(cluster.postgres.pid()) : 0,
+  };
+}
+
+function serverCpuUse(start: ReturnType<typeof serverCpu>, end: ReturnType<typeof serverCpu>, jobs: number) {
+  const temporal = end.temporal - start.temporal;
+  const postgres = end.postgres - start.postgres;
+  return {
+    temporalCpuSeconds: round(temporal, 2),
+    postgresCpuSeconds: round(postgres, 2),
+    cpuMsPerJob: round(((temporal + postgres) * 1000) / jobs, 2),
+  };
 }
 
 export async function measureBaseline(workload: Workload) {

@@ -40,6 +40,12 @@ export interface Goals {
 
 const COMMON_GOALS = { wallOverBaseline: 1.1, requestsPerJob: 3, rateLimitedShare: 0.01 } as const;
 
+/** What a result file records of its workload (everything but the spec and the goals). */
+export function workloadSummary(workload: Workload) {
+  const { description, jobs, emulator, boundSeconds, boundFormula } = workload;
+  return { description, jobs, emulator, boundSeconds, boundFormula };
+}
+
 /** Limits of the issue: R creates/s, C in flight; other requests never bind. */
 export function emulatorFor(
   createsPerSecond: number,
@@ -75,7 +81,7 @@ steps:
 `;
 }
 
-function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
+export function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
   return Math.max(jobs / perSecond, (jobs * latencyS) / inFlight) + latencyS;
 }
 

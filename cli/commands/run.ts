@@ -21,7 +21,8 @@ import {
 } from '../../control/campaign.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
-import { materializeManifest } from '../../records/manifest.ts';
+import type { Plan } from '../../plan/types.ts';
+import { Manifest, materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
@@ -141,6 +142,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         return { code: EXIT.error, exitNow: false };
       }
       const ref = await storePlan(plan, report.servicePrices);
+      // Before the run that continues it starts, so no writer of that run can meet these lines.
+      if (await runsOnOlderEngine(handle)) await restoreLines(plan);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
       // A worker of the queue must read the plan and write the output folder, or the campaign
       // would only stop at its first job: ask one (a short activity) before anything starts.
@@ -235,6 +238,18 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   }
 }
 
+/**
+ * A job an older engine's run recorded while its worker was killed before the job's line reached
+ * manifest.jsonl (records/manifest.ts, record): within a run the job's next finish attempt appends
+ * the line, but a run continued by a newer engine makes no next attempt, and the newer run finds
+ * the record and takes the job as done. Its line is appended here, so manifest.jsonl lists every
+ * recorded job (in S3 mode the manifest is made from the records: nothing to do).
+ */
+async function restoreLines(plan: Plan): Promise<void> {
+  const manifest = await Manifest.open(plan.outputDir);
+  for (const job of plan.jobs) await manifest.restoreLine(job.key);
+}
+
 /** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
 function detachLine(env: Environment, spec: string, campaign: string, hadWorker: boolean): string {
   const clear = process.stderr.isTTY ? '\r\x1b[2K' : '\n';
@@ -245,6 +260,12 @@ function detachLine(env: Environment, spec: string, campaign: string, hadWorker:
       ? `worker stopped, ${campaign} paused`
       : `worker stopped, ${campaign} left to other workers`;
   return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
+}
+
+/** Whether the campaign runs on an older engine, whose run startOrAttach will continue. */
+async function runsOnOlderEngine(handle: ReturnType<typeof campaignHandle>): Promise<boolean> {
+  const described = await handle.describe().catch(() => null);
+  return described?.status.name === 'RUNNING' && engineOf(described.memo) < ENGINE;
 }
 
 /**

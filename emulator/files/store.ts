@@ -27,10 +27,13 @@ export class FileStore {
   private readonly files = new Map<string, StoredFile>();
   private nextSeq = 1;
 
-  constructor(
-    private readonly cdnUrl: () => string,
-    private readonly blobDir?: string,
-  ) {}
+  private readonly cdnUrl: () => string;
+  private readonly blobDir?: string;
+
+  constructor(cdnUrl: () => string, blobDir?: string) {
+    this.cdnUrl = cdnUrl;
+    this.blobDir = blobDir;
+  }
 
   upload(body: UploadFileBody): StoredFile {
     // `data` is checked as standard base64 by the wire schema (UploadFileBody) before it gets here.

@@ -16,12 +16,14 @@ export interface ErrorDetails {
 export class ApiError extends Error {
   readonly status: number;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: ErrorDetails = {},
-  ) {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message);
+    this.code = code;
+    this.details = details;
+
     this.status = ERROR_CODES[code];
   }
 

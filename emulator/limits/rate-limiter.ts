@@ -21,12 +21,16 @@ interface KeyState {
 export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
 
-  constructor(
-    private limits: Limits,
-    /** How long a client refused for too many in flight should wait (scaled model latency). */
-    private readonly inFlightRetryMs: () => number,
-    private readonly onRefused: () => void,
-  ) {}
+  private limits: Limits;
+  /** How long a client refused for too many in flight should wait (scaled model latency). */
+  private readonly inFlightRetryMs: () => number;
+  private readonly onRefused: () => void;
+
+  constructor(limits: Limits, inFlightRetryMs: () => number, onRefused: () => void) {
+    this.limits = limits;
+    this.inFlightRetryMs = inFlightRetryMs;
+    this.onRefused = onRefused;
+  }
 
   get settings(): Limits {
     return { ...this.limits };

@@ -18,10 +18,11 @@ export class TokenBucket {
   private tokens: number;
   private updatedAt: number;
 
-  constructor(
-    private readonly perMinute: () => number,
-    now: number,
-  ) {
+  private readonly perMinute: () => number;
+
+  constructor(perMinute: () => number, now: number) {
+    this.perMinute = perMinute;
+
     this.tokens = this.capacity();
     this.updatedAt = now;
   }

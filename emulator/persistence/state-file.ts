@@ -55,11 +55,15 @@ export class StateSaver {
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
 
-  constructor(
-    private readonly path: string,
-    private readonly capture: () => Snapshot,
-    private readonly onError: (error: Error) => void,
-  ) {}
+  private readonly path: string;
+  private readonly capture: () => Snapshot;
+  private readonly onError: (error: Error) => void;
+
+  constructor(path: string, capture: () => Snapshot, onError: (error: Error) => void) {
+    this.path = path;
+    this.capture = capture;
+    this.onError = onError;
+  }
 
   changed(): void {
     this.dirty = true;

@@ -37,7 +37,11 @@ export class Lifecycle {
   private readonly due = new Map<number, number>();
   private readonly listeners = new Map<number, Set<PredictionListener>>();
 
-  constructor(private readonly deps: LifecycleDeps) {}
+  private readonly deps: LifecycleDeps;
+
+  constructor(deps: LifecycleDeps) {
+    this.deps = deps;
+  }
 
   start(prediction: StoredPrediction, latencyMs: number): void {
     this.resume(prediction, Date.now() + latencyMs);

@@ -17,10 +17,13 @@ export class WebhookDispatcher {
   private readonly retries = new Set<NodeJS.Timeout>();
   private readonly aborter = new AbortController();
 
-  constructor(
-    private readonly registry: WebhookRegistry,
-    private readonly timeScale: number,
-  ) {}
+  private readonly registry: WebhookRegistry;
+  private readonly timeScale: number;
+
+  constructor(registry: WebhookRegistry, timeScale: number) {
+    this.registry = registry;
+    this.timeScale = timeScale;
+  }
 
   /** Fire and forget: a slow receiver never slows the prediction it reports on. */
   predictionSettled(prediction: StoredPrediction): void {

@@ -19,7 +19,8 @@ export interface Outcome {
   readonly stderr: string;
 }
 
-const DROPPED = /^(npm_|DEBUG$|TEMPORAL_|MEDIAFLOW_)/;
+/** Dropped: npm's, DEBUG, Temporal's and mediaflow's variables, but the suite's prebuilt workflow bundle. */
+const DROPPED = /^(npm_|DEBUG$|TEMPORAL_|MEDIAFLOW_(?!WORKFLOW_BUNDLE$))/;
 
 /** process.env without npm's, DEBUG, Temporal's and mediaflow's variables, plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -1,19 +1,23 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
+import { failureKindOf } from '../../activities/failure-kind.ts';
 import { retryableFailure } from '../../activities/service-failure.ts';
-import { CREATE_GAVE_UP, kindOfRejection } from '../../contract/failure-policy.ts';
+import { ServiceError } from '../../api/client/errors.ts';
 import { ShortWrite } from '../../records/jsonl.ts';
 
 // What each kind does to a job and the campaign is asserted through the reducer
 // (step.test.ts, "what a failure does"); here, how failures are named where they are seen.
-describe('failure policy', () => {
+describe('service failures', () => {
+  const refused = (status: number, code: string, retryable = false) =>
+    new ServiceError({ message: code, status, type: 'invalid_request', code, retryable });
   it.each([
-    ['INSUFFICIENT_CREDITS', 'insufficient_credits'],
-    [CREATE_GAVE_UP, 'create_gave_up'],
-    ['INVALID_INPUT', 'rejected'],
-    ['SOMETHING_NEW', 'rejected'],
-  ])('a create refused with %s is %s', (code, kind) => {
-    expect(kindOfRejection(code)).toBe(kind);
+    [refused(402, 'INSUFFICIENT_CREDITS'), 'insufficient_credits'],
+    [refused(422, 'INVALID_INPUT'), 'rejected'],
+    [refused(422, 'SOMETHING_NEW'), 'rejected'],
+    [refused(401, 'UNAUTHORIZED'), 'authentication_failed'],
+    [refused(503, 'UNAVAILABLE', true), 'transient'],
+  ])('%s is named %s', (error, kind) => {
+    expect(failureKindOf(error)).toBe(kind);
   });
 });
 

@@ -7,8 +7,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { PREBUILT_BUNDLE_ENV } from '../../worker/workflow-bundle.ts';
 
 const MODULE = fileURLToPath(new URL('../../worker/workflow-bundle.ts', import.meta.url));
+
+function withoutPrebuilt(): NodeJS.ProcessEnv {
+  const { [PREBUILT_BUNDLE_ENV]: _prebuilt, ...env } = process.env;
+  return env;
+}
 
 it('removes the workflow bundle from the temp folder when the process exits', async () => {
   const script = `
@@ -19,7 +25,8 @@ it('removes the workflow bundle from the temp folder when the process exits', as
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', script],
-    { cwd: fileURLToPath(new URL('../..', import.meta.url)), timeout: 120_000 },
+    // Without the suite's prebuilt bundle (test/global-setup.ts), which the process would take.
+    { cwd: fileURLToPath(new URL('../..', import.meta.url)), timeout: 120_000, env: withoutPrebuilt() },
   );
   const { codePath, existed } = JSON.parse(stdout) as { codePath: string; existed: boolean };
   expect(existed).toBe(true);

@@ -2,14 +2,18 @@
  * The production topology, short: a campaign on a real Temporal cluster (PostgreSQL, one process
  * per service, started from deploy/temporal/ like docker-compose.yml) whose history service is
  * killed and started again while predictions are in flight, then PostgreSQL restarted and the
- * matching service killed and started. The campaign must still finish with every file and pay
- * for nothing twice.
+ * matching service killed and started. The campaign must still finish with every file, pay
+ * for nothing twice, and leave histories that replay with no workflow task failed for
+ * nondeterminism (the `cluster` drill's goals, bench/drills/cluster.ts, at the suite's size).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
+import { workflowTaskFailures } from '../../bench/drills/cluster-checks.ts';
 import { startCluster } from '../../bench/lib/cluster.ts';
+import { replayCampaign } from '../../bench/lib/replay.ts';
 import { CHAINED_SPEC, harness } from '../engine/harness.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const JOBS = 6;
 
@@ -35,8 +39,10 @@ describe('a local Temporal cluster on PostgreSQL', () => {
       ignoreIdempotency: true,
     });
     const plan = await h.plan(CHAINED_SPEC);
+    let workflowId = '';
 
     const progress = await h.run(plan, async (handle) => {
+      workflowId = handle.workflowId;
       await until(() => h.emulator.ledger().predictionsCreated >= 1, 20_000);
       await cluster.kill('history');
       // Mid-run: hero predictions in flight, no teaser created yet (each needs its hero's file).
@@ -57,6 +63,12 @@ describe('a local Temporal cluster on PostgreSQL', () => {
     expect(ledger).toMatchObject({ predictionsCreated: JOBS, duplicates: 0, failedPredictions: 0 });
     expect(parseUsd(ledger.creditsCharged)).toBe(progress.spent);
     expect(await h.manifest(plan)).toHaveLength(JOBS);
+    // Workflow tasks may fail while history is down, never because the code took another path.
+    expect((await workflowTaskFailures(h.temporal, workflowId)).nondeterministic).toBe(0);
+    expect(await replayCampaign(h.temporal, workflowId, suiteWorkflowBundle())).toEqual({
+      runs: 1,
+      failures: [],
+    });
 
     // SQL visibility answers a query on mediaflow's search attributes (deploy/temporal registers them).
     const query = `MediaflowCampaign="${plan.campaign}" AND MediaflowOutcome="completed"`;

@@ -40,11 +40,14 @@ export class GovernorLink {
   private share: Share | null = null;
   private onShare: ((share: Share) => void) | null = null;
 
-  constructor(
-    private readonly key: string,
-    /** This campaign's workflow id, as the governor knows it. */
-    private readonly campaign: string,
-  ) {
+  private readonly key: string;
+  /** This campaign's workflow id, as the governor knows it. */
+  private readonly campaign: string;
+
+  constructor(key: string, campaign: string) {
+    this.key = key;
+    this.campaign = campaign;
+
     setHandler(shareSignal, (share) => {
       this.share = share;
       this.onShare?.(share);

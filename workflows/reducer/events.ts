@@ -7,8 +7,8 @@ import type { CreateOutcome, FinishBatchItem, FinishResult } from '../../contrac
 import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
 import type { Share } from '../governor/messages.ts';
-import type { StopReason } from '../state/budget.ts';
 import type { Span } from '../state/review-rules.ts';
+import type { StopReason } from '../state/stop.ts';
 
 /**
  * An activity that failed for good, as its error classified it (failure-of.ts): a condition of

@@ -11,7 +11,7 @@ import type {
   FinishResult,
 } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
-import { CREATE_GAVE_UP, effectOf, type FailureKind } from '../../contract/failure-policy.ts';
+import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
 import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
@@ -61,7 +61,7 @@ export function onCreate(m: Model, outcome: CreateOutcome, unpaired?: InFlightJo
       jobs.onSkipped(outcome.i);
       return [];
     case 'rejected':
-      jobs.onRejected(outcome.i, outcome.code, outcome.message, outcome.failure);
+      jobs.onRejected(outcome.i, outcome.message, outcome.failure);
       return [];
     case 'retry': {
       // Said once per read of the limits, like the governor's note.
@@ -108,7 +108,7 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
   const indexes = batch.map(({ job }) => job.i);
   if (lost.stop) m.jobs.stopWith(lost.stop, lost.message, indexes);
   // Retries are exhausted only for errors the service marks final: reported per job.
-  else for (const i of indexes) m.jobs.onRejected(i, CREATE_GAVE_UP, lost.message);
+  else for (const i of indexes) m.jobs.onRejected(i, lost.message, 'create_gave_up');
   return [];
 }
 

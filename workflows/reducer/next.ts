@@ -5,7 +5,7 @@
  */
 import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
 import { batchWorth, decide, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
-import type { StopReason } from '../state/budget.ts';
+import type { StopReason } from '../state/stop.ts';
 import type { Effect } from './effects.ts';
 import type { Tick } from './events.ts';
 import type { Model } from './model.ts';

@@ -1,24 +1,20 @@
 /**
- * Money of one campaign run, exact in micro-dollars (decision 4): what the service charged, what
- * the jobs being created or in flight may still cost, and why submission stopped, if it did.
- * Spent + committed never passes the budget.
+ * Money of one campaign run, exact in micro-dollars (decision 4): what the service charged, and
+ * what the jobs being created or in flight may still cost. Spent + committed never passes the
+ * budget (contract/budget-rule.ts). Why submission stopped is state/stop.ts's.
  */
 import type { Micros } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
-import type { CampaignOutcome } from '../../contract/campaign.ts';
-
-export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
 
 export class Budget {
   committed: Micros = 0;
+  readonly limit: Micros | null;
+  spent: Micros;
 
-  constructor(
-    readonly limit: Micros | null,
-    public spent: Micros,
-    public stopReason: CampaignOutcome | null,
-    /** The words of the failure that stopped the campaign, for the user. */
-    public stopMessage: string | null = null,
-  ) {}
+  constructor(limit: Micros | null, spent: Micros) {
+    this.limit = limit;
+    this.spent = spent;
+  }
 
   /** Would a job of this price, next to `alsoCommitted` more, still fit? */
   fits(usd: Micros, alsoCommitted: Micros = 0): boolean {
@@ -35,21 +31,5 @@ export class Budget {
 
   charge(usd: Micros): void {
     this.spent += usd;
-  }
-
-  /** The first reason to stop wins: later ones do not overwrite it. */
-  stop(reason: StopReason, message: string | null = null): void {
-    if (this.stopReason !== null) return;
-    this.stopReason = reason;
-    this.stopMessage = message;
-  }
-
-  /** A cancel overrides any earlier reason: the user's word is the outcome. */
-  cancel(): void {
-    this.stopReason = 'canceled';
-  }
-
-  get stopped(): boolean {
-    return this.stopReason !== null;
   }
 }

@@ -11,6 +11,7 @@ import type { DecisionRecord, ReviewAck, ReviewDecision } from '../../contract/r
 import type { Budget } from './budget.ts';
 import { refusalOf, type Span } from './review-rules.ts';
 import { Reviews } from './reviews.ts';
+import type { Stop } from './stop.ts';
 import type { Tally } from './tally.ts';
 import type { Window } from './window.ts';
 
@@ -23,15 +24,25 @@ export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' |
 export class Gates {
   readonly reviews: Reviews;
 
+  private readonly steps: readonly StepInfo[];
+  private readonly parts: { window: Window; tally: Tally; budget: Budget; halt: Stop };
+  /** The campaign clock: takes time out on it. */
+  private readonly now: () => number;
+  /** Whether the campaign has ended (no decision applies then). */
+  private readonly ended: () => boolean;
+
   constructor(
-    private readonly steps: readonly StepInfo[],
-    private readonly parts: { window: Window; tally: Tally; budget: Budget },
-    /** The campaign clock: takes time out on it. */
-    private readonly now: () => number,
-    /** Whether the campaign has ended (no decision applies then). */
-    private readonly ended: () => boolean,
+    steps: readonly StepInfo[],
+    parts: { window: Window; tally: Tally; budget: Budget; halt: Stop },
+    now: () => number,
+    ended: () => boolean,
     carried: CarriedReviews | undefined,
   ) {
+    this.steps = steps;
+    this.parts = parts;
+    this.now = now;
+    this.ended = ended;
+
     this.reviews = new Reviews(steps, carried);
   }
 
@@ -87,7 +98,7 @@ export class Gates {
     at: string,
     dryRun = false,
   ): { ack: ReviewAck; records: DecisionRecord[] } {
-    const { window, budget } = this.parts;
+    const { window, budget, halt } = this.parts;
     const ack: { accepted: string[]; refused: ReviewAck['refused'][number][] } = {
       accepted: [],
       refused: [],
@@ -102,7 +113,7 @@ export class Gates {
         rule: gate ? this.reviews.ruleOf(gate.step) : null,
         generating: window.unfinishedHas(decision.key),
         decided: this.reviews.wasDecided(decision.key),
-        fits: (usd) => !budget.stopped && budget.fits(spending + usd),
+        fits: (usd) => !halt.stopped && budget.fits(spending + usd),
         ended,
       });
       if (refusal || !gate) {

@@ -6,6 +6,7 @@ import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract
 import type { Budget } from './budget.ts';
 import type { Reviews } from './reviews.ts';
 import type { Slots } from './slots.ts';
+import type { Stop } from './stop.ts';
 import type { Tally } from './tally.ts';
 import type { Window } from './window.ts';
 
@@ -13,6 +14,7 @@ interface Parts {
   readonly slots: Slots;
   readonly window: Window;
   readonly budget: Budget;
+  readonly halt: Stop;
   readonly tally: Tally;
   readonly reviews: Reviews;
   readonly startedAt: number;
@@ -25,7 +27,7 @@ export function progressOf(
   now: number,
   steps: readonly StepInfo[],
   jobCount: number,
-  { slots, window, budget, tally, reviews, startedAt, runs, done }: Parts,
+  { slots, window, budget, halt, tally, reviews, startedAt, runs, done }: Parts,
 ): CampaignProgress {
   const { running, heirs } = slots.countByStep();
   // Heirs are named but wait for their predecessor's slot: they count as waiting.
@@ -35,7 +37,7 @@ export function progressOf(
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
   const awaiting = reviews.awaiting();
-  const outcome: CampaignOutcome = done ? (budget.stopReason ?? 'completed') : 'running';
+  const outcome: CampaignOutcome = done ? (halt.reason ?? 'completed') : 'running';
   return {
     campaign,
     outcome,
@@ -61,13 +63,13 @@ export function progressOf(
     inFlight: slots.inFlightUsd(),
     budget: budget.limit,
     recentFailures: tally.recentFailures,
-    stopMessage: budget.stopMessage,
+    stopMessage: halt.message,
     startedAt,
-    submitting: !budget.stopped,
+    submitting: !halt.stopped,
     at: now,
     // None once submission stopped: the jobs left will not run, so no time is left for them.
     etaMs:
-      !budget.stopped && finished > 0 && remaining > 0 && elapsed > 0
+      !halt.stopped && finished > 0 && remaining > 0 && elapsed > 0
         ? Math.round((elapsed / finished) * remaining)
         : null,
     runs,

@@ -36,10 +36,11 @@ export class Reviews {
    */
   private earliest: number | null | undefined;
 
-  constructor(
-    private readonly steps: readonly StepInfo[],
-    carried?: CarriedReviews,
-  ) {
+  private readonly steps: readonly StepInfo[];
+
+  constructor(steps: readonly StepInfo[], carried?: CarriedReviews) {
+    this.steps = steps;
+
     this.rejected = (carried?.rejected ?? []).map(([from, end]) => [from, end]);
     this.releases = [...(carried?.releases ?? [])];
     this.approved = steps.map((_, s) => carried?.approved[s] ?? 0);

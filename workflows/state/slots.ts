@@ -23,7 +23,11 @@ export class Slots {
   /** Jobs held per step (active and heirs): a step's own `concurrency` caps it. */
   private readonly perStep: number[];
 
-  constructor(private readonly steps: readonly StepInfo[]) {
+  private readonly steps: readonly StepInfo[];
+
+  constructor(steps: readonly StepInfo[]) {
+    this.steps = steps;
+
     this.perStep = steps.map(() => 0);
   }
 

@@ -23,8 +23,10 @@ export class Tally {
   /** Paid per step in this run, every take and attempt the service charged included. */
   readonly spent: Micros[];
 
+  private readonly steps: readonly StepInfo[];
+
   constructor(
-    private readonly steps: readonly StepInfo[],
+    steps: readonly StepInfo[],
     carried?: {
       counts: readonly StepCounts[];
       recentFailures: readonly Failure[];
@@ -33,6 +35,8 @@ export class Tally {
       stepSpent?: readonly Micros[] | undefined;
     },
   ) {
+    this.steps = steps;
+
     this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
