@@ -16,10 +16,13 @@ const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skip
  */
 export function moneyLine(p: CampaignProgress, total: Micros | null = null): string {
   const budget = p.budget === null ? 'no budget' : `budget ${formatDollars(p.budget)}`;
+  // Both figures only when they differ (a re-run): a first run's spend is the campaign's.
   const spent =
-    total === null
+    total === null || total === p.spent
       ? `spent ${formatDollars(p.spent)}`
       : `spent ${formatDollars(p.spent)} in this run (${formatDollars(total)} in all runs)`;
+  // Nothing is in flight once the campaign has ended: the summary line stays within 80 columns.
+  if (p.outcome !== 'running') return `${spent}, ${budget}`;
   // Older memos carry only what is committed, which counts jobs still being created too.
   return `${spent} + ${formatDollars(p.inFlight ?? p.committed)} in flight, ${budget}`;
 }
