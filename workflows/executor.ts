@@ -92,7 +92,7 @@ export function executor(
       ]);
       event = { kind: 'created', batch, outcomes };
     } catch (error) {
-      event = { kind: 'create-lost', batch, lost: lostOf(error) };
+      event = { kind: 'create-lost', batch, lost: lostOfError(error) };
     }
     dispatch(event);
   }
@@ -120,7 +120,7 @@ export function executor(
         : await finishPrediction.executeWithOptions(options, [request]);
       event = { kind: 'finished', flight, resumed, result };
     } catch (error) {
-      event = { kind: 'finish-lost', flight, lost: lostOf(error) };
+      event = { kind: 'finish-lost', flight, lost: lostOfError(error) };
     }
     dispatch(event);
   }
@@ -139,7 +139,7 @@ export function executor(
       ]);
       event = { kind: 'batch-finished', flights, results };
     } catch (error) {
-      event = { kind: 'batch-lost', flights, lost: lostOf(error) };
+      event = { kind: 'batch-lost', flights, lost: lostOfError(error) };
     }
     dispatch(event);
   }
@@ -250,10 +250,9 @@ export function executor(
 }
 
 /** A failure of an activity, as the reducer takes it (null: canceled with the campaign). */
-function lostOf(error: unknown): Lost | null {
+function lostOfError(error: unknown): Lost | null {
   if (isCancellation(error)) return null;
-  const stop = stopOf(error);
-  return { stop: stop?.effect.outcome ?? null, message: stop?.message ?? messageOf(error) };
+  return { stop: stopOf(error)?.effect.outcome ?? null, message: messageOf(error) };
 }
 
 /** What the activities need of a job: its index and take (and a reviewer's retake and prompt, when given). */
