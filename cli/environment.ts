@@ -12,6 +12,7 @@ import { registerSearchAttributes } from '../control/campaign.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
 import { command } from './invocation.ts';
+import { stateDirOf } from './state-home.ts';
 
 export interface ServiceConfig {
   readonly baseUrl: string;
@@ -87,11 +88,6 @@ export async function openEnvironment(
       await connection.close();
     },
   };
-}
-
-/** `.state` unless MEDIAFLOW_STATE_DIR says otherwise; shared with `mediaflow stack`. */
-export function stateDirOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MEDIAFLOW_STATE_DIR || '.state';
 }
 
 /** A stack started by this command outlives it: the user is told how to stop it. */

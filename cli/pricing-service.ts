@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createServiceClient, type ServiceClient, serviceClientFromEnv } from '../api/client/index.ts';
 import { temporalConfigured } from '../worker/connection.ts';
 import { UserError } from './errors.ts';
+import { stateDirOf } from './state-home.ts';
 
 export interface PricingService {
   readonly client: Pick<ServiceClient, 'estimate' | 'account'>;
@@ -27,7 +28,7 @@ export async function connectPricingService(env: NodeJS.ProcessEnv = process.env
     const client = serviceClientFromEnv(env);
     return { client, stop: () => client.close() };
   }
-  const stateDir = env.MEDIAFLOW_STATE_DIR ?? '.state';
+  const stateDir = stateDirOf(env);
   const running = temporalConfigured(env) ? null : await runningEmbeddedEmulator(stateDir);
   if (running) {
     process.stderr.write(

@@ -26,7 +26,7 @@ import { Manifest, materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
-import { type Environment, openEnvironment, stateDirOf } from '../environment.ts';
+import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
@@ -36,6 +36,7 @@ import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { stateDirOf } from '../state-home.ts';
 import { reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
@@ -82,7 +83,7 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nWith no TEMPORAL_ADDRESS and no MEDIAFLOW_API_URL, runs on the embedded default: a local Temporal\n' +
-        'dev server (state in .state/) and the local emulator. Exit code 0 only when every job has its file.',
+        'dev server (its state in .state/ of the folder mediaflow is installed in: `mediaflow stack status` shows it) and the local emulator. Exit code 0 only when every job has its file.',
     )
     .action(async (spec: string, options: RunOptions) => {
       const { code, exitNow } = await run(spec, options);

@@ -10,10 +10,10 @@ import { formatDollars, parseUsd } from '../../api/money.ts';
 import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalConfigured } from '../../worker/connection.ts';
 import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
-import { stateDirOf } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { openInBrowser } from '../open-browser.ts';
+import { stateDirOf } from '../state-home.ts';
 
 const CAMPAIGN_PREFIX = 'mediaflow-';
 

@@ -37,6 +37,14 @@ export async function writeSpec(dir: string, text: string, name = 'spec.yaml'): 
   return name;
 }
 
+/**
+ * The embedded stack's state in the test's own folder unless the test says where: its default home
+ * is the checkout's `.state/` (cli/state-home.ts), which a test must never start or stop.
+ */
+export function withOwnState(cwd: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.MEDIAFLOW_STATE_DIR ? env : { ...env, MEDIAFLOW_STATE_DIR: join(cwd, '.state') };
+}
+
 /** Runs `script` (bin/mediaflow.js by default, or a link to it) with node; never rejects. */
 export function mediaflow(
   args: readonly string[],
@@ -44,7 +52,7 @@ export function mediaflow(
 ): Promise<Outcome> {
   return exec(process.execPath, [options.script ?? BIN, ...args], {
     cwd: options.cwd,
-    env: options.env,
+    env: withOwnState(options.cwd, options.env),
     timeout: 60_000,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

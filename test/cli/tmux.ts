@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { expect, onTestFinished, vi } from 'vitest';
+import { withOwnState } from './helpers.ts';
 
 const exec = promisify(execFile);
 
@@ -29,7 +30,10 @@ export async function openTerminal(cwd: string, env: NodeJS.ProcessEnv): Promise
   const socket = `mediaflow-test-${randomUUID()}`;
   // The server inherits this environment, and the shell in its window inherits the server's.
   const tmux = (...args: string[]) =>
-    exec('tmux', ['-L', socket, '-f', '/dev/null', ...args], { cwd, env: { ...env, LANG: 'C.UTF-8' } });
+    exec('tmux', ['-L', socket, '-f', '/dev/null', ...args], {
+      cwd,
+      env: { ...withOwnState(cwd, env), LANG: 'C.UTF-8' },
+    });
   await tmux('new-session', '-d', '-x', '80', '-y', '24', '-c', cwd, 'bash --norc --noprofile -i');
   onTestFinished(async () => {
     await tmux('kill-server').catch(() => {});
