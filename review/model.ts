@@ -159,7 +159,8 @@ export function buildModel({
     const file = entries.get(job.key)?.file ?? null;
     const kind = file === null ? null : mediaKind(file);
     const parentFile = job.parent === null ? null : (entries.get(job.parent)?.file ?? null);
-    const poster = kind === 'video' && parentFile !== null && mediaKind(parentFile) === 'image' ? parentFile : null;
+    const poster =
+      kind === 'video' && parentFile !== null && mediaKind(parentFile) === 'image' ? parentFile : null;
     return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind, poster };
   };
   const descendantsOf = (key: string): PlannedJob[] =>

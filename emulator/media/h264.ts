@@ -102,7 +102,8 @@ function pps(): Buffer {
 
 function sliceHeader(sliceType: number, frameNum: number, idr: boolean): BitWriter {
   const bits = new BitWriter().ue(0).ue(sliceType).ue(0).u(LOG2_MAX_FRAME_NUM, frameNum);
-  if (idr) bits.ue(0).u(1, 0).u(1, 0); // idr_pic_id; no_output_of_prior_pics, long_term_reference
+  if (idr)
+    bits.ue(0).u(1, 0).u(1, 0); // idr_pic_id; no_output_of_prior_pics, long_term_reference
   else bits.u(1, 0).u(1, 0).u(1, 0); // num_ref_idx override, list modification, adaptive marking
   return bits.se(0).ue(1); // slice_qp_delta; disable_deblocking_filter_idc = 1
 }
@@ -120,10 +121,16 @@ function idrSlice(frame: YuvFrame): Buffer {
         bits.raw(samples(frame, mx, my));
         continue;
       }
-      bits.ue(1 + modes.luma).ue(modes.chroma).se(0); // mb_type (no coded blocks), chroma mode, qp delta
+      bits
+        .ue(1 + modes.luma)
+        .ue(modes.chroma)
+        .se(0); // mb_type (no coded blocks), chroma mode, qp delta
       // The luma DC block is always coded for Intra_16×16: "no coefficients", whose code depends
       // on nC, the coefficient count of the neighbours above and left (16 for I_PCM, else 0).
-      const counts = [mx > 0 ? pcm[pcm.length - 2] : undefined, my > 0 ? pcm[pcm.length - 1 - frame.mbWidth] : undefined]
+      const counts = [
+        mx > 0 ? pcm[pcm.length - 2] : undefined,
+        my > 0 ? pcm[pcm.length - 1 - frame.mbWidth] : undefined,
+      ]
         .filter((n) => n !== undefined)
         .map((isPcm) => (isPcm ? 16 : 0));
       const nC = counts.length === 2 ? (counts[0]! + counts[1]! + 1) >> 1 : (counts[0] ?? 0);
@@ -141,13 +148,18 @@ function flatModes(frame: YuvFrame, mx: number, my: number): { luma: number; chr
   const stride = frame.mbWidth * 16;
   const flat = (plane: Uint8Array, w: number, size: number, x0: number, y0: number) => {
     const value = plane[y0 * w + x0]!;
-    for (let y = y0; y < y0 + size; y++) for (let x = x0; x < x0 + size; x++) if (plane[y * w + x] !== value) return false;
+    for (let y = y0; y < y0 + size; y++)
+      for (let x = x0; x < x0 + size; x++) if (plane[y * w + x] !== value) return false;
     return true;
   };
   const x0 = mx * 16;
   const y0 = my * 16;
   const c = stride / 2;
-  if (!flat(frame.y, stride, 16, x0, y0) || !flat(frame.u, c, 8, x0 / 2, y0 / 2) || !flat(frame.v, c, 8, x0 / 2, y0 / 2)) {
+  if (
+    !flat(frame.y, stride, 16, x0, y0) ||
+    !flat(frame.u, c, 8, x0 / 2, y0 / 2) ||
+    !flat(frame.v, c, 8, x0 / 2, y0 / 2)
+  ) {
     return undefined;
   }
   // The neighbour's edge row (or column) is what the prediction copies: it must be the value.
@@ -160,7 +172,11 @@ function flatModes(frame: YuvFrame, mx: number, my: number): { luma: number; chr
       if (i < 8) {
         const cx = left ? x0 / 2 - 1 : x0 / 2 + i;
         const cy = above ? y0 / 2 - 1 : y0 / 2 + i;
-        if (frame.u[cy * c + cx] !== frame.u[(y0 / 2) * c + x0 / 2] || frame.v[cy * c + cx] !== frame.v[(y0 / 2) * c + x0 / 2]) return false;
+        if (
+          frame.u[cy * c + cx] !== frame.u[(y0 / 2) * c + x0 / 2] ||
+          frame.v[cy * c + cx] !== frame.v[(y0 / 2) * c + x0 / 2]
+        )
+          return false;
       }
     }
     return true;
@@ -176,7 +192,11 @@ const scratch = new Uint8Array(384);
 function samples(frame: YuvFrame, mx: number, my: number): Uint8Array {
   const out = scratch;
   const stride = frame.mbWidth * 16;
-  for (let row = 0; row < 16; row++) out.set(frame.y.subarray((my * 16 + row) * stride + mx * 16, (my * 16 + row) * stride + mx * 16 + 16), row * 16);
+  for (let row = 0; row < 16; row++)
+    out.set(
+      frame.y.subarray((my * 16 + row) * stride + mx * 16, (my * 16 + row) * stride + mx * 16 + 16),
+      row * 16,
+    );
   for (const [p, plane] of [frame.u, frame.v].entries()) {
     for (let row = 0; row < 8; row++) {
       const from = (my * 8 + row) * (stride / 2) + mx * 8;
@@ -200,7 +220,12 @@ function panSlice(frame: YuvFrame, frameNum: number): Buffer {
         skipped++;
         continue;
       }
-      bits.ue(skipped).ue(0).se(mx === 0 && my === 0 ? PAN : 0).se(0).ue(0); // mb_type P_L0_16x16, mvd, cbp 0
+      bits
+        .ue(skipped)
+        .ue(0)
+        .se(mx === 0 && my === 0 ? PAN : 0)
+        .se(0)
+        .ue(0); // mb_type P_L0_16x16, mvd, cbp 0
       skipped = 0;
     }
   }

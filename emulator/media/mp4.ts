@@ -39,7 +39,15 @@ function u16(...values: number[]): Buffer {
 /** avcC: the decoder configuration, SPS and PPS; NAL units in samples carry 4-byte lengths. */
 function avcC(stream: H264Stream): Buffer {
   const { sps, pps } = stream;
-  return box('avcC', Buffer.from([1, sps[1]!, sps[2]!, sps[3]!, 0xff, 0xe1]), u16(sps.length), sps, Buffer.from([1]), u16(pps.length), pps);
+  return box(
+    'avcC',
+    Buffer.from([1, sps[1]!, sps[2]!, sps[3]!, 0xff, 0xe1]),
+    u16(sps.length),
+    sps,
+    Buffer.from([1]),
+    u16(pps.length),
+    pps,
+  );
 }
 
 function sampleEntry(stream: H264Stream, coded: Size): Buffer {
@@ -70,7 +78,17 @@ interface Track {
 function moov(track: Track, dataOffset: number): Buffer {
   const count = track.sizes.length;
   const duration = count * track.frameMs;
-  const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, TIMESCALE, duration, 0x00010000), u16(0x0100, 0), Buffer.alloc(8), u32(...MATRIX), Buffer.alloc(24), u32(2));
+  const mvhd = fullBox(
+    'mvhd',
+    0,
+    0,
+    u32(0, 0, TIMESCALE, duration, 0x00010000),
+    u16(0x0100, 0),
+    Buffer.alloc(8),
+    u32(...MATRIX),
+    Buffer.alloc(24),
+    u32(2),
+  );
   const tkhd = fullBox(
     'tkhd',
     0,
@@ -92,7 +110,12 @@ function moov(track: Track, dataOffset: number): Buffer {
     fullBox('stsz', 0, 0, u32(0, count, ...track.sizes)),
     fullBox('stco', 0, 0, u32(1, dataOffset)),
   );
-  const minf = box('minf', fullBox('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))), stbl);
+  const minf = box(
+    'minf',
+    fullBox('vmhd', 0, 1, Buffer.alloc(8)),
+    box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))),
+    stbl,
+  );
   return box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
 }
 

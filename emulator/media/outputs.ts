@@ -34,9 +34,14 @@ export function imageOf(prediction: StoredPrediction): Buffer {
 
 export function videoOf(prediction: StoredPrediction, sources: StillSources): Buffer {
   const field = MODELS[prediction.label].imageFields.find((name) => prediction.input[name] !== undefined);
-  const still = (field ? findStill(prediction.input[field], sources) : undefined) ?? pictureToRgb(pictureOf(prediction));
+  const still =
+    (field ? findStill(prediction.input[field], sources) : undefined) ?? pictureToRgb(pictureOf(prediction));
   const asked = videoSizeOf(prediction.label, prediction.input);
-  return renderMp4(still, Math.min(asked.width, asked.height), durationOf(prediction.label, prediction.input));
+  return renderMp4(
+    still,
+    Math.min(asked.width, asked.height),
+    durationOf(prediction.label, prediction.input),
+  );
 }
 
 /** A video of `still` panning for `seconds`, shown `lines` high (or wide, when portrait). */

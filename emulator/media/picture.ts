@@ -49,10 +49,19 @@ export function renderPicture(prompt: string, seed: number, size: Size): Picture
   const grid = (v: number) => Math.round(v / 16) * 16;
 
   for (let band = 0; band < BANDS; band++) {
-    fill(0, grid((height * band) / BANDS), width, band === BANDS - 1 ? height : grid((height * (band + 1)) / BANDS), band);
+    fill(
+      0,
+      grid((height * band) / BANDS),
+      width,
+      band === BANDS - 1 ? height : grid((height * (band + 1)) / BANDS),
+      band,
+    );
   }
   const scale = width >= 256 ? 2 : 1;
-  const lines = wrap(prompt, Math.floor((width - 16) / ((GLYPH_WIDTH + 1) * scale)), Math.max(1, Math.min(4, Math.floor(height / 3 / LINE))));
+  // Clear of the sides a thumbnail cropped to another shape cuts off (review cards crop ~5 %).
+  const margin = Math.max(8, Math.round(width * 0.06));
+  const columns = Math.floor((width - 2 * margin) / ((GLYPH_WIDTH + 1) * scale));
+  const lines = wrap(prompt, columns, Math.max(1, Math.min(4, Math.floor(height / 3 / LINE))));
   const bannerTop = Math.floor((height - lines.length * LINE - 8) / 16) * 16;
 
   const radius = Math.min(width, height) * (0.08 + 0.08 * random());
@@ -72,11 +81,15 @@ export function renderPicture(prompt: string, seed: number, size: Size): Picture
 
   fill(0, bannerTop, width, height, BANNER);
   for (const [i, line] of lines.entries()) {
-    drawText(pixels, width, line, 8, bannerTop + i * LINE + 1, scale, TEXT);
+    drawText(pixels, width, line, margin, bannerTop + i * LINE + 1, scale, TEXT);
   }
+  // The seed, top right (review cards put their badge top left), on a box that stops short of
+  // the right edge: the video's pan repeats that edge's column.
   const label = `#${seed}`;
-  fill(0, 0, grid(label.length * (GLYPH_WIDTH + 1) + 14), 16, BANNER);
-  drawText(pixels, width, label, 4, 4, 1, LABEL);
+  const boxWidth = grid(label.length * (GLYPH_WIDTH + 1) + 14);
+  const boxLeft = Math.max(0, Math.floor((width - margin - boxWidth) / 16) * 16);
+  fill(boxLeft, 0, boxLeft + boxWidth, 16, BANNER);
+  drawText(pixels, width, label, boxLeft + 4, 4, 1, LABEL);
   return { width, height, pixels, palette };
 }
 
@@ -111,7 +124,15 @@ function wrap(prompt: string, columns: number, maxLines: number): string[] {
   return kept;
 }
 
-function drawText(pixels: Uint8Array, width: number, text: string, x0: number, y0: number, scale: number, index: number): void {
+function drawText(
+  pixels: Uint8Array,
+  width: number,
+  text: string,
+  x0: number,
+  y0: number,
+  scale: number,
+  index: number,
+): void {
   const height = pixels.length / width;
   for (const [n, char] of [...text].entries()) {
     const left = x0 + n * (GLYPH_WIDTH + 1) * scale;

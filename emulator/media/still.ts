@@ -36,7 +36,9 @@ export function findStill(value: unknown, sources: StillSources): RgbImage | und
   }
   const file = /\/cdn\/files\/([^/?#]+)\//.exec(value);
   if (file) return decodePng(sources.file(decodeURIComponent(file[1]!)));
-  const data = /^data:image\/png;base64,(.*)$/s.exec(value)?.[1] ?? (/^[A-Za-z0-9+/=\s]+$/.test(value) ? value : undefined);
+  const data =
+    /^data:image\/png;base64,(.*)$/s.exec(value)?.[1] ??
+    (/^[A-Za-z0-9+/=\s]+$/.test(value) ? value : undefined);
   return data === undefined ? undefined : decodePng(Buffer.from(data, 'base64'));
 }
 
@@ -90,5 +92,5 @@ function pixelAt(png: ReturnType<typeof decode>, x: number, y: number, shift: nu
   const grey = channels <= 2;
   const alpha = channels === 2 || channels === 4 ? sample(channels - 1) / (depth < 8 ? max : 255) : 1;
   const colour = grey ? [sample(0), sample(0), sample(0)] : [sample(0), sample(1), sample(2)];
-  return colour.map((v) => Math.round(((depth < 8 ? (v * 255) / max : v) * alpha)));
+  return colour.map((v) => Math.round((depth < 8 ? (v * 255) / max : v) * alpha));
 }

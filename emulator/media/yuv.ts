@@ -40,7 +40,8 @@ export function yuvFromRgb(width: number, height: number, rgb: Uint8Array): YuvF
         const R = rgb[i]!;
         const G = rgb[i + 1]!;
         const B = rgb[i + 2]!;
-        y[(py + (k >> 1)) * stride + px + (k & 1)] = (16.5 + (65.481 * R + 128.553 * G + 24.966 * B) / 255) | 0;
+        y[(py + (k >> 1)) * stride + px + (k & 1)] =
+          (16.5 + (65.481 * R + 128.553 * G + 24.966 * B) / 255) | 0;
         r += R;
         g += G;
         b += B;

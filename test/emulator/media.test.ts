@@ -59,7 +59,8 @@ describe('generated outputs', () => {
   /** Share of pixels that differ between two pictures of the same size. */
   function differing(a: Buffer, b: Buffer): number {
     let count = 0;
-    for (let i = 0; i < a.length; i += 3) if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) count++;
+    for (let i = 0; i < a.length; i += 3)
+      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) count++;
     return count / (a.length / 3);
   }
 
@@ -111,17 +112,20 @@ describe('generated outputs', () => {
     ['/mf-v3/v3-base/predictions', { prompt: 'x', seconds: '12', aspect_ratio: 'portrait' }, 12, 720, 1280],
     ['/mf-v5/v5-base/predictions', { prompt: 'x', duration: '10', resolution: '1080p' }, 10, 1920, 1080],
     ['/mf-v6/v6-base/predictions', { prompt: 'x' }, 6, 1280, 720],
-  ])('parses the H.264 MP4 of %s with the asked duration and size', async (path, input, seconds, width, height) => {
-    const info = await mp4Info(await outputOf(path, input));
-    expect(info.duration / info.timescale).toBe(seconds);
-    // Constrained Baseline, level 3.0, 8 frames a second; shown at the asked resolution.
-    expect(info.videoTracks[0]).toMatchObject({
-      codec: 'avc1.42c01e',
-      nb_samples: 8 * seconds,
-      track_width: width,
-      track_height: height,
-    });
-  });
+  ])(
+    'parses the H.264 MP4 of %s with the asked duration and size',
+    async (path, input, seconds, width, height) => {
+      const info = await mp4Info(await outputOf(path, input));
+      expect(info.duration / info.timescale).toBe(seconds);
+      // Constrained Baseline, level 3.0, 8 frames a second; shown at the asked resolution.
+      expect(info.videoTracks[0]).toMatchObject({
+        codec: 'avc1.42c01e',
+        nb_samples: 8 * seconds,
+        track_width: width,
+        track_height: height,
+      });
+    },
+  );
 
   it('serves an uploaded file whose URL works as an image input', async () => {
     const bytes = Buffer.from(encode({ width: 2, height: 2, data: new Uint8Array(2 * 2 * 4), channels: 4 }));

@@ -91,6 +91,12 @@ describe('report.html', () => {
       el.load();
     });
     await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState)).toBeGreaterThan(0);
+    // The clip's own card shows the still it was made from as its poster, and plays.
+    const clip = page.locator('section[data-step="clip"] .thumb video');
+    expect(await clip.getAttribute('poster')).toBe(poster);
+    await clip.evaluate((el: HTMLVideoElement) => el.play());
+    await expect.poll(() => clip.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(0.3);
+    expect(await clip.evaluate((el: HTMLVideoElement) => el.error)).toBeNull();
     expect(requests.every((url) => url.startsWith('file://'))).toBe(true);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: fileURLToPath(new URL('report.png', ARTIFACTS)) });
