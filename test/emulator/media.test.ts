@@ -151,6 +151,25 @@ describe('generated outputs', () => {
     expect((await call('GET', `/files/${uploaded.body.id}`)).status).toBe(404);
   });
 
+  it("starts a video on an uploaded PNG or a PNG data URI, at the picture's size", async () => {
+    const data = new Uint8Array(96 * 64 * 4).fill(200);
+    const bytes = Buffer.from(encode({ width: 96, height: 64, data, channels: 4 }));
+    const uploaded = await call('POST', '/files', {
+      filename: 'start.png',
+      content_type: 'image/png',
+      data: bytes.toString('base64'),
+    });
+    const path = '/mf-v4/v4-base/predictions';
+    const fromFile = await mp4Info(await outputOf(path, { prompt: 'pan', start_image: uploaded.body.url }));
+    expect(fromFile.videoTracks[0].video).toEqual({ width: 96, height: 64 });
+    const uri = `data:image/png;base64,${bytes.toString('base64')}`;
+    const fromUri = await mp4Info(await outputOf(path, { prompt: 'pan', start_image: uri }));
+    expect(fromUri.videoTracks[0].video).toEqual({ width: 96, height: 64 });
+    // Text-to-video starts on a picture of its own prompt, 512 px wide at 16:9.
+    const own = await mp4Info(await outputOf('/mf-v6/v6-base/predictions', { prompt: 'pan' }));
+    expect(own.videoTracks[0].video).toEqual({ width: 512, height: 288 });
+  });
+
   it('refuses a file that is not base64', async () => {
     const reply = await call('POST', '/files', {
       filename: 'a.png',
