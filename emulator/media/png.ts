@@ -7,6 +7,7 @@
  * The four chunks are written here rather than by fast-png's `encode` (fast-png still decodes
  * uploads and is the tests' reader): its byte-at-a-time buffer and JavaScript deflate took
  * 7.8 ms for a 512×512 4-bit image on the loaded machine, Node's native zlib 0.55 ms.
+ * Whole image, drawing included (scripts/media-timing.ts): ~1.7 ms CPU at 512×512, ~0.9 at 512×288.
  */
 import { crc32, deflateSync } from 'node:zlib';
 import type { Size } from './dimensions.ts';
