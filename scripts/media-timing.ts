@@ -24,7 +24,9 @@ function measure(label: string, runs: number, make: (i: number) => Buffer): void
   const used = process.cpuUsage(cpu);
   const wall = (performance.now() - start) / runs;
   const cpuMs = (used.user + used.system) / 1000 / runs;
-  console.log(`${label}: ${wall.toFixed(2)} ms wall, ${cpuMs.toFixed(2)} ms CPU, ${Math.round(bytes / runs)} bytes`);
+  console.log(
+    `${label}: ${wall.toFixed(2)} ms wall, ${cpuMs.toFixed(2)} ms CPU, ${Math.round(bytes / runs)} bytes`,
+  );
 }
 
 for (const size of SIZES) {
