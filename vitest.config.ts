@@ -12,6 +12,8 @@ const UNIT = [
   'test/architecture/imports.test.ts',
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
+  'test/emulator/h264-bits.test.ts',
+  'test/emulator/still.test.ts',
   'test/engine/campaign-state.test.ts',
   'test/engine/decide.test.ts',
   'test/engine/failure-policy.test.ts',

@@ -42,7 +42,7 @@ function showDetail(el) {
   const media = el.querySelector('.thumb img, .thumb video');
   let preview = media ? media.cloneNode(true) : null;
   // A still whose video landed shows the still here; its videos follow below.
-  if (media?.poster) {
+  if (media?.hasAttribute('data-still')) {
     preview = new Image();
     preview.src = media.getAttribute('poster');
     preview.alt = '';

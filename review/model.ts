@@ -25,6 +25,8 @@ export interface Output {
   /** Relative to the output folder, as the manifest has it; null until saved. */
   readonly file: string | null;
   readonly kind: MediaKind | null;
+  /** For a video, the still it was made from (its parent's saved picture): the player's poster. */
+  readonly poster: string | null;
 }
 
 export interface Item extends Output {
@@ -156,7 +158,10 @@ export function buildModel({
   const outputOf = (job: PlannedJob): Output => {
     const file = entries.get(job.key)?.file ?? null;
     const kind = file === null ? null : mediaKind(file);
-    return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind };
+    const parentFile = job.parent === null ? null : (entries.get(job.parent)?.file ?? null);
+    const poster =
+      kind === 'video' && parentFile !== null && mediaKind(parentFile) === 'image' ? parentFile : null;
+    return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind, poster };
   };
   const descendantsOf = (key: string): PlannedJob[] =>
     (children.get(key) ?? []).flatMap((child) => [child, ...descendantsOf(child.key)]);

@@ -44,7 +44,9 @@ function media(output: Output, fileUrl: FileUrl, big: boolean): string {
   const src = escapeHtml(fileUrl(output.file));
   if (output.kind === 'video') {
     const play = big ? ' controls autoplay' : '';
-    return `<video src="${src}" muted loop playsinline preload="metadata"${play}></video>`;
+    // The still it was made from shows until the video plays (and if it cannot).
+    const poster = output.poster === null ? '' : ` poster="${escapeHtml(fileUrl(output.poster))}"`;
+    return `<video src="${src}"${poster} muted loop playsinline preload="metadata"${play}></video>`;
   }
   return `<img src="${src}" alt="" loading="lazy" decoding="async">`;
 }
@@ -90,7 +92,8 @@ function thumb(item: Item, fileUrl: FileUrl): string {
   const video = landedVideo(item);
   if (!video?.file || !item.file) return media(item, fileUrl, false);
   const poster = escapeHtml(fileUrl(item.file));
-  return `<video src="${escapeHtml(fileUrl(video.file))}" poster="${poster}" muted loop playsinline preload="none"></video>`;
+  // data-still: the detail pane shows this card's picture (its poster), not the video.
+  return `<video src="${escapeHtml(fileUrl(video.file))}" poster="${poster}" data-still muted loop playsinline preload="none"></video>`;
 }
 
 function badge(item: Item): string {

@@ -1,14 +1,14 @@
 /**
- * A minimal but valid MP4 (ISO BMFF), written by hand: ftyp, moov with one video track
- * (avc1 sample entry, one sample per second) and an mdat. No encoder is involved, the samples
- * are placeholder bytes; what matters is that standard parsers (mp4box) read the container,
- * the track size and the asked duration.
+ * An MP4 (ISO BMFF) around an H.264 stream (h264.ts), written by hand: ftyp, moov with one
+ * video track, mdat. A muxing library would be a runtime dependency for ~100 lines of boxes
+ * (mp4box stays a devDependency: the tests parse these files with it). All samples sit in one
+ * chunk; only the first frame is a sync sample.
  */
-import { createHash } from 'node:crypto';
 import type { Size } from './dimensions.ts';
+import type { H264Stream } from './h264.ts';
 
+/** Milliseconds: frame durations (1000 / FPS) and the asked seconds are whole numbers. */
 const TIMESCALE = 1000;
-const SAMPLE_BYTES = 64;
 /** Identity transform matrix of mvhd/tkhd. */
 const MATRIX = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000];
 
@@ -36,28 +36,48 @@ function u16(...values: number[]): Buffer {
   return buffer;
 }
 
-function bytes(...values: number[]): Buffer {
-  return Buffer.from(values);
+/** avcC: the decoder configuration, SPS and PPS; NAL units in samples carry 4-byte lengths. */
+function avcC(stream: H264Stream): Buffer {
+  const { sps, pps } = stream;
+  return box(
+    'avcC',
+    Buffer.from([1, sps[1]!, sps[2]!, sps[3]!, 0xff, 0xe1]),
+    u16(sps.length),
+    sps,
+    Buffer.from([1]),
+    u16(pps.length),
+    pps,
+  );
 }
 
-function sampleEntry(size: Size): Buffer {
-  const avcC = box('avcC', bytes(1, 66, 0, 30, 0xff, 0xe0, 0));
+function sampleEntry(stream: H264Stream, coded: Size): Buffer {
   return box(
     'avc1',
     Buffer.alloc(6),
     u16(1), // data_reference_index
     Buffer.alloc(16), // pre_defined + reserved
-    u16(size.width, size.height),
+    u16(coded.width, coded.height),
     u32(0x00480000, 0x00480000, 0), // 72 dpi, reserved
     u16(1), // frame_count
     Buffer.alloc(32), // compressorname
     u16(0x0018, 0xffff), // depth, pre_defined = -1
-    avcC,
+    avcC(stream),
   );
 }
 
-function moov(size: Size, seconds: number, dataOffset: number): Buffer {
-  const duration = seconds * TIMESCALE;
+interface Track {
+  readonly stream: H264Stream;
+  /** The picture's size in the stream. */
+  readonly coded: Size;
+  /** The size to show it at (tkhd): the asked resolution. */
+  readonly display: Size;
+  readonly frameMs: number;
+  readonly sizes: number[];
+}
+
+function moov(track: Track, dataOffset: number): Buffer {
+  const count = track.sizes.length;
+  const duration = count * track.frameMs;
   const mvhd = fullBox(
     'mvhd',
     0,
@@ -67,7 +87,7 @@ function moov(size: Size, seconds: number, dataOffset: number): Buffer {
     Buffer.alloc(8),
     u32(...MATRIX),
     Buffer.alloc(24),
-    u32(2), // next_track_ID
+    u32(2),
   );
   const tkhd = fullBox(
     'tkhd',
@@ -77,16 +97,17 @@ function moov(size: Size, seconds: number, dataOffset: number): Buffer {
     Buffer.alloc(8),
     u16(0, 0, 0, 0), // layer, alternate_group, volume, reserved
     u32(...MATRIX),
-    u32(size.width << 16, size.height << 16),
+    u32(track.display.width << 16, track.display.height << 16),
   );
   const mdhd = fullBox('mdhd', 0, 0, u32(0, 0, TIMESCALE, duration), u16(0x55c4, 0));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), Buffer.from('vide'), Buffer.alloc(12), Buffer.from('Video\0'));
   const stbl = box(
     'stbl',
-    fullBox('stsd', 0, 0, u32(1), sampleEntry(size)),
-    fullBox('stts', 0, 0, u32(1, seconds, TIMESCALE)),
-    fullBox('stsc', 0, 0, u32(1, 1, seconds, 1)),
-    fullBox('stsz', 0, 0, u32(SAMPLE_BYTES, seconds)),
+    fullBox('stsd', 0, 0, u32(1), sampleEntry(track.stream, track.coded)),
+    fullBox('stts', 0, 0, u32(1, count, track.frameMs)),
+    fullBox('stss', 0, 0, u32(1, 1)),
+    fullBox('stsc', 0, 0, u32(1, 1, count, 1)),
+    fullBox('stsz', 0, 0, u32(0, count, ...track.sizes)),
     fullBox('stco', 0, 0, u32(1, dataOffset)),
   );
   const minf = box(
@@ -98,11 +119,13 @@ function moov(size: Size, seconds: number, dataOffset: number): Buffer {
   return box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
 }
 
-export function renderMp4(prompt: string, size: Size, seconds: number): Buffer {
+/** The MP4 of `stream`: frames `frameMs` apart, shown at `display` size. */
+export function muxMp4(stream: H264Stream, coded: Size, display: Size, frameMs: number): Buffer {
+  const samples = stream.frames.map((nal) => Buffer.concat([u32(nal.length), nal]));
+  const track: Track = { stream, coded, display, frameMs, sizes: samples.map((s) => s.length) };
   const ftyp = box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isomiso2avc1mp41'));
-  const sample = createHash('sha512').update(prompt).digest().subarray(0, SAMPLE_BYTES);
-  const mdat = box('mdat', ...Array.from({ length: seconds }, () => sample));
+  const mdat = box('mdat', ...samples);
   // moov's size does not depend on the offset value, so measure once and write it for real.
-  const moovSize = moov(size, seconds, 0).length;
-  return Buffer.concat([ftyp, moov(size, seconds, ftyp.length + moovSize + 8), mdat]);
+  const moovSize = moov(track, 0).length;
+  return Buffer.concat([ftyp, moov(track, ftyp.length + moovSize + 8), mdat]);
 }

@@ -6,17 +6,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { aspectRatioOf, durationOf, fitRatio, videoSizeOf } from '../media/dimensions.ts';
 import { sendDownload } from '../media/download.ts';
-import { renderMp4 } from '../media/mp4.ts';
-import { renderPng } from '../media/png.ts';
-
-/** Long side of generated images: enough to look at, cheap to make. */
-const IMAGE_LONG_SIDE = 512;
+import { imageOf, pictureOf, videoOf } from '../media/outputs.ts';
+import type { StillSources } from '../media/still.ts';
 
 export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void {
   // Deliberately open (the guard denies by default): links are handed to tools that hold no key.
   const open = { config: { access: 'public' as const } };
+  // Where a video's first frame comes from: a still this emulator made, or an uploaded file.
+  const stills: StillSources = {
+    picture(id) {
+      const made = context.predictions.get(id);
+      return made?.status === 'succeeded' && made.outputs[0]?.endsWith('.png') ? pictureOf(made) : undefined;
+    },
+    file: (id) => context.files.get(id)?.data,
+  };
   app.get<{ Params: { file: string } }>('/cdn/outputs/:file', open, async (request, reply) => {
     const match = /^(\d{1,15})\.(png|mp4)$/.exec(request.params.file);
     const prediction = match ? context.predictions.get(Number(match[1])) : undefined;
@@ -24,17 +28,10 @@ export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void 
     if (!prediction?.outputs[0]?.endsWith(`/${request.params.file}`)) {
       throw new ApiError('NOT_FOUND', `no output ${request.params.file}`);
     }
-    const prompt = String(prediction.input.prompt);
     if (match![2] === 'png') {
-      const size = fitRatio(aspectRatioOf(prediction.label, prediction.input), IMAGE_LONG_SIDE);
-      return sendDownload(reply, context.faults, renderPng(prompt, size), 'image/png');
+      return sendDownload(reply, context.faults, imageOf(prediction), 'image/png');
     }
-    const video = renderMp4(
-      prompt,
-      videoSizeOf(prediction.label, prediction.input),
-      durationOf(prediction.label, prediction.input),
-    );
-    return sendDownload(reply, context.faults, video, 'video/mp4');
+    return sendDownload(reply, context.faults, videoOf(prediction, stills), 'video/mp4');
   });
 
   app.get<{ Params: { id: string; name: string } }>('/cdn/files/:id/:name', open, async (request, reply) => {

@@ -85,6 +85,7 @@ describe('the campaign model', () => {
         state: 'done',
         file: 'clip/clip-shoe-white.mp4',
         kind: 'video',
+        poster: 'still/still-shoe-white.png',
       },
     ]);
     expect(stills!.items[2]!.descendants[0]!.state).toBe('skipped');

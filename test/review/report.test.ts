@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMp4 } from '../../emulator/media/mp4.ts';
+import { renderMp4 } from '../../emulator/media/outputs.ts';
+import { renderPicture } from '../../emulator/media/picture.ts';
 import { renderPng } from '../../emulator/media/png.ts';
+import { pictureToRgb } from '../../emulator/media/still.ts';
 import type { Plan } from '../../plan/types.ts';
 import type { ManifestEntry } from '../../records/manifest.ts';
 import { writeReport } from '../../review/report.ts';
@@ -37,8 +39,8 @@ beforeAll(async () => {
     await mkdir(join(outputDir, job.step), { recursive: true });
     const bytes =
       job.step === 'clip'
-        ? renderMp4('orbit', { width: 320, height: 180 }, 1)
-        : renderPng(String(job.input.prompt), { width: 320, height: 180 });
+        ? renderMp4(pictureToRgb(renderPicture('orbit', 1, { width: 320, height: 180 })), 180, 1)
+        : renderPng(String(job.input.prompt), 1, { width: 320, height: 180 });
     await writeFile(join(outputDir, entry.file), bytes);
     entries.push(entry);
   }
@@ -89,6 +91,12 @@ describe('report.html', () => {
       el.load();
     });
     await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState)).toBeGreaterThan(0);
+    // The clip's own card shows the still it was made from as its poster, and plays.
+    const clip = page.locator('section[data-step="clip"] .thumb video');
+    expect(await clip.getAttribute('poster')).toBe(poster);
+    await clip.evaluate((el: HTMLVideoElement) => el.play());
+    await expect.poll(() => clip.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(0.3);
+    expect(await clip.evaluate((el: HTMLVideoElement) => el.error)).toBeNull();
     expect(requests.every((url) => url.startsWith('file://'))).toBe(true);
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: fileURLToPath(new URL('report.png', ARTIFACTS)) });
