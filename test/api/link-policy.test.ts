@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addressRefusal,
   type AddressClass,
+  addressRefusal,
   allowanceFor,
   classifyAddress,
   DEFAULT_MAX_DOWNLOAD_BYTES,
