@@ -17,7 +17,7 @@ export function keyForms(key: string): Record<string, string> {
     base64url: url,
     'base64url unpadded': url.replace(/=+$/, ''),
     'url-encoded': encoded,
-    'url-encoded, lower-case escapes': encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    'url-encoded, lower-case escapes': encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
     // The key inside a longer encoded text (an echoed Authorization: Basic header).
     'base64 of user:key': Buffer.from(`user:${key}`).toString('base64'),
   };
