@@ -19,6 +19,9 @@ const MIN_SECRET_LENGTH = 8;
 
 export type Redactor = (text: string) => string;
 
+/** A character of standard or url-safe base64. */
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+
 /** A redactor for `secret`; the identity when there is no secret to hide. */
 export function secretRedactor(secret: string | undefined): Redactor {
   if (!secret || secret.length < MIN_SECRET_LENGTH) return (text) => text;
@@ -26,7 +29,28 @@ export function secretRedactor(secret: string | undefined): Redactor {
   const plain = new Set([secret, encodeURIComponent(secret)].map((form) => form.toLowerCase()));
   // One pass, longest form first; case-insensitive only for the plain and URL-encoded forms.
   const insensitive = new RegExp([...plain].map(escapeRegExp).join('|'), 'gi');
-  return (text) => text.replace(pattern, REDACTED).replace(insensitive, REDACTED);
+  return (text) => redactRuns(text, pattern).replace(insensitive, REDACTED);
+}
+
+/**
+ * Replaces each match of a base64 form together with the whole encoded run around it: the run's
+ * edges would still hold a byte of the key. Widened by hand, not by the regex, since a leading
+ * `[…]*` would make the search quadratic on a long base64 text (a data: URI echoed back).
+ */
+function redactRuns(text: string, pattern: RegExp): string {
+  let out = '';
+  let done = 0;
+  for (const match of text.matchAll(pattern)) {
+    let start = match.index;
+    let end = start + match[0].length;
+    if (start < done) continue; // inside a run already replaced
+    while (start > done && BASE64_CHAR.test(text[start - 1]!)) start -= 1;
+    while (end < text.length && BASE64_CHAR.test(text[end]!)) end += 1;
+    while (end < text.length && text[end] === '=') end += 1;
+    out += text.slice(done, start) + REDACTED;
+    done = end;
+  }
+  return out + text.slice(done);
 }
 
 /** Every string inside a parsed JSON value redacted, keys of objects included; the shape kept. */

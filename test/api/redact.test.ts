@@ -50,3 +50,21 @@ describe('no key, or one too short to match safely', () => {
     expect(secretRedactor(key)('abc ABC YWJj')).toBe('abc ABC YWJj');
   });
 });
+
+describe('an encoded text holding the key', () => {
+  it('goes whole, so its edges keep no byte of the key', () => {
+    const key = 'sk_live_Abc123+/XyZ~';
+    const header = Buffer.from(`user:${key}`).toString('base64');
+    expect(secretRedactor(key)(`Authorization: Basic ${header}.`)).toBe(`Authorization: Basic ${REDACTED}.`);
+  });
+});
+
+describe('a long text', () => {
+  it('is redacted in one pass: a megabyte of base64 around the key', () => {
+    const key = 'sk_live_Abc123+/XyZ~';
+    const big = Buffer.alloc(1 << 20, 7).toString('base64');
+    const text = `${big} ${Buffer.from(key).toString('base64')} ${big}`;
+    const redacted = secretRedactor(key)(text);
+    expect(redacted).toBe(`${big} ${REDACTED} ${big}`);
+  });
+});
