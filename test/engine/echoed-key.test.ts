@@ -51,6 +51,13 @@ async function histories(cli: string, address: string): Promise<string[]> {
   return shown;
 }
 
+/** Every file under `dir`, concatenated. */
+async function readTree(dir: string): Promise<string> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return (await Promise.all(files.map((file) => readFile(file, 'latin1')))).join('\n');
+}
+
 describe('an echoing service', () => {
   it('leaves no form of the key in any workflow history or in the dev server database', async () => {
     const cli = await findTemporalCli();
@@ -84,6 +91,11 @@ describe('an echoing service', () => {
     expect(proxy.echoed.create503).toBe(1);
     expect(proxy.echoed.itemRefused).toBeGreaterThan(0);
     expect(proxy.echoed.failedReads).toBeGreaterThan(0);
+
+    // The campaign's plan, claims, records and manifest (failed jobs leave no record today).
+    const written = await readTree(plan.outputDir);
+    expect(written).toContain(plan.campaign);
+    expect(keyFormsIn(written, KEY)).toEqual([]);
 
     const shown = await histories(cli, server.address);
     expect(shown.length).toBeGreaterThan(0);
