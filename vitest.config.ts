@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/api/link-policy.test.ts',
+  'test/api/redact.test.ts',
   'test/api/service-url.test.ts',
   'test/architecture/imports.test.ts',
   'test/cli/exit-codes.test.ts',

@@ -111,8 +111,9 @@ function fileLog(path: string, onFirst?: () => void) {
     write(entry: LogEntry): void {
       if (closed || isGovernorActivityNotice(entry)) return;
       if (fd === null) {
-        mkdirSync(dirname(path), { recursive: true });
-        fd = openSync(path, 'a');
+        // Private like the rest of `.state/` (worker/private-state.ts), wherever it is.
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        fd = openSync(path, 'a', 0o600);
         onFirst?.();
       }
       const { taskToken: _, ...meta } = entry.meta ?? {};

@@ -53,6 +53,11 @@ export interface EmulatorOptions {
    * benchmarks): everything stays in memory. docs/service-assumptions.md, "Persistence".
    */
   stateFile?: string;
+  /**
+   * Host names the emulator answers to besides loopback names, IP literals and the machine's name
+   * (emulator/http/host-check.ts). Default: MEDIAFLOW_EMULATOR_HOSTS, comma-separated.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface ResolvedOptions {
@@ -69,6 +74,7 @@ export interface ResolvedOptions {
   seed: number;
   logger: boolean;
   stateFile: string | undefined;
+  allowedHosts: readonly string[];
 }
 
 export function generateApiKey(): string {
@@ -92,6 +98,8 @@ export function resolveOptions(opts: EmulatorOptions, env: NodeJS.ProcessEnv = p
     seed: opts.seed ?? randomBytes(4).readUInt32LE(0),
     logger: opts.logger ?? false,
     stateFile: opts.stateFile,
+    allowedHosts:
+      opts.allowedHosts ?? (env.MEDIAFLOW_EMULATOR_HOSTS ?? '').split(',').filter((name) => name.trim()),
   };
 }
 

@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { EmulatorContext } from './context.ts';
 import { installGuard } from './http/guard.ts';
+import { allowedHostNames, installHostCheck } from './http/host-check.ts';
 import { recordRoutes } from './http/methods.ts';
 import { installProtocol } from './http/protocol.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -47,6 +48,8 @@ export function buildServer(context: EmulatorContext): FastifyInstance {
     routerOptions: { maxParamLength: 500 },
   });
   installProtocol(app, context.ledger);
+  // Before the guard: a refused Host costs no fault draw, no key check and no rate-limit token.
+  installHostCheck(app, allowedHostNames(context.options.allowedHosts));
   installGuard(app, context);
   const addMethodNotAllowed = recordRoutes(app);
   for (const register of ROUTE_GROUPS) register(app, context);

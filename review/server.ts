@@ -1,17 +1,14 @@
 /**
  * The review page's server: loopback only, every path behind a random token (a page of another
- * site cannot guess it, so it can neither read the outputs nor post decisions), outputs served
- * only from the campaign's folder. Decisions go to the workflow in batches of at most 500, the
+ * site cannot guess it, so it can neither read the outputs nor post decisions), only the outputs
+ * the records name, from the campaign's folder (served-file.ts). Decisions go to the workflow in batches of at most 500, the
  * `review` update's limit.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { extname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ReviewDecision } from '../contract/review.ts';
-import { isS3Url, openStore } from '../store/index.ts';
 import type { LiveModel } from './live.ts';
 import type { CampaignModel } from './model.ts';
 import { renderPage, renderSheets } from './page.ts';
@@ -19,6 +16,7 @@ import { sendChecked } from './prompt-check.ts';
 import { renderItem, renderStepCounts, renderTotals } from './render.ts';
 import { relativeUrl } from './report.ts';
 import type { SendBatch } from './send.ts';
+import { openOutput } from './served-file.ts';
 import type { Layout } from './sheet.ts';
 
 export interface ReviewServerOptions {
@@ -58,30 +56,6 @@ function filesOf(model: CampaignModel): Set<string> {
     for (const output of [item, ...item.descendants]) if (output.file) files.add(output.file);
   }
   return files;
-}
-
-/**
- * A file of the output folder by its manifest path, or null for anything that leaves the folder,
- * by its path or through a symbolic link (the manifest is a file anyone with the folder can edit).
- */
-/** `file` resolved inside `folder`; throws when it would lead outside. */
-function insideOutput(folder: string, file: string): string {
-  const root = resolve(folder);
-  const target = resolve(root, file);
-  const rel = relative(root, target);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new Error(`${JSON.stringify(file)} is not inside the output folder ${root}`);
-  }
-  return target;
-}
-
-export async function insideFolder(folder: string, file: string): Promise<string | null> {
-  try {
-    const root = await realpath(folder);
-    return insideOutput(root, await realpath(insideOutput(folder, file)));
-  } catch {
-    return null;
-  }
 }
 
 function layoutOf(query: { rows?: string; cols?: string }): Layout | null {
@@ -150,10 +124,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     const file = request.params['*'];
     const model = await options.live.current();
     if (!filesOf(model).has(file)) return reply.code(404).send({ message: 'no such output' });
-    // In a bucket the store reads it (it refuses keys that lead outside the campaign's prefix).
-    const body = isS3Url(options.outputDir)
-      ? await openStore(options.outputDir).open(file)
-      : await insideFolder(options.outputDir, file).then((path) => path && createReadStream(path));
+    const body = await openOutput(options.outputDir, file);
     if (!body) return reply.code(404).send({ message: 'no such output' });
     return reply
       .type(TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')

@@ -16,6 +16,15 @@ const STATE = '.mediaflow';
 
 export const MANIFEST_KEY = 'manifest.jsonl';
 
+/**
+ * Whether a key is the engine's own (records, claims, plans, decisions, the manifest) rather than
+ * an output: such a key is never handed out as a file, whatever a manifest line says.
+ */
+export function isEngineKey(key: string): boolean {
+  const segments = key.split(/[\\/]+/).filter((segment) => segment !== '' && segment !== '.');
+  return segments.includes(STATE) || segments.join('/') === MANIFEST_KEY;
+}
+
 export const RECORDS = `${STATE}/records/`;
 export const DECISIONS = `${STATE}/decisions/`;
 const PLANS = `${STATE}/plans/`;

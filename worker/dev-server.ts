@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.ts';
+import { PRIVATE_FILE_MODE, SPAWN_PRIVATE } from './private-state.ts';
 import { freePort, groupAlive, terminateGroup } from './process-group.ts';
 import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
 import { watchdog } from './watchdog.ts';
@@ -35,6 +36,11 @@ export interface DevServerOptions {
    * turns it off: its server is shared with other `mediaflow run` processes (see embedded.ts).
    */
   dieWithParent?: boolean;
+  /**
+   * Run the server under `umask 077` and keep its log 0600 (the embedded stack's `.state/`: the db
+   * holds every history). Only the CLI can be given a umask; worker/private-state.ts covers the rest.
+   */
+  private?: boolean;
   /** How long to wait for the server to answer (default 60 s; first start unpacks the UI). */
   readyTimeoutMs?: number;
 }
@@ -148,12 +154,19 @@ const WATCHDOG = watchdog('TERM');
 
 async function launchCli(r: Resolved): Promise<Running> {
   const dieWithParent = r.options.dieWithParent ?? true;
-  const logFd = r.options.logFile ? openLog(r.options.logFile) : undefined;
+  const logFd = r.options.logFile ? openLog(r.options.logFile, r.options.private) : undefined;
   const output = logFd === undefined ? 'pipe' : logFd;
   const args = devServerArgs(r);
+  const umask = r.options.private ? SPAWN_PRIVATE : '';
   const child = dieWithParent
-    ? spawn('sh', ['-c', WATCHDOG, r.cli, ...args], { detached: true, stdio: ['pipe', output, output] })
-    : spawn(r.cli, args, { detached: true, stdio: ['ignore', output, output] });
+    ? spawn('sh', ['-c', `${umask}${WATCHDOG}`, r.cli, ...args], {
+        detached: true,
+        stdio: ['pipe', output, output],
+      })
+    : spawn('sh', ['-c', `${umask}exec "$0" "$@"`, r.cli, ...args], {
+        detached: true,
+        stdio: ['ignore', output, output],
+      });
   const captured = captureOutput(child);
   const pgid = child.pid;
   if (pgid === undefined) throw new Error(`could not start ${r.cli}: ${INSTALL_HINT}`);
@@ -183,9 +196,9 @@ async function launchCli(r: Resolved): Promise<Running> {
   return { pgid, stop };
 }
 
-function openLog(path: string): number {
+function openLog(path: string, private_ = false): number {
   mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, 'a');
+  return openSync(path, 'a', private_ ? PRIVATE_FILE_MODE : 0o666);
 }
 
 /** The log's end, and its first panic line, which a long Go stack trace pushes out of the tail. */

@@ -17,7 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ import {
   writeIdentity,
   writeRecord,
 } from './embedded-record.ts';
+import { makePrivate, PRIVATE_FILE_MODE, SPAWN_PRIVATE } from './private-state.ts';
 import { freePort, groupAlive, portFree, terminateGroup } from './process-group.ts';
 
 export type { StackRecord };
@@ -60,13 +61,15 @@ const DEFAULT_PORTS = { temporal: 7233, ui: 8233, emulator: 4010 };
 /** Attaches to the running stack, or starts it (restoring everything it had when it stopped). */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
   const stateDir = resolve(options.stateDir ?? '.state');
-  mkdirSync(stateDir, { recursive: true });
+  makePrivate(stateDir);
   const { record, attached } = await withLock(stateDir, async () => {
     const running = readRecord(stateDir);
     if (running && (await stackAnswers(running))) return { record: running, attached: true };
     if (running) await stopStack(running); // half-dead: start both afresh
     const fresh = await launchStack(stateDir, options.emulatorArgs ?? []);
     writeRecord(stateDir, fresh);
+    // The servers' own files (SQLite's, the emulator's) exist now: none may stay readable to others.
+    makePrivate(stateDir);
     return { record: fresh, attached: false };
   });
   const { temporal, emulator } = record;
@@ -88,7 +91,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 /** Stops the stack, whoever started it; false when none was running. Nothing is lost. */
 export async function stopEmbedded(stateDir = '.state'): Promise<boolean> {
   const dir = resolve(stateDir);
-  mkdirSync(dir, { recursive: true });
+  makePrivate(dir);
   return withLock(dir, async () => {
     const record = readRecord(dir);
     if (!record) return false;
@@ -169,6 +172,7 @@ async function launchOn(
     port: ports.temporal,
     uiPort: ports.ui,
     dieWithParent: false,
+    private: true,
   });
   try {
     const emulatorPort = ports.emulator || (await freePort());
@@ -197,14 +201,19 @@ async function launchEmulator(
   extraArgs: readonly string[],
 ): Promise<StackRecord['emulator']> {
   const logFile = join(stateDir, 'emulator.log');
-  const log = openSync(logFile, 'a');
+  const log = openSync(logFile, 'a', PRIVATE_FILE_MODE);
   const stateFile = join(stateDir, 'emulator-state.json');
   const args = [BIN, 'emulator', '--port', String(port), '--host', '127.0.0.1', '--state-file', stateFile];
-  const child = spawn(process.execPath, [...args, ...extraArgs], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
-  });
+  // Under umask 077 like the dev server: its state file and upload blobs are private however made.
+  const child = spawn(
+    'sh',
+    ['-c', `${SPAWN_PRIVATE}exec "$0" "$@"`, process.execPath, ...args, ...extraArgs],
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
+    },
+  );
   child.unref();
   const emulator = { pgid: child.pid!, baseUrl: `http://127.0.0.1:${port}/v1`, apiKey };
   for (let i = 0; i < 300 && groupAlive(emulator.pgid); i++) {

@@ -8,6 +8,7 @@
  *  - a transport failure: what went wrong and whether the request had been written to the socket.
  */
 import { ErrorBody, errorTypeForStatus } from '../wire/errors.ts';
+import { type Redactor, redactDeep } from './redact.ts';
 
 export interface ServiceErrorInit {
   readonly message: string;
@@ -77,7 +78,7 @@ export interface CallContext {
   /** True for POSTs with a side effect (create, upload, rotate…): only they can be "maybe created". */
   readonly createsSomething: boolean;
   /** Removes secrets (the API key) from text that came from elsewhere before it enters a message. */
-  readonly redact: (text: string) => string;
+  readonly redact: Redactor;
 }
 
 /** 408 (the server timed the request out), 429 and 5xx pass; every other 4xx is final. */
@@ -92,7 +93,8 @@ export function errorFromResponse(
   bodyText: string,
   call: CallContext,
 ): ServiceError {
-  const parsed = ErrorBody.safeParse(safeJson(bodyText));
+  // Every field of the body is the service's text: any of them may echo the key (redact.ts).
+  const parsed = ErrorBody.safeParse(redactDeep(safeJson(bodyText), call.redact));
   const detail = parsed.success ? parsed.data.error : null;
   const message = detail?.message ?? `HTTP ${status} with ${bodyText ? 'an unexpected body' : 'no body'}`;
   return new ServiceError({
@@ -156,13 +158,16 @@ export function errorFromBatchItem(
     status !== null
       ? isRetryableStatus(status)
       : item.type === 'rate_limit_error' || item.type === 'api_error';
+  // The batch reply was redacted whole by the transport; again here, as for a reply's error body,
+  // so no caller can build an error from unredacted service text.
+  const { redact } = call;
   return new ServiceError({
-    message: `${call.endpoint}: ${call.redact(item.message)}`,
+    message: `${call.endpoint}: ${redact(item.message)}`,
     status,
-    type: item.type,
-    code: item.code,
-    ...(typeof item.param === 'string' ? { param: item.param } : {}),
-    ...(Array.isArray(item.allowed) ? { allowed: item.allowed.map(String) } : {}),
+    type: redact(item.type),
+    code: redact(item.code),
+    ...(typeof item.param === 'string' ? { param: redact(item.param) } : {}),
+    ...(Array.isArray(item.allowed) ? { allowed: item.allowed.map((value) => redact(String(value))) } : {}),
     retryable,
     maybeCreated: retryable && item.type !== 'rate_limit_error',
     endpoint: call.endpoint,

@@ -91,10 +91,17 @@ export function classifyAddress(address: string): AddressClass {
   return 'public';
 }
 
+/**
+ * Classes no service address can open: link-local holds the cloud metadata endpoint
+ * (169.254.169.254) and nothing a generation service legitimately serves
+ * files from, so a service that is itself on a link-local address earns no exception.
+ */
+const NEVER_ALLOWED: ReadonlySet<AddressClass> = new Set(['public', 'reserved', 'link-local']);
+
 /** The non-public classes a service at these addresses is in: its links may use them too. */
 export function allowanceFor(serviceAddresses: readonly string[]): Set<AddressClass> {
   const classes = serviceAddresses.map(classifyAddress);
-  return new Set(classes.filter((kind) => kind !== 'public' && kind !== 'reserved'));
+  return new Set(classes.filter((kind) => !NEVER_ALLOWED.has(kind)));
 }
 
 /**
@@ -103,7 +110,8 @@ export function allowanceFor(serviceAddresses: readonly string[]): Set<AddressCl
  */
 export function addressRefusal(address: string, what: string, policy: LinkPolicy): DownloadRefused | null {
   const kind = classifyAddress(address);
-  if (kind === 'public' || policy.allowed.has(kind)) return null;
+  // Checked here too, so a policy built by hand with link-local in it still cannot reach one.
+  if (kind === 'public' || (policy.allowed.has(kind) && !NEVER_ALLOWED.has(kind))) return null;
   return new DownloadRefused(
     'address',
     `download of ${what} refused: it leads to ${address}, a ${kind} address, and the service is not at one`,

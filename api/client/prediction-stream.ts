@@ -8,6 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { STREAM_EVENTS } from '../wire/events.ts';
 import { type Prediction, parsePrediction, TERMINAL_STATUSES } from '../wire/prediction.ts';
 import { type CallContext, errorFromTransport, invalidResponse, ServiceError } from './errors.ts';
+import { redactDeep } from './redact.ts';
 import type { OpenResponse } from './transport.ts';
 
 /** Splits a byte stream into SSE messages, whatever the chunk boundaries. */
@@ -64,7 +65,7 @@ async function* readGuarded<T>(
 
 function parseStatus(data: string, call: CallContext): Prediction {
   try {
-    return parsePrediction(JSON.parse(data));
+    return parsePrediction(redactDeep(JSON.parse(data), call.redact));
   } catch {
     throw invalidResponse(call, `a status event that is not a prediction record: ${data.slice(0, 80)}`);
   }

@@ -12,6 +12,7 @@ import {
   invalidResponse,
   type ServiceError,
 } from './errors.ts';
+import { type Redactor, redactDeep, secretRedactor } from './redact.ts';
 import { cleartextGuard } from './service-address.ts';
 
 export interface TransportOptions {
@@ -51,6 +52,8 @@ export class Transport {
   private readonly basePath: string;
   /** Refuses plain http to a public host before the key is sent (service-address.ts). */
   private readonly guard: () => Promise<void>;
+  /** Hides the key in every string the service sends back (redact.ts). */
+  private readonly redact: Redactor;
 
   private readonly options: TransportOptions;
 
@@ -61,6 +64,7 @@ export class Transport {
     this.origin = url.origin;
     this.basePath = url.pathname;
     this.guard = cleartextGuard(url.href);
+    this.redact = secretRedactor(options.apiKey);
     this.agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
   }
 
@@ -68,7 +72,7 @@ export class Transport {
   async json<S extends z.ZodType>(call: Call, schema: S): Promise<z.infer<S>> {
     const context = this.context(call);
     const text = await this.exchange(call, context, async (body) => body.text());
-    const value = parseJson(text, context);
+    const value = redactDeep(parseJson(text, context), this.redact);
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw invalidResponse(context, summariseIssues(parsed.error));
     return parsed.data;
@@ -79,7 +83,7 @@ export class Transport {
     const context = this.context(call);
     const text = await this.exchange(call, context, async (body) => body.text());
     try {
-      return parse(parseJson(text, context));
+      return parse(redactDeep(parseJson(text, context), this.redact));
     } catch (error) {
       if ((error as ServiceError).name === 'ServiceError') throw error;
       throw invalidResponse(context, summariseIssues(error));
@@ -105,11 +109,10 @@ export class Transport {
   }
 
   context(call: Call): CallContext {
-    const apiKey = this.options.apiKey;
     return {
       endpoint: `${call.method} ${this.basePath}${call.path}`,
       createsSomething: call.createsSomething ?? false,
-      redact: (text) => (apiKey ? text.split(apiKey).join('[redacted]') : text),
+      redact: this.redact,
     };
   }
 

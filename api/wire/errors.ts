@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** The emulator's answer to a Host header it does not serve (a DNS-rebinding page). */
+  MISDIRECTED_REQUEST: 421,
   MODEL_NOT_FOUND: 404,
   PREDICTION_NOT_FOUND: 404,
   NOT_CANCELABLE: 409,

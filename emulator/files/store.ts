@@ -1,10 +1,11 @@
 /**
- * Uploaded files, kept in memory. A file's `url` is served by the emulator's CDN, so it works as
- * the image input of any model. Size limit (not shown in the spec; our choice): 10 MiB decoded.
+ * Uploaded files, kept in memory. A file's `url` is served by the emulator's CDN to a caller with
+ * the key (files/served-type.ts says as what), so it works as the image input of any model. Size limit (not shown in the spec; our choice): 10 MiB decoded.
  * With a blob folder (the embedded emulator's state, emulator/persistence) each file's bytes are
  * also written there once, at upload: the state file then holds only the metadata, so saving it
  * never rewrites megabytes of uploads.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileObject, UploadFileBody } from '../../api/wire/index.ts';
@@ -49,7 +50,8 @@ export class FileStore {
     }
     const seq = this.nextSeq++;
     const file: StoredFile = {
-      id: `file_${seq}`,
+      // Unguessable: the id is in the file's URL, and one upload must not lead to the others.
+      id: `file_${randomBytes(16).toString('hex')}`,
       seq,
       filename: body.filename,
       contentType: body.content_type,
@@ -58,9 +60,10 @@ export class FileStore {
     };
     if (this.blobDir) {
       // Written before the upload is answered, tmp + rename: a blob is there whole or not at all.
-      mkdirSync(this.blobDir, { recursive: true });
+      // Private like the state file beside it (0700 / 0600): uploads may be a user's own images.
+      mkdirSync(this.blobDir, { recursive: true, mode: 0o700 });
       const path = join(this.blobDir, file.id);
-      writeFileSync(`${path}.tmp`, data);
+      writeFileSync(`${path}.tmp`, data, { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
     }
     this.files.set(file.id, file);

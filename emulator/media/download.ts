@@ -19,6 +19,10 @@ export function sendDownload(
   }
   reply.hijack();
   const raw = reply.raw;
+  // Hijacked: the headers set on the reply (nosniff, rate limits) are written here or not at all.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) raw.setHeader(name, value);
+  }
   raw.writeHead(200, { 'content-type': contentType, 'content-length': String(body.length) });
   const half = Math.floor(body.length / 2);
   raw.write(body.subarray(0, half), () => {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.ts';
+import { servedType, UPLOAD_HEADERS } from '../files/served-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendDownload } from '../media/download.ts';
 import { imageOf, pictureOf, videoOf } from '../media/outputs.ts';
@@ -34,9 +35,12 @@ export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void 
     return sendDownload(reply, context.faults, videoOf(prediction, stills), 'video/mp4');
   });
 
-  app.get<{ Params: { id: string; name: string } }>('/cdn/files/:id/:name', open, async (request, reply) => {
+  // Uploads are the user's, not the service's: keyed (the guard's default access), at an
+  // unguessable id, never with a type a browser would run (files/served-type.ts).
+  app.get<{ Params: { id: string; name: string } }>('/cdn/files/:id/:name', async (request, reply) => {
     const file = context.files.get(request.params.id);
     if (!file) throw new ApiError('NOT_FOUND', `no file ${request.params.id}`);
-    return sendDownload(reply, context.faults, file.data, file.contentType);
+    reply.headers(UPLOAD_HEADERS);
+    return sendDownload(reply, context.faults, file.data, servedType(file.contentType));
   });
 }

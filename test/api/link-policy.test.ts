@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AddressClass,
+  addressRefusal,
   allowanceFor,
   classifyAddress,
   DEFAULT_MAX_DOWNLOAD_BYTES,
@@ -83,6 +84,50 @@ describe('linkRefusal', () => {
     const refused = linkRefusal(link, policy(allowed));
     expect(refused?.reason ?? null).toBe(reason);
     if (refused) expect(refused).toBeInstanceOf(DownloadRefused);
+  });
+});
+
+describe('link-local is never fetched, whatever the service is at', () => {
+  // The service's own addresses: a link-local one (a host on a bare network, an attacker's
+  // MEDIAFLOW_API_URL) must not open 169.254/16 or fe80::/10 to its links.
+  const services: string[][] = [
+    ['169.254.10.1'],
+    ['169.254.169.254'],
+    ['fe80::1'],
+    ['127.0.0.1'],
+    ['10.0.0.5'],
+    ['93.184.216.34'],
+    ['169.254.10.1', '10.0.0.5', '127.0.0.1'],
+  ];
+  const targets = [
+    '169.254.169.254',
+    '169.254.0.1',
+    '169.254.255.255',
+    'fe80::1',
+    'febf:ffff::1',
+    'fe80::a9fe:a9fe%eth0',
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe',
+  ];
+  const rows = services.flatMap((service) => targets.map((target) => [service, target] as const));
+
+  it.each(rows)('a service at %j: %s is refused', (service, target) => {
+    const granted = { allowed: allowanceFor(service), maxBytes: 1000, maxRedirects: 5 };
+    expect(granted.allowed.has('link-local')).toBe(false);
+    expect(addressRefusal(target, 'the link', granted)?.reason).toBe('address');
+    const literal = target.includes(':') ? `[${target.replace(/%.*$/, '')}]` : target;
+    expect(linkRefusal(`http://${literal}/latest/meta-data/`, granted)?.reason).toBe('address');
+  });
+
+  it('a policy that lists link-local by hand still refuses it', () => {
+    expect(addressRefusal('169.254.169.254', 'the link', policy(['link-local']))?.reason).toBe('address');
+    expect(addressRefusal('fe80::1', 'the link', policy(['link-local']))?.reason).toBe('address');
+  });
+
+  it('the edges of the ranges stay what they are', () => {
+    expect(classifyAddress('169.253.255.255')).toBe('public');
+    expect(classifyAddress('169.255.0.0')).toBe('public');
+    expect(classifyAddress('fec0::1')).toBe('public');
   });
 });
 

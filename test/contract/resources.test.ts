@@ -31,7 +31,11 @@ describe('files', () => {
     expect(file).toMatchObject({ filename: 'ref.png', content_type: 'image/png', bytes: bytes.length });
     expect(await client.files.get(file.id)).toEqual(file);
     expect((await collect(client.files.list())).map((f) => f.id)).toContain(file.id);
-    const download = await fetch(file.url);
+    // Uploads are served to the key's holder only (docs/service-assumptions.md, "Files").
+    expect((await fetch(file.url)).status).toBe(401);
+    const download = await fetch(file.url, {
+      headers: { authorization: `Bearer ${contract.emulator.apiKey}` },
+    });
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
     const prediction = await client.predictions.create(
       'I1',

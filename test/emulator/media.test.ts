@@ -26,7 +26,7 @@ function mp4Info(bytes: Buffer): Promise<Json> {
 }
 
 describe('generated outputs', () => {
-  const { call } = useEmulator();
+  const { call, emulator } = useEmulator();
 
   async function outputOf(path: string, input: Record<string, unknown>): Promise<Buffer> {
     const created = await call('POST', path, createBody(input));
@@ -135,7 +135,10 @@ describe('generated outputs', () => {
       data: bytes.toString('base64'),
     });
     expect(uploaded.body).toMatchObject({ filename: 'ref.png', bytes: bytes.length });
-    expect((await download(uploaded.body.url)).equals(bytes)).toBe(true);
+    const served = await fetch(uploaded.body.url, {
+      headers: { authorization: `Bearer ${emulator().apiKey}` },
+    });
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
     const video = await call(
       'POST',
       '/mf-v4/v4-base/predictions',

@@ -62,7 +62,9 @@ describe('emulator state file', () => {
     const replay = await call(second, 'POST', I1, { input: { prompt: 'kept' }, image_count: 1 }, 'job-a');
     expect(replay.body.id).toBe(done.body.id);
     expect((await call(second, 'GET', '/account/balance')).body.credits).toBe(balance);
-    const file = await fetch((await call(second, 'GET', `/files/${upload.body.id}`)).body.url);
+    const file = await fetch((await call(second, 'GET', `/files/${upload.body.id}`)).body.url, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(await file.text()).toBe('not really a png');
     expect(second.ledger()).toMatchObject({
       predictionsCreated: ledger.predictionsCreated,
