@@ -6,11 +6,12 @@ import { defineConfig } from 'vitest/config';
  * A file not listed here is an integration test: the safe default for a new file, since it gets the
  * servers whether it needs them or not. List a file here only when it starts nothing.
  */
-const UNIT = [
+export const UNIT = [
   'test/api/link-policy.test.ts',
   'test/api/redact.test.ts',
   'test/api/service-url.test.ts',
   'test/architecture/imports.test.ts',
+  'test/architecture/suite-config.test.ts',
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
   'test/emulator/h264-bits.test.ts',
@@ -38,7 +39,6 @@ const UNIT = [
   'test/plan/matrix.test.ts',
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
-  'test/records/index-collisions.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',
   'test/review/progress-lines.test.ts',
@@ -47,22 +47,35 @@ const UNIT = [
   'test/store/failures.test.ts',
 ];
 
+/** Unit files that mock a module (vi.mock): they run isolated (the `unit-mocks` project). */
+export const MOCKING = ['test/records/index-collisions.test.ts'];
+
 export default defineConfig({
   test: {
     // Most suites wait on emulated latencies, servers and browsers rather than compute: two files
     // at once keep two cores busy (vitest's default here would be one, serial: over 10 minutes);
     // three made the timing-sensitive drills flaky.
     maxWorkers: 2,
+    // Files share their worker process and its loaded modules (isolate: false): each file no longer
+    // pays a fresh process and a fresh import of Temporal, the AWS SDK and fastify, which cost more
+    // than most tests themselves. Tests leave no global state behind for this: environment stubs
+    // are undone after each test (unstubEnvs), the Temporal runtime installs once per process
+    // (bench/lib/quiet-runtime.ts), servers and workers close in onTestFinished.
+    isolate: false,
+    unstubEnvs: true,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: MOCKING } },
+      // A module mock (vi.mock) applies to every file that shares the module registry: a file that
+      // mocks gets a registry, and a process, of its own.
+      { extends: true, test: { name: 'unit-mocks', include: MOCKING, isolate: true } },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: UNIT,
+          exclude: [...UNIT, ...MOCKING],
           // One real Temporal dev server and one S3 server for the whole run, and the workflow code
           // bundled once; tests read them via inject(). Only this project's runs start them.
           globalSetup: ['test/global-setup.ts'],

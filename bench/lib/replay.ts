@@ -4,8 +4,9 @@
  * replay after a crash or a cache eviction.
  */
 import type { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, Worker, type WorkflowBundlePath } from '@temporalio/worker';
+import { Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { workflowBundle } from '../../worker/workflow-bundle.ts';
+import { quietRuntime } from './quiet-runtime.ts';
 
 export interface ReplayReport {
   runs: number;
@@ -38,13 +39,4 @@ export async function replayCampaign(
       history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   } while (runId);
   return { runs, failures };
-}
-
-/** Replay workers log every state change at INFO: only problems are worth hearing here. */
-function quietRuntime(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // Already installed by this process (a test harness): its logger stays.
-  }
 }

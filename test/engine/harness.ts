@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { DefaultLogger, type NativeConnection, Runtime } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { onTestFinished } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
+import { quietRuntime } from '../../bench/lib/quiet-runtime.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { engineQueue } from '../../contract/engine.ts';
 import { startOrAttach } from '../../control/campaign.ts';
@@ -32,8 +33,7 @@ import {
 
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 
-// Workers log every state change at INFO; tests only want to hear about problems.
-Runtime.install({ logger: new DefaultLogger('WARN') });
+quietRuntime();
 
 export interface Harness {
   readonly dir: string;

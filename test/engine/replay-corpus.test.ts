@@ -10,8 +10,9 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { quietRuntime } from '../../bench/lib/quiet-runtime.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const CORPUS = fileURLToPath(new URL('../replay-corpus/', import.meta.url));
@@ -20,14 +21,7 @@ const FILES = readdirSync(CORPUS)
   .sort();
 
 describe('replay corpus', () => {
-  beforeAll(() => {
-    // Replay workers log every state change at INFO: only problems are worth hearing here.
-    try {
-      Runtime.install({ logger: new DefaultLogger('WARN') });
-    } catch {
-      // Installed already by another suite in this process.
-    }
-  });
+  beforeAll(quietRuntime);
 
   it('holds histories', () => {
     expect(FILES.length).toBeGreaterThan(0);
