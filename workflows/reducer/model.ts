@@ -6,6 +6,7 @@
  */
 import type { CampaignState } from '../campaign-state.ts';
 import type { CampaignClock } from '../clock.ts';
+import type { Notices } from '../state/notices.ts';
 import type { Pacer } from '../pacer.ts';
 import type { RunState } from '../run-state.ts';
 
@@ -28,4 +29,6 @@ export interface Model {
   readonly rollOverLimit: number;
   /** The campaign keeps search attributes (the namespace has them registered). */
   readonly searchable: boolean;
+  /** Absent when the campaign has no `notify` targets: no notice is decided (reducer/notify.ts). */
+  readonly notices?: Notices;
 }
