@@ -8,9 +8,6 @@
 import type { Micros } from '../api/money.ts';
 import type { CampaignOutcome } from './progress.ts';
 
-export const NOTICE_TYPES = ['review.awaiting', 'campaign.completed', 'campaign.stopped', 'cap.threshold'] as const;
-export type NoticeType = (typeof NOTICE_TYPES)[number];
-
 /** One receiver, as the plan stores it (plan/notify.ts parses the spec into this). */
 export interface NotifyTarget {
   /** `standard`: a JSON event signed per Standard Webhooks; `slack`: `{"text": ...}`, unsigned. */
@@ -94,6 +91,9 @@ export interface NotifyTally {
   failed: number;
   failures: string[];
 }
+
+/** The notice types (plan/notify.ts lists them for the spec; the compiler keeps the two equal). */
+export type NoticeType = Notice['type'];
 
 /** Whether a target wants a notice type. */
 export function wants(target: NotifyTarget, type: NoticeType): boolean {

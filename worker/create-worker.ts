@@ -90,7 +90,10 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     // Notices read their secrets from this worker's environment, by the names the workflow passes.
-    activities: { ...createActivities(activityDeps(options.client)), ...notifyActivities({ env: process.env }) },
+    activities: {
+      ...createActivities(activityDeps(options.client)),
+      ...notifyActivities({ env: process.env }),
+    },
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
     maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
     ...options.shutdown,

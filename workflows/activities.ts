@@ -56,5 +56,10 @@ export const { sweepUnfinished } = proxyActivities<Activities>({
  */
 export const { deliverNotice } = proxyActivities<ReturnType<typeof notifyActivities>>({
   startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '8 seconds', maximumAttempts: 5 },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '8 seconds',
+    maximumAttempts: 5,
+  },
 });

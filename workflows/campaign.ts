@@ -33,8 +33,8 @@ import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
-import { Notices } from './state/notices.ts';
 import { PublishedAttributes } from './search-attributes.ts';
+import { Notices } from './state/notices.ts';
 import { READ_LIMITS_SUMMARY } from './summaries.ts';
 import { sweepAtEnd } from './sweep.ts';
 
@@ -92,7 +92,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     log.info('continuing as new', { run: jobs.runs, cursor: jobs.cursor, inFlight: jobs.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({
       ...input,
-      carried: { ...jobs.carry(), clock: clock.now(), ...(model.notices && { notices: model.notices.carry() }) },
+      carried: {
+        ...jobs.carry(),
+        clock: clock.now(),
+        ...(model.notices && { notices: model.notices.carry() }),
+      },
     });
   }
   const progress = progressOf(model, input.campaign, Date.now());

@@ -93,7 +93,8 @@ export function notifyActivities({ env, fetch = globalThis.fetch }: NotifyDeps) 
 
 /** A network failure in words with no URL in them: the cause's code (ECONNREFUSED), or a timeout. */
 function networkReason(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s`;
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === 'string' ? cause.code : 'unreachable';
 }

@@ -80,7 +80,8 @@ export function standardBody(request: NotifyRequest): string {
 }
 
 /** Slack's text escapes only these three (its mrkdwn reads `<…>` as a link). */
-const slackEscape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const slackEscape = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 function countsLine({ steps, spent, budget }: NoticeSummary): string {
   const sum = (field: 'succeeded' | 'cached' | 'failed' | 'skipped' | 'canceled') =>
@@ -100,7 +101,9 @@ function slackText(request: NotifyRequest): string {
       const total = notice.steps.reduce((sum, { awaiting }) => sum + awaiting, 0);
       const steps = notice.steps.map(({ id, awaiting }) => `${id}: ${awaiting}`).join(', ');
       const link = reviewLinkOf(request);
-      const where = link ? `review them at <${link}>` : `review them with \`mediaflow review ${request.campaign}\``;
+      const where = link
+        ? `review them at <${link}>`
+        : `review them with \`mediaflow review ${request.campaign}\``;
       return `mediaflow: ${total} ${total === 1 ? 'take awaits' : 'takes await'} review in ${slackEscape(name)} (${slackEscape(steps)}); ${where}`;
     }
     case 'campaign.completed':

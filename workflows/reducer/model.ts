@@ -6,9 +6,9 @@
  */
 import type { CampaignState } from '../campaign-state.ts';
 import type { CampaignClock } from '../clock.ts';
-import type { Notices } from '../state/notices.ts';
 import type { Pacer } from '../pacer.ts';
 import type { RunState } from '../run-state.ts';
+import type { Notices } from '../state/notices.ts';
 
 /** The campaign's part in its key's rate governor: what it told the governor of its need. */
 export interface Governed {
