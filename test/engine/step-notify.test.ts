@@ -62,7 +62,8 @@ class Drive {
 
   private answer(effect: Effect): void {
     const slice = (from: number, count: number) => this.plan.slice(from, from + count);
-    if (effect.kind === 'load-jobs') this.send({ kind: 'jobs-loaded', jobs: slice(effect.from, effect.count) });
+    if (effect.kind === 'load-jobs')
+      this.send({ kind: 'jobs-loaded', jobs: slice(effect.from, effect.count) });
     if (effect.kind === 'read-released')
       this.send({ kind: 'released', span: effect.span, jobs: slice(effect.span.from, effect.span.count) });
     if (effect.kind === 'create') {
@@ -143,7 +144,10 @@ describe('notices: takes awaiting review', () => {
   it('once every take is decided, a new take awaiting review is a new wave with a new id', () => {
     const drive = new Drive(reviewed).settle().decide('still-0', 'approve').decide('still-1', 'regenerate');
     expect(drive.notices.map((n) => n.id)).toEqual(['review-awaiting-1', 'review-awaiting-2']);
-    expect(drive.notices[1]!.notice).toEqual({ type: 'review.awaiting', steps: [{ id: 'still', awaiting: 1 }] });
+    expect(drive.notices[1]!.notice).toEqual({
+      type: 'review.awaiting',
+      steps: [{ id: 'still', awaiting: 1 }],
+    });
     drive.decide('still-1', 'approve');
     expect(drive.notices.map((n) => n.id)).toEqual(['review-awaiting-1', 'review-awaiting-2', 'completed']);
   });
@@ -161,7 +165,14 @@ describe('notices: takes awaiting review', () => {
 describe('notices: deliveries', () => {
   it('each delivery is counted; the memo keeps the latest failures in host: reason words', () => {
     const drive = new Drive({ stills: 1 });
-    for (const failure of [null, 'a.example: 500', 'b.example: 502', null, 'c.example: 404', 'd.example: 503'])
+    for (const failure of [
+      null,
+      'a.example: 500',
+      'b.example: 502',
+      null,
+      'c.example: 404',
+      'd.example: 503',
+    ])
       expect(step(drive.m, { kind: 'notified', failure })).toEqual([]);
     expect(progressOf(drive.m, 'c', 0).notifications).toEqual({
       delivered: 2,
