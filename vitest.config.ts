@@ -36,6 +36,7 @@ const UNIT = [
   'test/plan/keys.test.ts',
   'test/plan/matrix.test.ts',
   'test/plan/review.test.ts',
+  'test/plan/notify.test.ts',
   'test/records/decisions.test.ts',
   'test/records/index-collisions.test.ts',
   'test/review/live.test.ts',

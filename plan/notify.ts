@@ -15,15 +15,14 @@ export const NOTICE_TYPES = [
 ] as const;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const EnvName = z
-  .string()
-  .regex(ENV_NAME, {
-    error: 'must be the NAME of an environment variable (letters, digits, "_"), not its value',
-  });
+const EnvName = z.string().regex(ENV_NAME, {
+  // Worded so the problem never quotes the value: it may be the secret written in by mistake.
+  error: 'is not the NAME of an environment variable (letters, digits, "_"): write the name, never the value',
+});
 
 /** An http(s) URL with no user or password in it (those are secrets: name a variable instead). */
 const HookUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .url({ protocol: /^https?$/, error: 'is not an http:// or https:// URL' })
   .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
     error:
       'must not hold a user or password: put the whole URL in an environment variable and name it in url_env',
