@@ -32,6 +32,7 @@ import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
+import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
@@ -298,6 +299,8 @@ function printSummary(
   }
   console.log(summaryTable(progress, closedAt, total));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
+  const notices = notifyLine(progress);
+  if (notices) console.log(notices);
 }
 
 function sleep(ms: number): Promise<'tick'> {
