@@ -13,7 +13,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { CreateItem } from '../contract/activities.ts';
-import type { CampaignInput, CampaignProgress, InFlightJob, PendingJob } from '../contract/campaign.ts';
+import type { CampaignInput, InFlightJob, PendingJob } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import {
   createPredictions,
@@ -25,7 +25,7 @@ import {
 } from './activities.ts';
 import { messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
-import { notifier } from './notifier.ts';
+import { notifier, progressOf } from './notifier.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
@@ -257,12 +257,6 @@ export function executor(
       await Promise.all(telling.splice(0));
     },
   };
-}
-
-/** The campaign's progress, with its notices' deliveries when it has targets. */
-export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
-  const progress = model.jobs.progress(campaign, now);
-  return model.notices ? { ...progress, notifications: model.notices.tally() } : progress;
 }
 
 /** A failure of an activity, as the reducer takes it (null: canceled with the campaign). */
