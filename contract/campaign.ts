@@ -8,6 +8,7 @@
 import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
 import type { ReviewRule } from '../plan/review.ts';
+import type { NotifySettings } from './notify.ts';
 import type { CampaignOutcome, Failure, StepCounts } from './progress.ts';
 
 export type { CampaignOutcome, CampaignProgress, Failure, StepCounts, StepProgress } from './progress.ts';
@@ -105,6 +106,19 @@ export interface CarriedState {
   readonly clock: number;
   /** Review gates still open or releasing (workflows/state/reviews.ts); absent without gates. */
   readonly reviews?: CarriedReviews;
+  /** Notifications so far (workflows/state/notices.ts); absent without `notify` targets. */
+  readonly notices?: CarriedNotices;
+}
+
+/** What notifying carries across continue-as-new: deliveries so far, and the wave of reviews announced. */
+export interface CarriedNotices {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly failures: readonly string[];
+  /** review.awaiting notices decided so far: the next one's id. */
+  readonly waves: number;
+  /** Whether takes awaiting review were announced and still wait (no second notice for them). */
+  readonly announced: boolean;
 }
 
 /**
@@ -151,6 +165,8 @@ export interface CampaignInput {
    * that start no governor: such a campaign paces to the service's whole limits on its own.
    */
   readonly governor?: { readonly key: string };
+  /** Where notices go (docs/notifications.md); absent: none are sent, and the workflow runs as before. */
+  readonly notify?: NotifySettings;
   /** Set by continue-as-new only. */
   readonly carried?: CarriedState;
 }

@@ -95,5 +95,7 @@ export const CampaignProgress = z.object({
   etaMs: z.number().nullable(),
   /** Workflow runs so far (continue-as-new count + 1). */
   runs: count,
+  /** Notices delivered and failed (docs/notifications.md); absent without `notify` targets. */
+  notifications: z.object({ delivered: count, failed: count, failures: z.array(z.string()) }).optional(),
 });
 export type CampaignProgress = z.infer<typeof CampaignProgress>;

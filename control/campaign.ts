@@ -39,6 +39,7 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
     outputDir: plan.outputDir,
     budget: plan.budget,
     concurrency: plan.concurrency,
+    ...(plan.notify && { notify: plan.notify }),
   };
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseUsd } from '../api/money.ts';
 import { expandJobs } from './expand.ts';
 import { LocalFiles } from './local-files.ts';
+import { notifyRuleOf } from './notify.ts';
 import { prepareSteps } from './prepare.ts';
 import { type SpecProblem, sortProblems } from './problems.ts';
 import type { Report } from './report.ts';
@@ -72,6 +73,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       ...(review ? { review } : {}),
     };
   });
+  const notify = notifyRuleOf(spec.notify);
   return {
     ok: true,
     plan: {
@@ -84,6 +86,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       jobs,
       totalUsd,
       unpricedJobs,
+      ...(notify ? { notify } : {}),
     },
   };
 }

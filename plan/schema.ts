@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';
 import { tryParseUsd } from '../api/money.ts';
+import { NotifySpec } from './notify.ts';
 import { ReviewSpec } from './review.ts';
 
 /** Becomes part of Temporal workflow ids and folder names, so it is kept to a portable alphabet. */
@@ -179,6 +180,7 @@ export const CampaignSpec = z
       })
       .optional(),
     steps: z.array(Step).min(1, { error: 'must list at least one step' }),
+    notify: NotifySpec.optional(),
   })
   .meta({ title: 'mediaflow campaign spec', description: 'One YAML file describing many generations.' });
 export type CampaignSpec = z.infer<typeof CampaignSpec>;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ModelLabel } from '../api/catalogue/models.ts';
+import { NotifyRule } from './notify.ts';
 import { ReviewRule } from './review.ts';
 
 /**
@@ -93,6 +94,8 @@ export const Plan = z
     totalUsd: z.number().int().nonnegative(),
     /** Jobs whose price only the service knows (V5). */
     unpricedJobs: z.number().int().nonnegative(),
+    /** Where notices go (plan/notify.ts); absent without `notify:`, so other plans stay as they were. */
+    notify: NotifyRule.optional(),
   })
   .readonly();
 export type Plan = z.infer<typeof Plan>;

@@ -14,3 +14,5 @@ bash scripts/install-temporal-server.sh
 bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 # test/review/ opens the review page and report.html in Debian's Chromium (no browser download).
 bash scripts/apt-package.sh chromium chromium 'the browser tests'
+# test/notify/ verifies notices' signatures with the Python standardwebhooks package (another implementation).
+bash scripts/pip-library.sh standardwebhooks-venv standardwebhooks 1.1.0

@@ -7,6 +7,7 @@
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { downloadFile } from '../activities/download.ts';
 import { type ActivityDeps, createActivities } from '../activities/index.ts';
+import { notifyActivities } from '../activities/notify/index.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
 import { Manifests } from '../records/manifest.ts';
@@ -88,7 +89,11 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     namespace: options.namespace,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
-    activities: createActivities(activityDeps(options.client)),
+    // Notices read their secrets from this worker's environment, by the names the workflow passes.
+    activities: {
+      ...createActivities(activityDeps(options.client)),
+      ...notifyActivities({ env: process.env }),
+    },
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
     maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
     ...options.shutdown,

@@ -4,6 +4,7 @@
  */
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
+import type { notifyActivities } from '../activities/notify/index.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -46,4 +47,19 @@ export const { finishPrediction, finishPredictions } = proxyActivities<Activitie
 export const { sweepUnfinished } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * A notice to one target (docs/notifications.md): a few attempts with backoff (1, 2, 4, 8 s), each
+ * bounded, so a dead receiver costs the campaign's close at most about a minute and a half and
+ * never its outcome. A receiver that refuses the notice (a 4xx) is not asked again.
+ */
+export const { deliverNotice } = proxyActivities<ReturnType<typeof notifyActivities>>({
+  startToCloseTimeout: '15 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '8 seconds',
+    maximumAttempts: 5,
+  },
 });

@@ -27,6 +27,7 @@ import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
+import { progressOf } from './notifier.ts';
 import { Pacer } from './pacer.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { Model } from './reducer/model.ts';
@@ -34,6 +35,7 @@ import { step } from './reducer/step.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { RunState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
+import { Notices } from './state/notices.ts';
 import { READ_LIMITS_SUMMARY } from './summaries.ts';
 import { sweepAtEnd } from './sweep.ts';
 
@@ -66,6 +68,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
     rollOverLimit: rollOverAt(jobs.maxInFlight),
     searchable: attributes !== null,
+    ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
   };
   const effects = executor(model, input, link, attributes);
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));
@@ -84,15 +87,20 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     throw error;
   }
   await effects.told();
+  await effects.notified();
   if (end === 'complete') await sweepAtEnd(input);
   else {
     log.info('continuing as new', { run: jobs.runs, cursor: jobs.cursor, inFlight: jobs.activeCount() });
     await continueAsNew<typeof campaignWorkflow>({
       ...input,
-      carried: { ...jobs.carry(), clock: clock.now() },
+      carried: {
+        ...jobs.carry(),
+        clock: clock.now(),
+        ...(model.notices && { notices: model.notices.carry() }),
+      },
     });
   }
-  const progress = jobs.progress(input.campaign, Date.now());
+  const progress = progressOf(model, input.campaign, Date.now());
   log.info('campaign ended', { campaign: input.campaign, outcome: progress.outcome, spent: progress.spent });
   return progress;
 }

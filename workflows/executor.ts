@@ -25,6 +25,7 @@ import {
 } from './activities.ts';
 import { messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
+import { notifier, progressOf } from './notifier.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
@@ -52,6 +53,7 @@ export function executor(
   let woken = false;
   /** Signals to the governor not yet delivered: the campaign waits for them before it ends. */
   const telling: Promise<void>[] = [];
+  const notices = notifier(input, dispatch);
 
   function dispatch(event: CampaignEvent): void {
     woken = true;
@@ -75,6 +77,9 @@ export function executor(
         return;
       case 'publish':
         publish(effect.indexed);
+        return;
+      case 'notify':
+        notices.send(effect.id, effect.notice);
         return;
       case 'log':
         log[effect.level](effect.message, { campaign: input.campaign, ...effect.attrs });
@@ -146,7 +151,7 @@ export function executor(
 
   /** The memo's progress, and the search attributes that changed since last written. */
   function publish(indexed: boolean): void {
-    const progress = jobs.progress(input.campaign, clock.now());
+    const progress = progressOf(model, input.campaign, clock.now());
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
     const changed = attributes.changed(progressAttributes(progress));
@@ -241,6 +246,11 @@ export function executor(
     record,
     wake: () => {
       woken = true;
+    },
+    /** Every notice's delivery ended; the memo then shows how they went. */
+    notified: async () => {
+      await notices.settled();
+      if (model.notices) publish(false);
     },
     /** Every signal to the governor delivered (or given up on). */
     told: async () => {

@@ -31,6 +31,8 @@ import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { withNotifyEnvironment } from '../notify-environment.ts';
+import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
@@ -99,7 +101,9 @@ export function register(program: Command): void {
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: EXIT.error, exitNow: false };
-  const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
+  const plan = withNotifyEnvironment(
+    options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded,
+  );
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
   const service = createServiceClient(env.service);
@@ -296,6 +300,8 @@ function printSummary(
   }
   console.log(summaryTable(progress, closedAt, total));
   console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
+  const notices = notifyLine(progress);
+  if (notices) console.log(notices);
 }
 
 function sleep(ms: number): Promise<'tick'> {

@@ -8,6 +8,7 @@ import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { etaAt } from '../live-frame.ts';
+import { notifyLine } from '../notify-line.ts';
 import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
 
 export function register(program: Command): void {
@@ -39,7 +40,9 @@ export function register(program: Command): void {
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           const table = summaryTable(progress, closedAt, total);
           const line = statusLine(now, total);
-          console.log(`${line}${pause}${reviewLine}\n\n${table}`);
+          const notices = notifyLine(progress);
+          const noticeLine = notices ? `\n${notices}` : '';
+          console.log(`${line}${pause}${reviewLine}${noticeLine}\n\n${table}`);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

@@ -46,7 +46,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** Every side effect the workflows ask for: service calls, downloads, record writes. */
   activities: {
     ours: ['api', 'contract', 'plan', 'records', 'store'],
-    packages: ['@temporalio/activity', 'p-limit', 'undici'],
+    packages: ['@temporalio/activity', 'p-limit', 'undici', 'standardwebhooks'],
     node: true,
   },
   /** The read model: manifest, plan, claims, decisions, kept in a store. Read by cli, review, activities. */

@@ -4,6 +4,7 @@
  * each result back as an event; it decides nothing. Plain data: a test compares them by value.
  */
 import type { InFlightJob, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
+import type { Notice } from '../../contract/notify.ts';
 import type { DecisionRecord, ReviewAck } from '../../contract/review.ts';
 import type { Span } from '../state/review-rules.ts';
 
@@ -42,6 +43,12 @@ export type Effect =
     }
   /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
   | { readonly kind: 'wait'; readonly ms: number | null }
+  /**
+   * Send a notice to every target that wants it (deliverNotice), never awaited on the way: each
+   * delivery answers `notified`. `id` is unique in the campaign: the executor makes it the
+   * `webhook-id`, the same on every attempt, so a receiver takes the notice at most once.
+   */
+  | { readonly kind: 'notify'; readonly id: string; readonly notice: Notice }
   /** Nothing left to do: the campaign ends with its outcome. */
   | { readonly kind: 'complete' }
   /** Drained: continue as new, carrying what is still in flight. */

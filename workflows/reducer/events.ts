@@ -76,6 +76,8 @@ export type CampaignEvent =
   | { readonly kind: 'review'; readonly decisions: readonly ReviewDecision[]; readonly at: string }
   /** The key's rate governor signalled this campaign's share. */
   | { readonly kind: 'share'; readonly share: Share }
+  /** A notice's delivery to one target ended: `failure` (`host: reason`) null when it was taken. */
+  | { readonly kind: 'notified'; readonly failure: string | null }
   /** The campaign is being canceled: reports from now on change nothing. */
   | { readonly kind: 'cancel-requested' }
   /** Its predictions were canceled upstream: every job in flight ends canceled. */

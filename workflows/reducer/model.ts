@@ -8,6 +8,7 @@ import type { CampaignState } from '../campaign-state.ts';
 import type { CampaignClock } from '../clock.ts';
 import type { Pacer } from '../pacer.ts';
 import type { RunState } from '../run-state.ts';
+import type { Notices } from '../state/notices.ts';
 
 /** The campaign's part in its key's rate governor: what it told the governor of its need. */
 export interface Governed {
@@ -28,4 +29,6 @@ export interface Model {
   readonly rollOverLimit: number;
   /** The campaign keeps search attributes (the namespace has them registered). */
   readonly searchable: boolean;
+  /** Absent when the campaign has no `notify` targets: no notice is decided (reducer/notify.ts). */
+  readonly notices?: Notices;
 }

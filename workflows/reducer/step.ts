@@ -14,12 +14,13 @@ import { shareTaken } from './governor.ts';
 import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
 import type { Model } from './model.ts';
 import { jobsLoaded, limitsRead, next, publishing, readLost } from './next.ts';
+import { noticed, notified, rearm } from './notify.ts';
 import { released, reviewed } from './reviews.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
   switch (event.kind) {
     case 'tick':
-      return next(m, event);
+      return noticed(m, next(m, event));
     case 'started':
       // The others may have spent the service's one-second burst just now: a newcomer's own burst
       // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
@@ -48,8 +49,13 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
       return released(m, event.span, event.jobs);
     case 'read-lost':
       return readLost(m, event.stop, event.message);
-    case 'review':
-      return reviewed(m, event.decisions, event.at);
+    case 'review': {
+      const effects = reviewed(m, event.decisions, event.at);
+      rearm(m);
+      return effects;
+    }
+    case 'notified':
+      return notified(m, event.failure);
     case 'share':
       return shareTaken(m, event.share);
     case 'cancel-requested':

@@ -1,0 +1,73 @@
+/** `notify:` as the plan stores it, and the target the environment adds (plan/notify.ts). */
+import { describe, expect, it } from 'vitest';
+import { notifyRuleOf, withEnvironmentTarget } from '../../plan/notify.ts';
+
+const SECRET = 'whsec_c2VjcmV0LXZhbHVlLW9mLTMyLWJ5dGVzLWxvbmctISE=';
+
+describe('notify settings', () => {
+  it('the spec form: kind standard by default, every notice unless listed', () => {
+    expect(
+      notifyRuleOf({
+        targets: [
+          { url: 'https://hooks.example.com/m', secret_env: 'HOOK' },
+          { url_env: 'SLACK', kind: 'slack' },
+        ],
+      }),
+    ).toEqual({
+      targets: [
+        {
+          kind: 'standard',
+          url: 'https://hooks.example.com/m',
+          urlEnv: null,
+          secretEnv: 'HOOK',
+          events: null,
+        },
+        { kind: 'slack', url: null, urlEnv: 'SLACK', secretEnv: null, events: null },
+      ],
+      reviewUrl: null,
+    });
+  });
+
+  it('MEDIAFLOW_NOTIFY_URL adds a target by the variables’ names, never their values', () => {
+    const env = {
+      MEDIAFLOW_NOTIFY_URL: 'https://hooks.example.com/secret-path',
+      MEDIAFLOW_NOTIFY_SECRET: SECRET,
+      MEDIAFLOW_REVIEW_URL: 'https://review.example.com/{campaign}',
+    };
+    const rule = withEnvironmentTarget(null, env);
+    expect(rule).toEqual({
+      targets: [
+        {
+          kind: 'standard',
+          url: null,
+          urlEnv: 'MEDIAFLOW_NOTIFY_URL',
+          secretEnv: 'MEDIAFLOW_NOTIFY_SECRET',
+          events: null,
+        },
+      ],
+      reviewUrl: 'https://review.example.com/{campaign}',
+    });
+    expect(JSON.stringify(rule)).not.toContain(SECRET);
+    expect(JSON.stringify(rule)).not.toContain('secret-path');
+  });
+
+  it('beside the spec’s targets; without the variable nothing changes', () => {
+    const spec = notifyRuleOf({ targets: [{ url_env: 'SLACK', kind: 'slack' }] });
+    expect(withEnvironmentTarget(spec, {})).toBe(spec);
+    expect(withEnvironmentTarget(null, {})).toBeNull();
+    const both = withEnvironmentTarget(spec, { MEDIAFLOW_NOTIFY_URL: 'x', MEDIAFLOW_NOTIFY_KIND: 'slack' });
+    expect(both?.targets.map((t) => [t.kind, t.urlEnv, t.secretEnv])).toEqual([
+      ['slack', 'SLACK', null],
+      ['slack', 'MEDIAFLOW_NOTIFY_URL', null],
+    ]);
+  });
+
+  it('refuses a standard target without its secret, and an unknown kind', () => {
+    expect(() => withEnvironmentTarget(null, { MEDIAFLOW_NOTIFY_URL: 'x' })).toThrow(
+      'MEDIAFLOW_NOTIFY_URL is set: a standard target also needs its signing secret in MEDIAFLOW_NOTIFY_SECRET',
+    );
+    expect(() =>
+      withEnvironmentTarget(null, { MEDIAFLOW_NOTIFY_URL: 'x', MEDIAFLOW_NOTIFY_KIND: 'teams' }),
+    ).toThrow('MEDIAFLOW_NOTIFY_KIND must be standard or slack, not "teams"');
+  });
+});

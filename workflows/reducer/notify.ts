@@ -1,0 +1,88 @@
+/**
+ * Which notices a campaign sends (docs/notifications.md), decided here like every other decision
+ * and carried out by the executor (a `notify` effect per notice). Only a campaign with targets
+ * (`m.notices`) decides any, so a campaign without them issues the same commands as before.
+ *
+ * - review.awaiting: once per wave, when takes start to await a decision with none announced;
+ *   the wave ends when no take awaits any more (decided or timed out), and the next one is new.
+ * - campaign.completed / campaign.stopped: once, just before the campaign completes.
+ * A cancel sends nothing: whoever canceled knows.
+ */
+import type { CampaignProgress } from '../../contract/campaign.ts';
+import type { Notice, NoticeSummary } from '../../contract/notify.ts';
+import type { Effect } from './effects.ts';
+import type { Model } from './model.ts';
+
+/** The tick's effects, with the notices they call for: a wave awaiting review, the end. */
+export function noticed(m: Model, effects: Effect[]): Effect[] {
+  const { notices } = m;
+  if (!notices) return effects;
+  const out: Effect[] = [];
+  const end = effects.findIndex((effect) => effect.kind === 'complete');
+  // Takes timed out: the wave may be over.
+  if (effects.some((effect) => effect.kind === 'record-decisions')) rearm(m);
+  if (!notices.announced) {
+    const awaiting = m.jobs.gates.reviews.awaiting();
+    if (end < 0 && awaiting.some((count) => count > 0)) out.push(awaitingNotice(m, awaiting));
+  }
+  if (end < 0) return [...out, ...effects];
+  return [...effects.slice(0, end), endNotice(m), ...effects.slice(end)];
+}
+
+/** After a reviewer's batch: once no take awaits, the next take to await starts a new wave. */
+export function rearm(m: Model): void {
+  if (!m.notices?.announced) return;
+  if (m.jobs.gates.reviews.awaiting().every((count) => count === 0)) m.notices.announced = false;
+}
+
+/** A delivery ended; the memo shows it with the next progress published. */
+export function notified(m: Model, failure: string | null): Effect[] {
+  m.notices?.settled(failure);
+  m.run.reports++;
+  return [];
+}
+
+function awaitingNotice(m: Model, awaiting: readonly number[]): Effect {
+  const { steps } = progressOf(m);
+  const notice: Notice = {
+    type: 'review.awaiting',
+    steps: steps.flatMap(({ id }, s) => ((awaiting[s] ?? 0) > 0 ? [{ id, awaiting: awaiting[s]! }] : [])),
+  };
+  return { kind: 'notify', id: m.notices!.announce(), notice };
+}
+
+function endNotice(m: Model): Effect {
+  const progress = progressOf(m);
+  const summary = summaryOf(progress);
+  if (progress.outcome === 'completed')
+    return { kind: 'notify', id: 'completed', notice: { type: 'campaign.completed', summary } };
+  return {
+    kind: 'notify',
+    id: 'stopped',
+    notice: {
+      type: 'campaign.stopped',
+      outcome: progress.outcome,
+      reason: progress.stopMessage ?? null,
+      summary,
+    },
+  };
+}
+
+function progressOf(m: Model): CampaignProgress {
+  return m.jobs.progress('', m.clock.now());
+}
+
+function summaryOf({ steps, spent, budget }: CampaignProgress): NoticeSummary {
+  return {
+    steps: steps.map(({ id, succeeded, cached, failed, skipped, canceled }) => ({
+      id,
+      succeeded,
+      cached,
+      failed,
+      skipped,
+      canceled,
+    })),
+    spent,
+    budget,
+  };
+}
