@@ -23,7 +23,10 @@ export function refusalRule(step: Step, at: DataPath, report: Report): RefusalRu
     );
   } else if (rule.model === 'V5') {
     // V5's price rule is not published (api/catalogue/models.ts): only the service knows it.
-    report(where, `${rule.model} has no local price, so the worst case cannot be priced: choose another fallback`);
+    report(
+      where,
+      `${rule.model} has no local price, so the worst case cannot be priced: choose another fallback`,
+    );
   }
   return rule;
 }

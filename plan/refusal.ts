@@ -15,9 +15,13 @@ export const OnRefusal = z
     [
       z.literal('skip'),
       z.strictObject({
-        retry: z.int().min(1).max(MAX_REFUSAL_RETRIES).meta({
-          description: `New takes (a new seed) after a refusal, at most ${MAX_REFUSAL_RETRIES}; each is paid and counted against the budget.`,
-        }),
+        retry: z
+          .int()
+          .min(1)
+          .max(MAX_REFUSAL_RETRIES)
+          .meta({
+            description: `New takes (a new seed) after a refusal, at most ${MAX_REFUSAL_RETRIES}; each is paid and counted against the budget.`,
+          }),
       }),
       z.strictObject({
         fallback: ModelLabel.meta({

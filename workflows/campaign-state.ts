@@ -310,7 +310,8 @@ export class CampaignState {
     this.tally.count(job.step, 'regenerated');
     const take: PendingJob = { ...pending, regen: regen + 1, refusals };
     if (rule.kind !== 'fallback') this.window.putBack(take);
-    else this.window.putBack({ ...take, model: rule.model, job: { ...job, usd: job.fallbackUsd ?? job.usd } });
+    else
+      this.window.putBack({ ...take, model: rule.model, job: { ...job, usd: job.fallbackUsd ?? job.usd } });
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */

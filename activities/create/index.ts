@@ -165,7 +165,7 @@ async function prepareJob(
   item: CreateItem,
   by: string,
 ): Promise<CreateOutcome | Ready> {
-  const job = await loaded.job(item.i);
+  const job = onModel(await loaded.job(item.i), item);
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(item, recorded);
   if (recorded.state === 'done' && !retake) {
@@ -195,6 +195,15 @@ async function prepareJob(
   // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
   const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
   return { item, job, input, idempotencyKey, by };
+}
+
+/**
+ * The job as this take makes it: on the step's fallback model after a content refusal
+ * (`on_refusal: { fallback }`; the plan checked that the input suits it), else as planned. The key
+ * stays the plan's: the job is the same, only the model that made it differs, as its record says.
+ */
+export function onModel(job: PlannedJob, item: { readonly model?: PlannedJob['model'] }): PlannedJob {
+  return item.model === undefined || item.model === job.model ? job : { ...job, model: item.model };
 }
 
 /**
