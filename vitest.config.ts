@@ -10,6 +10,7 @@ const UNIT = [
   'test/api/link-policy.test.ts',
   'test/api/service-url.test.ts',
   'test/architecture/imports.test.ts',
+  'test/engine/step-refusals.test.ts',
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
   'test/engine/campaign-state.test.ts',
