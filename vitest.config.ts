@@ -35,6 +35,7 @@ const UNIT = [
   'test/plan/keys.test.ts',
   'test/plan/matrix.test.ts',
   'test/plan/review.test.ts',
+  'test/plan/refusals.test.ts',
   'test/records/decisions.test.ts',
   'test/records/index-collisions.test.ts',
   'test/review/live.test.ts',
