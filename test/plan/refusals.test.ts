@@ -1,6 +1,7 @@
 /** A step's `on_refusal:` and `timeout:` as the planner reads them: the rule, the prices, the errors. */
 import { describe, expect, it } from 'vitest';
 import { extraTakes, refusalRuleOf } from '../../plan/refusal.ts';
+import { refusalWorstCase } from '../../plan/refusal-costs.ts';
 import { planOk, planText } from './write-spec.ts';
 
 const spec = (step: string, model = 'I1', input = '{ prompt: "a {{product}}" }') => `version: 1
@@ -88,5 +89,18 @@ describe('the worst case a refusal rule adds', () => {
     [{ fallback: 'I2' as const }, 1],
   ])('%o: %i more takes per job at most', (written, takes) => {
     expect(extraTakes(refusalRuleOf(written))).toBe(takes);
+  });
+});
+
+describe("the preflight's worst case (plan/refusal-costs.ts)", () => {
+  it('retry: N pays each job N more times; a fallback once more at its own price; skip adds nothing', async () => {
+    const retry = await planOk(spec('    on_refusal: { retry: 2 }'));
+    const fallback = await planOk(spec('    on_refusal: { fallback: I2 }'));
+    const skip = await planOk(spec('    on_refusal: skip'));
+    const price = (job: { usd: number | null }) => job.usd ?? 0;
+    // Two I1 jobs at $0.12: $0.48 more with two retries each, $0.10 more with I2 ($0.05) fallbacks.
+    expect(refusalWorstCase(retry.jobs, retry.steps, price)).toBe(480_000);
+    expect(refusalWorstCase(fallback.jobs, fallback.steps, price)).toBe(100_000);
+    expect(refusalWorstCase(skip.jobs, skip.steps, price)).toBeNull();
   });
 });
