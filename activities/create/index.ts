@@ -21,6 +21,7 @@ import { readDecision } from '../../records/decisions.ts';
 import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
+import { type RefusalRecord, writeRefusals } from '../../records/refusals.ts';
 import type { Store } from '../../store/index.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
@@ -146,9 +147,23 @@ export async function sendPrepared(
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const sent = await sendCreates(deps.client, toCreate);
   await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, toCreate));
+  await writeRefusals(manifest.store, request.campaign, refusalsOf(sent.outcomes, toCreate));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;
+}
+
+/** Prompts the content policy refused: recorded for the report (records/refusals.ts), nothing charged. */
+function refusalsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): RefusalRecord[] {
+  const at = new Date().toISOString();
+  return outcomes.flatMap((outcome) => {
+    if (outcome.kind !== 'rejected' || outcome.failure !== 'refused') return [];
+    const entry = entries.find((r) => r.item.i === outcome.i);
+    if (!entry) return [];
+    const { code, message } = outcome;
+    const { key, model } = entry.job;
+    return [{ key, take: entry.item.regen, model, stage: 'prompt', code, message, credits_used: '0', at }];
+  });
 }
 
 /**

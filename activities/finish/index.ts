@@ -5,11 +5,13 @@
  * good one, and an heir an earlier attempt may have created is looked for before it is created.
  */
 import { ServiceError } from '../../api/client/index.ts';
+import { formatUsd } from '../../api/money.ts';
 import { isContentRefusal } from '../../api/wire/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
+import { writeRefusals } from '../../records/refusals.ts';
 import { attemptOf } from '../create/attempt.ts';
 import {
   type CreateDeps,
@@ -114,8 +116,21 @@ export async function finishJob(
   }
   if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
     const message = prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
+    if (!prediction.error || !isContentRefusal(prediction.error)) return failed(message);
     // An output the content policy flagged: the step's on_refusal decides, never a blind retry.
-    return failed(message, prediction.error && isContentRefusal(prediction.error) ? 'refused' : undefined);
+    await writeRefusals(manifest.store, request.campaign, [
+      {
+        key: job.key,
+        take: request.regen,
+        model: job.model,
+        stage: 'output',
+        code: prediction.error.code ?? 'UNKNOWN',
+        message,
+        credits_used: formatUsd(prediction.creditsUsed ?? 0),
+        at: new Date().toISOString(),
+      },
+    ]);
+    return failed(message, 'refused');
   }
   let outcome: FinishOutcome;
   try {
