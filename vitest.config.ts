@@ -40,6 +40,7 @@ const UNIT = [
   'test/records/index-collisions.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',
+  'test/review/refusals.test.ts',
   'test/review/progress-lines.test.ts',
   'test/review/prompt-check.test.ts',
   'test/store/confined.test.ts',
