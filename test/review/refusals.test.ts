@@ -1,5 +1,7 @@
 /** What the pages show of refusals: the job's state, and the refusal rate per matrix value. */
 import { describe, expect, it } from 'vitest';
+import { statusLine, summaryTable } from '../../cli/progress-view.ts';
+import type { CampaignProgress } from '../../contract/progress.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import type { RefusalRecord } from '../../records/refusals.ts';
 import { stateOf } from '../../review/job-state.ts';
@@ -61,5 +63,48 @@ describe('a refused job on the page', () => {
     ],
   ])('%s: %s', (_, input, state) => {
     expect(stateOf(input)).toBe(state);
+  });
+});
+
+describe('status and the summary name refused and timed-out jobs', () => {
+  const progress: CampaignProgress = {
+    campaign: 'launch',
+    outcome: 'completed',
+    steps: [
+      {
+        id: 'hero',
+        model: 'I1',
+        planned: 6,
+        running: 0,
+        waiting: 0,
+        succeeded: 3,
+        cached: 0,
+        failed: 0,
+        skipped: 0,
+        canceled: 0,
+        created: 7,
+        regenerated: 1,
+        refused: 2,
+        timed_out: 1,
+      },
+    ],
+    spent: 480_000,
+    committed: 0,
+    budget: null,
+    recentFailures: [{ job: 'hero-watch', step: 'hero', message: 'refused: the prompt was refused' }],
+    startedAt: 0,
+    etaMs: null,
+    runs: 1,
+  };
+
+  it('the status line counts them as ended jobs', () => {
+    expect(statusLine(progress)).toMatch(/^launch: 6\/6 jobs/);
+  });
+
+  it('the summary has a column for each, and lists why', () => {
+    const table = summaryTable(progress);
+    expect(table.split('\n')[0]).toMatch(/refused\s+timed out/);
+    expect(table.split('\n')[1]).toMatch(/\b2\s+1\s+1$/);
+    expect(table).toContain('hero/hero-watch: refused: the prompt was refused');
   });
 });
