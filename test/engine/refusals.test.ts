@@ -4,10 +4,15 @@
  * each `on_refusal` (skip, retry, fallback) and a `timeout:` from the create to the report's
  * figures, with the money the campaign counts equal to the emulator's ledger to the micro-dollar.
  */
+
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
+import { readDecisions } from '../../records/decisions.ts';
 import { readRefusals } from '../../records/refusals.ts';
 import { refusalRates } from '../../review/refusal-rates.ts';
+import { writeReport } from '../../review/report.ts';
+import { sourcesOf } from '../../review/sources.ts';
 import { harness } from './harness.ts';
 
 const REFUSALS = `
@@ -98,6 +103,18 @@ describe('content refusals, end to end', () => {
       refusedJobs: 1,
       refusals: 3,
     });
+
+    // The report (the review page's twin) shows them: refused stills, their clips skipped, the rates.
+    const load = await sourcesOf(plan, { readDecisions, progress: async () => progress });
+    const { file, model } = await writeReport(await load());
+    const stepCounts = Object.fromEntries(model.steps.map((step) => [step.id, step.counts]));
+    expect(stepCounts.skip).toMatchObject({ done: 1, refused: 2 });
+    expect(stepCounts.clip).toMatchObject({ done: 1, skipped: 2 });
+    expect(stepCounts.fallback).toMatchObject({ done: 2, refused: 1 });
+    const html = await readFile(file, 'utf8');
+    expect(html).toContain(
+      'refused by <strong>product</strong>: <span class="rate s-refused">vase [refuse] 1 of 1 (100 %, 3 refusals)</span>',
+    );
   });
 });
 
