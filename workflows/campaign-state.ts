@@ -308,7 +308,10 @@ export class CampaignState {
       return;
     }
     this.tally.count(job.step, 'regenerated');
-    const take: PendingJob = { ...pending, regen: regen + 1, refusals };
+    // The take is a regeneration, but not one of `retries:` (which count failed predictions):
+    // moving where they count from keeps all of them for the new take.
+    const retriesFrom = (pending.retriesFrom ?? 0) + 1;
+    const take: PendingJob = { ...pending, regen: regen + 1, refusals, retriesFrom };
     if (rule.kind !== 'fallback') this.window.putBack(take);
     else
       this.window.putBack({ ...take, model: rule.model, job: { ...job, usd: job.fallbackUsd ?? job.usd } });

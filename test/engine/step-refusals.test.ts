@@ -158,6 +158,17 @@ describe('on_refusal: a refusal is its own outcome, never a blind retry', () => 
       },
     ],
     [
+      'a take after a refusal keeps every retry of `retries:` for an ordinary failure',
+      { retries: 1, onRefusal: { kind: 'retry', times: 1 } },
+      ['output flagged', 'failed', 'succeeded'],
+      {
+        created: [I4(0), I4(1), I4(2)],
+        spent: STILL_USD * 2,
+        still: still({ succeeded: 1, regenerated: 2 }),
+        next: ['clip-0'],
+      },
+    ],
+    [
       'an ordinary failure still follows retries, untouched by on_refusal',
       { retries: 1, onRefusal: { kind: 'retry', times: 3 } },
       ['failed', 'failed'],
