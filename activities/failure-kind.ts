@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { ServiceError } from '../api/client/index.ts';
+import { isContentRefusal } from '../api/wire/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
 import type { FailureKind } from '../contract/failure-policy.ts';
 import { ShortWrite } from '../records/jsonl.ts';
@@ -16,6 +17,8 @@ export function failureKindOf(error: ServiceError): FailureKind {
   // A key that worked until now (the preflight read the account with it) was deleted or rotated.
   if (error.status === 401 || error.status === 403) return 'authentication_failed';
   if (error.code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
+  // Never retried blindly: the step's on_refusal decides (contract/failure-policy.ts).
+  if (isContentRefusal(error)) return 'refused';
   return 'rejected';
 }
 

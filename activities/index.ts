@@ -108,6 +108,8 @@ export function createActivities({ client, storeOf, plans, manifests, download }
           usd: job.usd,
           // A reviewed job with descendants: its gate holds back the indexes up to `end` (stored by run).
           ...(job.subtree ? { end: job.subtree.end, belowUsd: job.subtree.belowUsd } : {}),
+          // A step with `on_refusal: { fallback }`: what a take on the fallback model commits.
+          ...(job.fallbackUsd === undefined ? {} : { fallbackUsd: job.fallbackUsd }),
         };
       });
     },

@@ -29,7 +29,8 @@ export function reviewWait(p: CampaignProgress): { awaiting: number; only: boole
   const awaiting = p.steps.reduce((n, s) => n + (s.awaiting_review ?? 0), 0);
   return { awaiting, only: awaiting > 0 && p.steps.every((s) => s.running === 0) };
 }
-const ended = (s: StepProgress) => done(s) + s.failed + s.skipped + s.canceled;
+const ended = (s: StepProgress) =>
+  done(s) + s.failed + s.skipped + s.canceled + (s.refused ?? 0) + (s.timed_out ?? 0);
 
 export function renderFrame(p: CampaignProgress, facts: FrameFacts): string[] {
   const room = Math.max(20, facts.width - 1);
@@ -59,13 +60,22 @@ export function renderFrame(p: CampaignProgress, facts: FrameFacts): string[] {
   return [...lines, footer(p, facts, room)];
 }
 
-const LONG = ['running', 'waiting', 'failed', 'skipped', 'canceled', 'regenerated'] as const;
-const SHORT = ['run', 'wait', 'fail', 'skip', 'canc', 'regen'] as const;
+const LONG = [
+  'running',
+  'waiting',
+  'failed',
+  'skipped',
+  'canceled',
+  'regenerated',
+  'refused',
+  'timed out',
+] as const;
+const SHORT = ['run', 'wait', 'fail', 'skip', 'canc', 'regen', 'refused', 'late'] as const;
 
-/** Running, waiting and failed always; skipped, canceled and regenerated once there are any. */
+/** Running, waiting and failed always; skipped, canceled, regenerated, refused and timed out once there are any. */
 function countsOf(s: StepProgress, words: typeof LONG | typeof SHORT): string {
   const always = [s.running, s.waiting, s.failed].map((n, i) => `${words[i]} ${n}`);
-  const some = [s.skipped, s.canceled, s.regenerated].flatMap((n, i) =>
+  const some = [s.skipped, s.canceled, s.regenerated, s.refused ?? 0, s.timed_out ?? 0].flatMap((n, i) =>
     n > 0 ? [`${words[i + 3]} ${n}`] : [],
   );
   return [...always, ...some].join(words === LONG ? '  ' : ' ');

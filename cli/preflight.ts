@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import { fitsBudget } from '../contract/budget-rule.ts';
+import { refusalWorstCase } from '../plan/refusal-costs.ts';
 import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
 import { nodeWriter } from '../records/jsonl.ts';
@@ -26,6 +27,11 @@ export interface PreflightReport {
   readonly servicePrices: ReadonlyMap<string, Micros>;
   /** With review gates: the cost of the reviewed jobs left, and before and after approvals. */
   readonly review: ReviewCosts | null;
+  /**
+   * With `on_refusal: retry | fallback`: the cost if every take is refused after it was paid (plan/
+   * refusal-costs.ts). Shown, not refused: the budget rule holds every further take to the budget.
+   */
+  readonly worstCase: Micros | null;
   /** Reasons not to start; empty when all is well. */
   readonly refusals: readonly string[];
 }
@@ -51,6 +57,7 @@ export async function preflight(
   const priceOf = (job: PlannedJob) => job.usd ?? prices.get(job.key) ?? 0;
   const cost = pending.reduce((sum, job) => sum + priceOf(job), 0);
   const review = reviewCosts(pending, plan.steps, priceOf);
+  const extra = refusalWorstCase(pending, plan.steps, priceOf);
   const { credits: balance } = await retryRead(() => service.account.balance());
 
   const refusals: string[] = [];
@@ -64,5 +71,6 @@ export async function preflight(
       `the ${pending.length} jobs left cost ${formatDollars(cost)}, more than the balance of ${formatDollars(balance)}`,
     );
   }
-  return { toRun: pending.length, cost, balance, servicePrices: prices, review, refusals };
+  const worstCase = extra === null ? null : cost + extra;
+  return { toRun: pending.length, cost, balance, servicePrices: prices, review, worstCase, refusals };
 }

@@ -8,7 +8,8 @@ import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 
-const finished = (s: StepProgress) => s.succeeded + s.cached + s.failed + s.skipped;
+const finished = (s: StepProgress) =>
+  s.succeeded + s.cached + s.failed + s.skipped + (s.refused ?? 0) + (s.timed_out ?? 0);
 
 /**
  * `total`: what the campaign has paid across its runs (its records, cli/campaign-total.ts), shown
@@ -118,6 +119,10 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['cached', (s) => s.cached, true],
   ['failed', (s) => s.failed, true],
   ['skipped', (s) => s.skipped, false],
+  // The service's content policy refused them (on_refusal had nothing more to try), or they ran
+  // past their step's timeout: named, not lumped with failures, since the fix differs.
+  ['refused', (s) => s.refused ?? 0, false],
+  ['timed out', (s) => s.timed_out ?? 0, false],
   ['canceled', (s) => s.canceled, false],
   // Jobs at the service now are not "not run": a running campaign's table says so.
   ['running', (s) => s.running, false],

@@ -2,6 +2,7 @@
  * What the campaign workflow asks of its activities and what they answer: the contract both
  * sides of the workflow/activity boundary import. JSON-safe, secret-free, bounded per call.
  */
+import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
 import type { PlanRef } from './campaign.ts';
 import type { FailureKind } from './failure-policy.ts';
@@ -14,6 +15,8 @@ export interface CreateItem {
   readonly retake?: true;
   /** The reviewer's new prompt, in place of the plan's (review.edit_prompt). */
   readonly prompt?: string;
+  /** A take on the step's `on_refusal: { fallback }` model instead of the plan's (same input). */
+  readonly model?: ModelLabel;
 }
 
 export type CreateOutcome =
@@ -76,11 +79,27 @@ export interface FinishRequest {
   /** As CreateItem's: this prediction is a reviewer's new take (saved beside the earlier ones). */
   readonly retake?: true;
   readonly prompt?: string;
+  /** As CreateItem's: the take was made on the fallback model. */
+  readonly model?: ModelLabel;
+  /**
+   * The step's `timeout:` (ms from `startedAt`): past it the prediction is canceled upstream and
+   * the job ends `timed_out`. Absent: no deadline.
+   */
+  readonly timeoutMs?: number;
 }
 
 export type FinishOutcome =
   | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
-  | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
+  | {
+      readonly kind: 'failed';
+      readonly creditsUsed: Micros | null;
+      readonly message: string;
+      /**
+       * Why, in the failure policy's terms, when it is not an ordinary failed prediction: an output
+       * the service flagged (`refused`) or a deadline passed (`timed_out`). Absent: failed.
+       */
+      readonly failure?: 'refused' | 'timed_out';
+    }
   | { readonly kind: 'canceled' };
 
 export interface FinishResult {

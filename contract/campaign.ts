@@ -7,6 +7,7 @@
 
 import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
+import type { RefusalRule } from '../plan/refusal.ts';
 import type { ReviewRule } from '../plan/review.ts';
 import type { NotifySettings } from './notify.ts';
 import type { CampaignOutcome, Failure, StepCounts } from './progress.ts';
@@ -33,6 +34,10 @@ export interface StepInfo {
   readonly from?: number;
   /** The step's review gate (docs/spec-format.md); absent: none. */
   readonly review?: ReviewRule;
+  /** What a content refusal does (plan/refusal.ts); absent: skip. */
+  readonly onRefusal?: RefusalRule;
+  /** How long a prediction of this step may take, ms; absent: no deadline. */
+  readonly timeoutMs?: number;
 }
 
 /** The few facts about a job that scheduling needs; the input itself stays in the plan file. */
@@ -53,6 +58,8 @@ export interface JobRef {
    */
   readonly end?: number;
   readonly belowUsd?: Micros;
+  /** Steps with `on_refusal: { fallback }` only: the job's price on the fallback model. */
+  readonly fallbackUsd?: Micros;
 }
 
 /** A job waiting to be submitted, with the number of regenerations already spent on it. */
@@ -65,6 +72,10 @@ export interface PendingJob {
   readonly prompt?: string;
   /** The regeneration the failure retries count from (a retake starts them again); absent: 0. */
   readonly retriesFrom?: number;
+  /** Takes already refused by the service's content policy (counted against `on_refusal`); absent: 0. */
+  readonly refusals?: number;
+  /** This take runs on the step's fallback model (`on_refusal: { fallback }`). */
+  readonly model?: ModelLabel;
 }
 
 export interface ServiceLimits {

@@ -33,15 +33,30 @@ export type FailureKind =
   /** A worker cannot read the stored plan (another machine, a missing volume, a changed file). */
   | 'plan_unreadable'
   /** 401/403 on a key that worked: it was deleted or rotated. */
-  | 'authentication_failed';
+  | 'authentication_failed'
+  /**
+   * The service's content policy refused the job: its prompt at create (nothing made, nothing
+   * paid) or its output after processing (paid). Never retried blindly: the step's `on_refusal`.
+   */
+  | 'refused'
+  /** The prediction ran past its step's `timeout:` and was canceled upstream. */
+  | 'timed_out';
 
 export type FailureEffect =
   /** Throw a retryable activity failure: Temporal tries the same attempt again (Retry-After honoured). */
   | { readonly kind: 'retry_attempt' }
   /** Back to the front of the queue, nothing committed; pacing pauses and the limits are read again. */
   | { readonly kind: 'requeue' }
-  /** A new take of the same job (next regeneration) while the step's `retries` allow, else fail it. */
-  | { readonly kind: 'regenerate' }
+  /**
+   * A new take of the same job (next regeneration) while the step's `retries` allow, else fail it
+   * (or, with `endsAs`, end it under that outcome: its descendants are skipped all the same).
+   */
+  | { readonly kind: 'regenerate'; readonly endsAs?: 'timed_out' }
+  /**
+   * What the job's step says in `on_refusal:`: end it refused (`skip`, the default; descendants
+   * are skipped), a new take (`retry: N`), or a take on another model (`fallback: <model>`).
+   */
+  | { readonly kind: 'on_refusal' }
   /** The job ends failed with the reason; its descendants are skipped when they reach the create. */
   | { readonly kind: 'fail_job' }
   /** The job ends skipped: nothing was created, nothing paid. */
@@ -69,6 +84,8 @@ export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   output_unwritable: { kind: 'stop_campaign', outcome: 'output_unwritable', job: 'keep' },
   plan_unreadable: { kind: 'stop_campaign', outcome: 'plan_unreadable', job: 'keep' },
   authentication_failed: { kind: 'stop_campaign', outcome: 'authentication_failed', job: 'keep' },
+  refused: { kind: 'on_refusal' },
+  timed_out: { kind: 'regenerate', endsAs: 'timed_out' },
 };
 
 const KINDS = new Set<string>(Object.keys(FAILURE_POLICY));

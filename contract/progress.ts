@@ -41,6 +41,13 @@ export const StepCounts = z.object({
    * asked for a retake. A job being made again is counted as running or waiting, not succeeded.
    */
   regenerated: count,
+  /**
+   * Ended refused by the service's content policy (a prompt refused at create, an output flagged
+   * after processing) once the step's `on_refusal` had nothing more to try. Absent in older memos.
+   */
+  refused: count.optional(),
+  /** Ended past the step's `timeout:`, canceled upstream (absent in older memos). */
+  timed_out: count.optional(),
 });
 export type StepCounts = z.infer<typeof StepCounts>;
 

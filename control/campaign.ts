@@ -27,15 +27,19 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
   return {
     campaign: plan.campaign,
     plan: ref,
-    steps: plan.steps.map(({ id, model, from, retries, concurrency, jobCount, review }) => ({
-      id,
-      model,
-      retries,
-      concurrency,
-      jobCount,
-      ...(from === null ? {} : { from: plan.steps.findIndex((step) => step.id === from) }),
-      ...(review ? { review } : {}),
-    })),
+    steps: plan.steps.map(
+      ({ id, model, from, retries, concurrency, jobCount, review, onRefusal, timeoutMs }) => ({
+        id,
+        model,
+        retries,
+        concurrency,
+        jobCount,
+        ...(from === null ? {} : { from: plan.steps.findIndex((step) => step.id === from) }),
+        ...(review ? { review } : {}),
+        ...(onRefusal ? { onRefusal } : {}),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      }),
+    ),
     outputDir: plan.outputDir,
     budget: plan.budget,
     concurrency: plan.concurrency,

@@ -13,6 +13,7 @@ import type { ResolvedOptions } from './options.ts';
 import type { CreatorDeps } from './predictions/create.ts';
 import { BASE_LATENCY_MS } from './predictions/latency.ts';
 import { Lifecycle } from './predictions/lifecycle.ts';
+import { OutputFlags } from './predictions/refusals.ts';
 import { PredictionStore } from './predictions/store.ts';
 import { streamFor } from './random.ts';
 import { WebhookDispatcher } from './webhooks/delivery.ts';
@@ -81,6 +82,7 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
       limiter,
       ledger,
       faults,
+      flags: new OutputFlags(),
       paths,
       latency: options,
       jitter: streamFor(options.seed, 'jitter'),

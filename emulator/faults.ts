@@ -5,7 +5,13 @@
 import { checkFaults, type Faults } from './options.ts';
 import { type Random, streamFor } from './random.ts';
 
-type RateKnob = 'failRate' | 'serverErrorRate' | 'dropConnectionRate' | 'truncateDownloadRate';
+type RateKnob =
+  | 'failRate'
+  | 'serverErrorRate'
+  | 'dropConnectionRate'
+  | 'truncateDownloadRate'
+  | 'refusePromptRate'
+  | 'flagOutputRate';
 
 export class FaultInjector {
   private current: Faults;
@@ -18,6 +24,8 @@ export class FaultInjector {
       serverErrorRate: streamFor(seed, 'server-error'),
       dropConnectionRate: streamFor(seed, 'drop-connection'),
       truncateDownloadRate: streamFor(seed, 'truncate-download'),
+      refusePromptRate: streamFor(seed, 'refuse-prompt'),
+      flagOutputRate: streamFor(seed, 'flag-output'),
     };
   }
 

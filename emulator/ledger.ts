@@ -19,6 +19,10 @@ export interface Ledger {
   rateLimited: number;
   failedPredictions: number;
   canceledPredictions: number;
+  /** Creates refused by the content policy (nothing created, nothing charged). */
+  refusedPrompts: number;
+  /** Predictions ended failed with a flagged output (charged, not among failedPredictions). */
+  flaggedOutputs: number;
 }
 
 export class LedgerRecorder {
@@ -31,6 +35,8 @@ export class LedgerRecorder {
   private rateLimited = 0;
   private failed = 0;
   private canceled = 0;
+  private refusedPrompts = 0;
+  private flaggedOutputs = 0;
 
   predictionCreated(label: string, idempotencyKey: string | undefined, price: Micros): void {
     this.predictionsCreated++;
@@ -55,6 +61,14 @@ export class LedgerRecorder {
     this.canceled++;
   }
 
+  promptRefused(): void {
+    this.refusedPrompts++;
+  }
+
+  outputFlagged(): void {
+    this.flaggedOutputs++;
+  }
+
   refused(): void {
     this.rateLimited++;
   }
@@ -69,7 +83,7 @@ export class LedgerRecorder {
   }
 
   /** Carries on from a ledger saved by an earlier run of the emulator (emulator/persistence). */
-  restore(saved: Ledger): void {
+  restore(saved: Omit<Ledger, 'refusedPrompts' | 'flaggedOutputs'> & Partial<Ledger>): void {
     this.predictionsCreated = saved.predictionsCreated;
     for (const [label, n] of Object.entries(saved.byModel)) this.byModel.set(label, n);
     for (const [key, n] of Object.entries(saved.byIdempotencyKey)) this.byIdempotencyKey.set(key, n);
@@ -81,6 +95,9 @@ export class LedgerRecorder {
     this.rateLimited = saved.rateLimited;
     this.failed = saved.failedPredictions;
     this.canceled = saved.canceledPredictions;
+    // Ledgers saved before content refusals have neither.
+    this.refusedPrompts = saved.refusedPrompts ?? 0;
+    this.flaggedOutputs = saved.flaggedOutputs ?? 0;
   }
 
   snapshot(): Ledger {
@@ -96,6 +113,8 @@ export class LedgerRecorder {
       rateLimited: this.rateLimited,
       failedPredictions: this.failed,
       canceledPredictions: this.canceled,
+      refusedPrompts: this.refusedPrompts,
+      flaggedOutputs: this.flaggedOutputs,
     };
   }
 }

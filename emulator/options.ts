@@ -21,6 +21,10 @@ export const DEFAULT_FAULTS = {
   slowDownloadMs: 0,
   /** CDN downloads cut short: Content-Length promises more than is sent. */
   truncateDownloadRate: 0,
+  /** Creates refused by the content policy (400 CONTENT_REFUSED, nothing charged). */
+  refusePromptRate: 0,
+  /** Predictions whose output is flagged after processing (failed OUTPUT_FLAGGED, charged). */
+  flagOutputRate: 0,
 };
 export type Faults = typeof DEFAULT_FAULTS;
 

@@ -11,6 +11,7 @@ import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
 import { JobNames, nameParts } from './names.ts';
 import type { InputField, PreparedStep } from './prepare.ts';
+import { fallbackProblem } from './refusal-check.ts';
 import type { Report } from './report.ts';
 import type { Scalar } from './schema.ts';
 import type { DataPath } from './source.ts';
@@ -121,6 +122,11 @@ export function expandJobs(
         problem(step, path, `${issue.message}${hint}`, field?.template ? where : null);
       }
     }
+    const fallback = step.onRefusal?.kind === 'fallback' ? step.onRefusal.model : null;
+    if (fallback !== null && step.sound && checked.ok) {
+      const unsuited = fallbackProblem(fallback, input);
+      if (unsuited) problem(step, ['steps', step.index, 'on_refusal', 'fallback'], unsuited, where);
+    }
     const key = jobKey({ model: step.model, input, variant, parent: parent?.key ?? null, files: hashes });
     const twin = keys.get(key);
     const parts = nameParts(
@@ -148,6 +154,7 @@ export function expandJobs(
       // Workers hash each local file again before uploading it: an edit after planning must not
       // go out under this job's key.
       ...(Object.keys(hashes).length > 0 ? { files: hashes } : {}),
+      ...(fallback === null ? {} : { fallbackUsd: MODELS[fallback].price(input) ?? 0 }),
     };
     return { planned, self: { key, vars: jobVars, parts } };
   };

@@ -71,6 +71,9 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       concurrency: step.concurrency ?? null,
       jobCount: jobCounts.get(step.id) ?? 0,
       ...(review ? { review } : {}),
+      // Only when set, likewise: the digest of a plan without them stays as it was.
+      ...(step.onRefusal ? { onRefusal: step.onRefusal } : {}),
+      ...(step.timeoutMs === null ? {} : { timeoutMs: step.timeoutMs }),
     };
   });
   const notify = notifyRuleOf(spec.notify);

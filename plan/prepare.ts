@@ -7,6 +7,9 @@ import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts
 import { checkChains, topologicalOrder } from './chains.ts';
 import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import type { RefusalRule } from './refusal.ts';
+import { stepTimeoutMs } from './refusal.ts';
+import { refusalRule } from './refusal-check.ts';
 import type { Report } from './report.ts';
 import {
   type CampaignSpec,
@@ -42,6 +45,10 @@ export interface PreparedStep {
   readonly repeat: number;
   readonly retries: number | undefined;
   readonly concurrency: number | undefined;
+  /** `on_refusal:` (plan/refusal.ts); null: skip, the default. */
+  readonly onRefusal: RefusalRule | null;
+  /** `timeout:` in ms; null: none. */
+  readonly timeoutMs: number | null;
   /** Matrix keys of this step (not its ancestors'). */
   readonly ownKeys: ReadonlySet<string>;
   /** Names a template may use in at least one combination of this step. */
@@ -131,6 +138,8 @@ function prepareStep(
     repeat,
     retries: step.retries,
     concurrency: step.concurrency,
+    onRefusal: refusalRule(step, at, report),
+    timeoutMs: stepTimeoutMs(step.timeout),
     jobCount: total.add(jobCount > cap ? 0 : jobCount),
   };
 }

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';
 import { tryParseUsd } from '../api/money.ts';
 import { NotifySpec } from './notify.ts';
-import { ReviewSpec } from './review.ts';
+import { OnRefusal } from './refusal.ts';
+import { ReviewSpec, ReviewTimeout } from './review.ts';
 
 /** Becomes part of Temporal workflow ids and folder names, so it is kept to a portable alphabet. */
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -103,6 +104,11 @@ export const Step = z
       description: 'Predictions of this step in flight at once (default: the campaign limit only).',
     }),
     review: ReviewSpec.optional(),
+    on_refusal: OnRefusal.optional(),
+    timeout: ReviewTimeout.optional().meta({
+      description:
+        'How long one prediction may take ("90s", "10m"): past it the prediction is canceled upstream and the job ends timed_out (retried per `retries`, then its descendants are skipped).',
+    }),
   })
   .meta({ description: 'One model applied to every combination of its matrix.' });
 export type Step = z.infer<typeof Step>;

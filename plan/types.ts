@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ModelLabel } from '../api/catalogue/models.ts';
 import { NotifyRule } from './notify.ts';
+import { RefusalRule } from './refusal.ts';
 import { ReviewRule } from './review.ts';
 
 /**
@@ -58,6 +59,8 @@ export const PlannedJob = z
       .object({ end: z.number().int().nonnegative(), belowUsd: z.number().int().nonnegative() })
       .readonly()
       .optional(),
+    /** Steps with `on_refusal: { fallback }` only: the price of this input on the fallback model. */
+    fallbackUsd: z.number().int().nonnegative().optional(),
   })
   .readonly();
 export type PlannedJob = z.infer<typeof PlannedJob>;
@@ -74,6 +77,10 @@ export const PlannedStep = z
     jobCount: z.number().int().nonnegative(),
     /** The step's review gate; absent or null: none (plans stored before review gates have none). */
     review: ReviewRule.nullable().optional(),
+    /** What a content refusal does; absent: skip (plans stored before refusals have none). */
+    onRefusal: RefusalRule.optional(),
+    /** How long one prediction may take, ms; absent: no deadline. */
+    timeoutMs: z.number().int().positive().optional(),
   })
   .readonly();
 export type PlannedStep = z.infer<typeof PlannedStep>;

@@ -10,10 +10,13 @@ import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { ManifestEntry } from '../records/manifest.ts';
 import { type ItemState, stateOf } from './job-state.ts';
+import { type RefusalRate, refusalRates } from './refusal-rates.ts';
 
 export type { ItemState } from './job-state.ts';
 
+import { extraTakes } from '../plan/refusal.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
+import type { RefusalRecord } from '../records/refusals.ts';
 
 export type MediaKind = 'image' | 'video';
 
@@ -59,6 +62,8 @@ export interface StepView {
   readonly plannedUsd: Micros;
   readonly spentUsd: Micros;
   readonly counts: Readonly<Record<ItemState, number>>;
+  /** Refusal rate per matrix value (refusal-rates.ts); empty when nothing was refused. */
+  readonly refusalRates: readonly RefusalRate[];
 }
 
 export interface Totals {
@@ -87,6 +92,8 @@ export interface ModelSources {
   readonly entries: ReadonlyMap<string, ManifestEntry>;
   /** What every recorded take of each job cost, by job key (records/manifest.ts, paidByJob); absent: the latest take's. */
   readonly paid?: ReadonlyMap<string, Micros>;
+  /** Refused takes per job key (records/refusals.ts, readRefusals); absent: none read. */
+  readonly refusals?: ReadonlyMap<string, readonly RefusalRecord[]>;
   /** The latest decision per job key (records/decisions.ts, readDecisions). */
   readonly decisions: ReadonlyMap<string, DecisionRecord>;
   /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
@@ -125,6 +132,7 @@ const ZERO_COUNTS: Record<ItemState, number> = {
   skipped: 0,
   waiting: 0,
   unrun: 0,
+  refused: 0,
 };
 
 export function buildModel({
@@ -134,7 +142,9 @@ export function buildModel({
   paid,
   decisions,
   progress,
+  refusals = new Map(),
 }: ModelSources): CampaignModel {
+  const allowed = new Map(plan.steps.map((step) => [step.id, extraTakes(step.onRefusal)]));
   const latest = decisions;
   const campaign = progress === null ? 'unknown' : progress.outcome === 'running' ? 'running' : 'ended';
   const failedNames = new Map((progress?.recentFailures ?? []).map((f) => [f.job, f.message]));
@@ -150,6 +160,13 @@ export function buildModel({
         decision: latest.get(job.key),
         parent: job.parent === null ? null : (states.get(job.parent) ?? null),
         failed: failedNames.has(job.name),
+        // More refused takes than on_refusal allows: no take is left to come. Else, once the
+        // campaign ended, or the campaign named it, an unsaved refused job ended refused.
+        refused:
+          (refusals.get(job.key)?.length ?? 0) > 0 &&
+          ((refusals.get(job.key)?.length ?? 0) > (allowed.get(job.step) ?? 0) ||
+            campaign === 'ended' ||
+            failedNames.get(job.name)?.startsWith('refused') === true),
         campaign,
       }),
     );
@@ -201,6 +218,7 @@ export function buildModel({
         progress?.steps.find((s) => s.id === step.id)?.spent ?? 0,
       ),
       counts,
+      refusalRates: refusalRates(jobs, refusals),
     };
   });
   return {

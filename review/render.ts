@@ -31,6 +31,7 @@ const LABELS: Record<ItemState, string> = {
   skipped: 'skipped',
   waiting: 'waiting',
   unrun: 'not run',
+  refused: 'refused',
 };
 
 function money(usd: Micros | null): string {
@@ -151,11 +152,35 @@ export function renderStep(step: StepView, layout: Layout, fileUrl: FileUrl): st
       step.reviewed ? ' · reviewed' : ''
     }</small></h2>`,
     `<p class="stepcost">planned ${formatDollars(step.plannedUsd)} · spent ${formatDollars(step.spentUsd)}</p>`,
-    `<p class="counts">${renderStepCounts(step)}</p></header>`,
+    `<p class="counts">${renderStepCounts(step)}</p>${renderRefusalRates(step)}</header>`,
     `<div class="sheet" role="listbox" aria-multiselectable="true" aria-label="${escapeHtml(step.id)} contact sheet"`,
     ` style="--cols:${cols}"><div class="corner"></div>${head}${rows}</div>`,
     '</section>',
   ].join('');
+}
+
+/**
+ * "refused by product: watch 3 of 4 jobs (75 %, 5 refusals) · sneaker 0 of 4": which values of an
+ * axis the service keeps refusing, so the prompt of that value is what a person fixes.
+ */
+export function renderRefusalRates(step: StepView): string {
+  if (step.refusalRates.length === 0) return '';
+  const axes = [...new Set(step.refusalRates.map((rate) => rate.axis))];
+  const lines = axes.map((axis) => {
+    const values = step.refusalRates
+      .filter((rate) => rate.axis === axis)
+      .map(
+        (rate) =>
+          `<span class="rate${rate.refusedJobs > 0 ? ' s-refused' : ''}">${escapeHtml(rate.value)} ${rate.refusedJobs} of ${rate.jobs}` +
+          (rate.refusals > 0
+            ? ` (${Math.round((100 * rate.refusedJobs) / rate.jobs)} %, ${rate.refusals} ${rate.refusals === 1 ? 'refusal' : 'refusals'})`
+            : '') +
+          '</span>',
+      )
+      .join(' · ');
+    return `<li>refused by <strong>${escapeHtml(axis)}</strong>: ${values}</li>`;
+  });
+  return `<ul class="refusal-rates" aria-label="refusal rate per matrix value">${lines.join('')}</ul>`;
 }
 
 /** The running totals and the campaign's outcome: the live page replaces this block as it changes. */

@@ -10,6 +10,7 @@ import type { DecisionRecord } from '../contract/review.ts';
 import type { Plan } from '../plan/types.ts';
 import { Manifest, type ManifestEntry, paidByJob } from '../records/manifest.ts';
 import { readPlan } from '../records/plan-store.ts';
+import { readRefusals } from '../records/refusals.ts';
 import { isS3Url } from '../store/index.ts';
 import type { ModelSources } from './model.ts';
 
@@ -82,10 +83,11 @@ export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Pro
   return async () => {
     add(s3 ? await manifest.takes() : await manifest.refresh());
     const paid = paidByJob([...takes.values()]);
-    const [decisions, progress] = await Promise.all([
+    const [decisions, progress, refusals] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
+      readRefusals(plan.outputDir, plan.campaign),
     ]);
-    return { plan, reviewedSteps, entries: new Map(entries), paid, decisions, progress };
+    return { plan, reviewedSteps, entries: new Map(entries), paid, decisions, progress, refusals };
   };
 }

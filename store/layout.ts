@@ -11,6 +11,7 @@
  * | `.mediaflow/records/<name>` | a job's record (one manifest line) | create-once |
  * | `.mediaflow/claims/<campaign>/<name>` | a prediction a campaign created | create-once |
  * | `.mediaflow/decisions/<name>` | a review decision | create-once |
+ * | `.mediaflow/refusals/<campaign>/<name>` | a take the service's content policy refused | create-once |
  */
 const STATE = '.mediaflow';
 
@@ -36,6 +37,11 @@ export function recordKey(name: string): string {
 /** Review decisions, create-once like records (records/decisions.ts). */
 export function decisionKey(name: string): string {
   return DECISIONS + name;
+}
+
+/** Content refusals, one create-once record per refused take (records/refusals.ts). */
+export function refusalsOf(campaign: string): string {
+  return `${STATE}/refusals/${campaign}/`;
 }
 
 export function claimsOf(campaign: string): string {

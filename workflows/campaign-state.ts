@@ -225,6 +225,10 @@ export class CampaignState {
   onRejected(i: number, message: string, kind: FailureKind): void {
     const pending = this.release(i);
     const effect = effectOf(kind);
+    if (effect.kind === 'on_refusal') {
+      this.refused(pending, message);
+      return;
+    }
     if (effect.kind === 'stop_campaign' && effect.job === 'keep') {
       this.window.putBack(pending);
       this.halt.stop(effect.outcome, message);
@@ -264,8 +268,14 @@ export class CampaignState {
       this.gates.saved(job, regen);
       return;
     }
+    // The finish names a refusal or a deadline itself; a lost finish stays what its caller says.
+    const effect = effectOf(outcome.failure ?? kind);
+    if (effect.kind === 'on_refusal') {
+      this.refused(pending, outcome.message);
+      return;
+    }
     if (
-      effectOf(kind).kind === 'regenerate' &&
+      effect.kind === 'regenerate' &&
       regen - (pending.retriesFrom ?? 0) < this.steps[job.step]!.retries &&
       !this.halt.stopped
     ) {
@@ -273,8 +283,38 @@ export class CampaignState {
       this.window.putBack({ ...pending, regen: regen + 1 });
       return;
     }
-    this.tally.fail(job, outcome.message);
+    if (effect.kind === 'regenerate' && effect.endsAs) this.tally.end(job, effect.endsAs, outcome.message);
+    else this.tally.fail(job, outcome.message);
     this.gates.closedWithoutOutput(job);
+  }
+
+  /**
+   * The service's content policy refused a take of the job (its prompt at create, its output after
+   * processing): the step's `on_refusal` says what follows. A further take is a new regeneration (a
+   * new seed, a new idempotency key) sent back to the queue, so the budget rule prices it like any
+   * job; a fallback take is priced on its own model. When nothing is left to try, or submission has
+   * stopped, the job ends refused and its descendants are skipped when they reach the create.
+   */
+  private refused(pending: PendingJob, message: string): void {
+    const { job, regen } = pending;
+    const rule = this.steps[job.step]!.onRefusal ?? { kind: 'skip' };
+    const refusals = (pending.refusals ?? 0) + 1;
+    const again =
+      !this.halt.stopped &&
+      ((rule.kind === 'retry' && refusals <= rule.times) || (rule.kind === 'fallback' && refusals === 1));
+    if (!again) {
+      this.tally.end(job, 'refused', message);
+      this.gates.closedWithoutOutput(job);
+      return;
+    }
+    this.tally.count(job.step, 'regenerated');
+    // The take is a regeneration, but not one of `retries:` (which count failed predictions):
+    // moving where they count from keeps all of them for the new take.
+    const retriesFrom = (pending.retriesFrom ?? 0) + 1;
+    const take: PendingJob = { ...pending, regen: regen + 1, refusals, retriesFrom };
+    if (rule.kind !== 'fallback') this.window.putBack(take);
+    else
+      this.window.putBack({ ...take, model: rule.model, job: { ...job, usd: job.fallbackUsd ?? job.usd } });
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */

@@ -48,6 +48,11 @@ export function executor(
   attributes: PublishedAttributes | null,
 ) {
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
+  /** The step's `timeout:`, which the finish holds the prediction to (an activity input, not a timer). */
+  const deadlineOf = ({ job }: PendingJob) => {
+    const timeoutMs = input.steps[job.step]?.timeoutMs;
+    return timeoutMs === undefined ? {} : { timeoutMs };
+  };
   const { jobs, clock } = model;
   /** Set by every event: the loop's wait ends on it. */
   let woken = false;
@@ -107,6 +112,7 @@ export function executor(
     const request = {
       ...context,
       ...itemOf(pending),
+      ...deadlineOf(pending),
       predictionId,
       startedAt,
       resumed,
@@ -133,6 +139,7 @@ export function executor(
   async function finishBatch(flights: readonly InFlightJob[]): Promise<void> {
     const items = flights.map(({ pending, predictionId, startedAt }) => ({
       ...itemOf(pending),
+      ...deadlineOf(pending),
       predictionId,
       startedAt,
       resumed: false,
@@ -265,7 +272,16 @@ function lostOfError(error: unknown): Lost | null {
   return { stop: stopOf(error)?.effect.outcome ?? null, message: messageOf(error) };
 }
 
-/** What the activities need of a job: its index and take (and a reviewer's retake and prompt, when given). */
-function itemOf({ job, regen, retake, prompt }: PendingJob): CreateItem {
-  return { i: job.i, regen, ...(retake ? { retake } : {}), ...(prompt === undefined ? {} : { prompt }) };
+/**
+ * What the activities need of a job: its index and take (and a reviewer's retake and prompt, and
+ * the fallback model of a refused job, when given).
+ */
+function itemOf({ job, regen, retake, prompt, model }: PendingJob): CreateItem {
+  return {
+    i: job.i,
+    regen,
+    ...(retake ? { retake } : {}),
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(model === undefined ? {} : { model }),
+  };
 }

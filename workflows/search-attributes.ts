@@ -19,7 +19,7 @@ export const SPEC_DIGEST_KEY = defineSearchAttributeKey('MediaflowSpecDigest', S
 export const JOBS_PLANNED_KEY = defineSearchAttributeKey('MediaflowJobsPlanned', SearchAttributeType.INT);
 /** Jobs whose file is there: generated in this campaign or found from an earlier run. */
 export const JOBS_DONE_KEY = defineSearchAttributeKey('MediaflowJobsDone', SearchAttributeType.INT);
-/** Jobs that ended without a file: failed, skipped (an ancestor failed) or canceled. */
+/** Jobs that ended without a file: failed, refused, timed out, skipped (an ancestor failed) or canceled. */
 export const JOBS_FAILED_KEY = defineSearchAttributeKey('MediaflowJobsFailed', SearchAttributeType.INT);
 export const SPENT_USD_KEY = defineSearchAttributeKey('MediaflowSpentUsd', SearchAttributeType.DOUBLE);
 /** Absent when the spec has no budget. */
@@ -68,7 +68,7 @@ export function progressAttributes(progress: CampaignProgress): SearchAttributeP
   let failed = 0;
   for (const step of progress.steps) {
     done += step.succeeded + step.cached;
-    failed += step.failed + step.skipped + step.canceled;
+    failed += step.failed + step.skipped + step.canceled + (step.refused ?? 0) + (step.timed_out ?? 0);
   }
   return [
     { key: OUTCOME_KEY, value: progress.outcome },

@@ -21,6 +21,7 @@ import { readDecision } from '../../records/decisions.ts';
 import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
+import { type RefusalRecord, writeRefusals } from '../../records/refusals.ts';
 import type { Store } from '../../store/index.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
@@ -146,9 +147,23 @@ export async function sendPrepared(
   // prediction, which must then be claimed (and canceled upstream with the campaign).
   const sent = await sendCreates(deps.client, toCreate);
   await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, toCreate));
+  await writeRefusals(manifest.store, request.campaign, refusalsOf(sent.outcomes, toCreate));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;
+}
+
+/** Prompts the content policy refused: recorded for the report (records/refusals.ts), nothing charged. */
+function refusalsOf(outcomes: readonly CreateOutcome[], entries: readonly Ready[]): RefusalRecord[] {
+  const at = new Date().toISOString();
+  return outcomes.flatMap((outcome) => {
+    if (outcome.kind !== 'rejected' || outcome.failure !== 'refused') return [];
+    const entry = entries.find((r) => r.item.i === outcome.i);
+    if (!entry) return [];
+    const { code, message } = outcome;
+    const { key, model } = entry.job;
+    return [{ key, take: entry.item.regen, model, stage: 'prompt', code, message, credits_used: '0', at }];
+  });
 }
 
 /**
@@ -165,7 +180,7 @@ async function prepareJob(
   item: CreateItem,
   by: string,
 ): Promise<CreateOutcome | Ready> {
-  const job = await loaded.job(item.i);
+  const job = onModel(await loaded.job(item.i), item);
   const recorded = await recordedOutput(manifest, job.key);
   const retake = isRetake(item, recorded);
   if (recorded.state === 'done' && !retake) {
@@ -195,6 +210,15 @@ async function prepareJob(
   // A reviewer's new prompt replaces the plan's (review.edit_prompt, checked by the workflow).
   const input = item.prompt === undefined ? resolved.input : { ...resolved.input, prompt: item.prompt };
   return { item, job, input, idempotencyKey, by };
+}
+
+/**
+ * The job as this take makes it: on the step's fallback model after a content refusal
+ * (`on_refusal: { fallback }`; the plan checked that the input suits it), else as planned. The key
+ * stays the plan's: the job is the same, only the model that made it differs, as its record says.
+ */
+export function onModel(job: PlannedJob, item: { readonly model?: PlannedJob['model'] }): PlannedJob {
+  return item.model === undefined || item.model === job.model ? job : { ...job, model: item.model };
 }
 
 /**

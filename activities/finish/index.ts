@@ -5,14 +5,24 @@
  * good one, and an heir an earlier attempt may have created is looked for before it is created.
  */
 import { ServiceError } from '../../api/client/index.ts';
+import { formatUsd } from '../../api/money.ts';
+import { isContentRefusal } from '../../api/wire/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
-import { awaitPrediction } from '../await-prediction.ts';
+import { writeRefusals } from '../../records/refusals.ts';
 import { attemptOf } from '../create/attempt.ts';
-import { type CreateDeps, isRetake, type Prepared, prepareCreates, sendPrepared } from '../create/index.ts';
+import {
+  type CreateDeps,
+  isRetake,
+  onModel,
+  type Prepared,
+  prepareCreates,
+  sendPrepared,
+} from '../create/index.ts';
 import { heartbeating } from '../heartbeating.ts';
+import { awaitWithin } from './deadline.ts';
 import { type Download, saveOutput } from './save-output.ts';
 import type { SharedWork } from './shared-work.ts';
 
@@ -60,7 +70,7 @@ export async function finishJob(
   request: FinishRequest,
   { again, by }: FinishAttempt,
 ): Promise<JobResult> {
-  const job = await loaded.job(request.i);
+  const job = onModel(await loaded.job(request.i), request);
   // The heir's lookups (its record, its claim) are made while this prediction runs, so the moment
   // it ends only the create itself stands between the service's free slot and the next job. One
   // that failed is made again then, and fails the attempt if it fails again.
@@ -80,19 +90,47 @@ export async function finishJob(
   const lost =
     recorded.state !== 'none' && (recorded.state === 'lost' || retake) ? recorded.entry.prediction_id : null;
 
-  const prediction = await awaitPrediction(deps.client, request.predictionId);
+  const { prediction, timedOut } = await awaitWithin(deps.client, request.predictionId, request);
   const waitedMs = Date.now() - request.startedAt;
-  // Canceled means the campaign is: its heir is not created.
-  if (prediction.status === 'canceled') return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
+  // Canceled, unless by the step's deadline, means the campaign is: its heir is not created.
+  if (prediction.status === 'canceled' && !timedOut)
+    return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
   // The service's slot is free now: the heir takes it before this output is downloaded.
   const heirOutcome = await heir();
-  const failed = (message: string): JobResult => ({
-    outcome: { kind: 'failed', creditsUsed: prediction.creditsUsed, message },
+  const failed = (message: string, failure?: 'refused' | 'timed_out'): JobResult => ({
+    outcome: {
+      kind: 'failed',
+      creditsUsed: prediction.creditsUsed,
+      message,
+      ...(failure ? { failure } : {}),
+    },
     heir: heirOutcome,
     waitedMs,
   });
+  if (timedOut) {
+    const seconds = Math.round((request.timeoutMs ?? 0) / 1000);
+    return failed(
+      `prediction ${prediction.id} ran past the step's timeout of ${seconds}s and was canceled`,
+      'timed_out',
+    );
+  }
   if (prediction.status !== 'succeeded' || prediction.outputs.length === 0) {
-    return failed(prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`);
+    const message = prediction.error?.message ?? `prediction ${prediction.id} ended ${prediction.rawStatus}`;
+    if (!prediction.error || !isContentRefusal(prediction.error)) return failed(message);
+    // An output the content policy flagged: the step's on_refusal decides, never a blind retry.
+    await writeRefusals(manifest.store, request.campaign, [
+      {
+        key: job.key,
+        take: request.regen,
+        model: job.model,
+        stage: 'output',
+        code: prediction.error.code ?? 'UNKNOWN',
+        message,
+        credits_used: formatUsd(prediction.creditsUsed ?? 0),
+        at: new Date().toISOString(),
+      },
+    ]);
+    return failed(message, 'refused');
   }
   let outcome: FinishOutcome;
   try {

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   PREDICTION_NOT_FOUND: 404,
   NOT_CANCELABLE: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** The content policy refused the prompt: nothing created, nothing charged. */
+  CONTENT_REFUSED: 400,
   /** Deleting the key that makes the request: it would lock its caller out. */
   API_KEY_IN_USE: 409,
   /** Deleting the account's only key: nobody could use the API until a restart. */
@@ -74,3 +76,19 @@ export function errorTypeForStatus(status: number): (typeof ERROR_TYPES)[number]
   if (status >= 500) return 'api_error';
   return 'invalid_request_error';
 }
+
+/**
+ * Whether an error (of a create) or a failed prediction's `error` names a content refusal. Ours
+ * are `CONTENT_REFUSED` and `OUTPUT_FLAGGED` (docs/service-assumptions.md, "Content refusals"); real
+ * services say it in many ways (`content_policy_violation`, `NSFW_CONTENT`, `SAFETY_FILTER`,
+ * `MODERATION_BLOCKED`…), so the client takes any code or type naming content, moderation, safety
+ * or a flag. Refusals of our own making (`DOWNLOAD_REFUSED`) name none of these.
+ */
+export function isContentRefusal(error: {
+  readonly code?: string | null;
+  readonly type?: string | null;
+}): boolean {
+  return [error.code, error.type].some((word) => typeof word === 'string' && REFUSAL_WORDS.test(word));
+}
+
+const REFUSAL_WORDS = /content|moderat|nsfw|safety|flagged/i;

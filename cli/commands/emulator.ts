@@ -40,6 +40,8 @@ interface EmulatorFlags {
   dropConnectionRate?: number;
   slowDownloadMs?: number;
   truncateDownloadRate?: number;
+  refusePromptRate?: number;
+  flagOutputRate?: number;
   createsPerMinute?: number;
   requestsPerMinute?: number;
   maxInFlight?: number;
@@ -69,6 +71,16 @@ export function register(program: Command): void {
     )
     .option('--slow-download-ms <ms>', 'pause in the middle of every download', integer(0))
     .option('--truncate-download-rate <share>', 'share of downloads cut short (0..1)', number(0, 1))
+    .option(
+      '--refuse-prompt-rate <share>',
+      'share of creates the content policy refuses, free (0..1; or write [refuse] in a prompt)',
+      number(0, 1),
+    )
+    .option(
+      '--flag-output-rate <share>',
+      'share of outputs flagged after processing, charged (0..1; or write [flag] in a prompt)',
+      number(0, 1),
+    )
     .option('--creates-per-minute <n>', 'create rate limit per key', integer(1))
     .option('--requests-per-minute <n>', 'other-request rate limit per key', integer(1))
     .option('--max-in-flight <n>', 'predictions in flight per key', integer(1))
@@ -100,6 +112,8 @@ export function register(program: Command): void {
           dropConnectionRate: flags.dropConnectionRate,
           slowDownloadMs: flags.slowDownloadMs,
           truncateDownloadRate: flags.truncateDownloadRate,
+          refusePromptRate: flags.refusePromptRate,
+          flagOutputRate: flags.flagOutputRate,
         }),
         limits: defined({
           createsPerMinute: flags.createsPerMinute,

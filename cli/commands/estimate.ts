@@ -11,8 +11,9 @@ import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
-import type { Plan } from '../../plan/index.ts';
+import type { Plan, PlannedJob } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
+import { refusalWorstCase } from '../../plan/refusal-costs.ts';
 import { type ReviewCosts, reviewCosts } from '../../plan/review-costs.ts';
 import { type SpecOptions, wholeNumber, withSpecOptions } from '../options.ts';
 import { connectPricingService } from '../pricing-service.ts';
@@ -44,6 +45,8 @@ export interface EstimateReport {
   readonly overBalance: boolean;
   /** With review gates: the reviewed steps' cost, and what runs before and after approvals. */
   readonly review: ReviewCosts | null;
+  /** With `on_refusal: retry | fallback`: the total if every allowed take is refused after it ran. */
+  readonly worstCase: Micros | null;
 }
 
 type EstimatingClient = Pick<ServiceClient, 'estimate' | 'account'>;
@@ -87,6 +90,7 @@ export async function estimatePlan(
     overBudget: !fitsBudget(plan.budget, serviceTotal),
     overBalance: serviceTotal > balance.credits,
     review: reviewCosts(plan.jobs, plan.steps, (job) => prices.byKey.get(job.key)!),
+    worstCase: worstCaseOf(plan, serviceTotal, (job) => prices.byKey.get(job.key)!),
   };
 }
 
@@ -141,8 +145,19 @@ export function estimateText(report: EstimateReport): string {
     );
   }
   if (report.review) lines.push(reviewLine(report.review));
+  if (report.worstCase !== null) lines.push(refusalLine(report.worstCase, report.budget));
   lines.push(`balance: ${formatDollars(report.balance)}`, verdict(report));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * "refusals: worst case $3.60 if every take on_refusal allows is refused after it ran (budget $40.00
+ * holds each one)": what `retry`/`fallback` may add, said before anything is spent.
+ */
+export function refusalLine(worstCase: Micros, budget: Micros | null): string {
+  const hold =
+    budget === null ? 'no budget holds them' : `each is held to the budget of ${formatDollars(budget)}`;
+  return `refusals: worst case ${formatDollars(worstCase)} if every take on_refusal allows is refused after it ran (${hold})`;
 }
 
 /** "review gates: reviewed steps $1.44; before any approval $1.44; worst case (everything approved) $9.24" */
@@ -165,6 +180,7 @@ export function estimateJson(report: EstimateReport) {
     budget_usd: usd(report.budget),
     over_budget: report.overBudget,
     over_balance: report.overBalance,
+    ...(report.worstCase !== null && { refusal_worst_case_usd: usd(report.worstCase) }),
     ...(report.review && {
       review: {
         reviewed_usd: usd(report.review.reviewedUsd),
@@ -218,4 +234,9 @@ export function register(program: Command): void {
       await stop();
     }
   });
+}
+
+function worstCaseOf(plan: Plan, total: Micros, priceOf: (job: PlannedJob) => Micros): Micros | null {
+  const extra = refusalWorstCase(plan.jobs, plan.steps, priceOf);
+  return extra === null ? null : total + extra;
 }

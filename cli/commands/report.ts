@@ -65,15 +65,30 @@ function stepLines(model: CampaignModel) {
     planned_usd: formatDollars(step.plannedUsd),
     spent_usd: formatDollars(step.spentUsd),
     counts: Object.fromEntries(Object.entries(step.counts).filter(([, n]) => n > 0)),
+    // Which matrix values the service keeps refusing (review/refusal-rates.ts); empty: none refused.
+    refusal_rates: step.refusalRates.map((rate) => ({
+      axis: rate.axis,
+      value: rate.value,
+      jobs: rate.jobs,
+      refused_jobs: rate.refusedJobs,
+      refusals: rate.refusals,
+    })),
   }));
 }
 
 function summary(file: string, model: CampaignModel): string {
-  const steps = stepLines(model).map(
-    (step) =>
-      `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
-        .map(([state, n]) => `${n} ${state}`)
-        .join(', ')}; spent ${step.spent_usd} of ${step.planned_usd} planned`,
-  );
+  const steps = stepLines(model).flatMap((step) => [
+    `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
+      .map(([state, n]) => `${n} ${state}`)
+      .join(', ')}; spent ${step.spent_usd} of ${step.planned_usd} planned`,
+    // The values refused most, so the prompt to fix is named: "refused: product=watch 2 of 2".
+    ...step.refusal_rates
+      .filter((rate) => rate.refused_jobs > 0)
+      .slice(0, 5)
+      .map(
+        (rate) =>
+          `    refused: ${rate.axis}=${rate.value} ${rate.refused_jobs} of ${rate.jobs} jobs (${rate.refusals} ${rate.refusals === 1 ? 'refusal' : 'refusals'})`,
+      ),
+  ]);
   return [`wrote ${relative(process.cwd(), file) || file}`, ...steps].join('\n');
 }

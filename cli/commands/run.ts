@@ -39,7 +39,7 @@ import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { stateDirOf } from '../state-home.ts';
-import { reviewLine } from './estimate.ts';
+import { refusalLine, reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions extends SpecOptions {
@@ -141,6 +141,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
       if (report.review) console.error(reviewLine(report.review));
+      if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');

@@ -27,6 +27,8 @@ const SavedPrediction = z.object({
   fingerprint: z.string(),
   createdAt: z.string(),
   willFail: z.boolean(),
+  /** Absent in states saved before content refusals. */
+  willFlag: z.boolean().optional(),
   upstreamId: z.string().optional(),
   status: z.enum(PREDICTION_STATUSES),
   creditsUsed: Micros,
@@ -96,6 +98,8 @@ export const Snapshot = z.object({
     rateLimited: Count,
     failedPredictions: Count,
     canceledPredictions: Count,
+    refusedPrompts: Count.optional(),
+    flaggedOutputs: Count.optional(),
   }),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
@@ -122,6 +126,7 @@ export function captureSnapshot(context: EmulatorContext): Snapshot {
         fingerprint: p.fingerprint,
         createdAt: p.createdAt,
         willFail: p.willFail,
+        willFlag: p.willFlag,
         ...(p.upstreamId !== undefined ? { upstreamId: p.upstreamId } : {}),
         status: p.status,
         creditsUsed: p.creditsUsed,
@@ -155,6 +160,7 @@ export function applySnapshot(context: EmulatorContext, snapshot: Snapshot): voi
       idempotencyKey: saved.idempotencyKey,
       upstreamId: saved.upstreamId,
       error: saved.error,
+      willFlag: saved.willFlag ?? false,
       outputs: outputs.map((name) => `${cdn}/outputs/${name}`),
     };
     if (prediction.id !== context.predictions.nextId()) {

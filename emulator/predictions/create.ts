@@ -16,6 +16,7 @@ import type { Random } from '../random.ts';
 import { type LatencySettings, latencyOf } from './latency.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { fingerprintOf, type StoredPrediction } from './prediction.ts';
+import { checkPrompt, type OutputFlags } from './refusals.ts';
 import type { PredictionStore } from './store.ts';
 
 export interface CreateRequest {
@@ -32,6 +33,8 @@ export interface CreatorDeps {
   readonly limiter: RateLimiter;
   readonly ledger: LedgerRecorder;
   readonly faults: FaultInjector;
+  /** The content policy's verdict on outputs (refusals.ts). */
+  readonly flags: OutputFlags;
   readonly paths: ModelPaths;
   readonly latency: LatencySettings;
   readonly jitter: Random;
@@ -63,6 +66,13 @@ export function createPrediction(deps: CreatorDeps, request: CreateRequest): Sto
       );
     }
   }
+  // A replayed key got its prediction above; a refused prompt creates nothing and costs nothing.
+  try {
+    checkPrompt(label, input, deps.faults);
+  } catch (error) {
+    ledger.promptRefused();
+    throw error;
+  }
   const price = priceOf(label, input);
   if (!account.canPay(price)) {
     throw new ApiError(
@@ -86,6 +96,7 @@ export function createPrediction(deps: CreatorDeps, request: CreateRequest): Sto
     fingerprint,
     createdAt: now,
     willFail: deps.faults.hit('failRate'),
+    willFlag: deps.flags.willFlag(fingerprint, input, deps.faults),
     upstreamId: label === 'I2' ? `up_${id.toString(36).padStart(8, '0')}` : undefined,
     status: 'processing',
     creditsUsed: price,

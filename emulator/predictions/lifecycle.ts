@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import type { LedgerRecorder } from '../ledger.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { StoredPrediction } from './prediction.ts';
+import { FLAGGED_OUTPUT } from './refusals.ts';
 
 export type PredictionListener = (prediction: StoredPrediction) => void;
 
@@ -24,7 +25,8 @@ export interface LifecycleDeps {
 
 /** Failure messages a user of a real service meets; chosen by id so a seeded run replays. */
 const FAILURES = [
-  { code: 'CONTENT_MODERATION', message: 'the prompt or an input image was flagged by content moderation' },
+  // Not a content refusal (those are refusals.ts's, and charged): a failure retrying may fix.
+  { code: 'GENERATION_FAILED', message: 'the model produced no output for this input; retrying may succeed' },
   {
     code: 'UPSTREAM_ERROR',
     message: 'the model provider failed to generate this output; retrying may succeed',
@@ -89,6 +91,12 @@ export class Lifecycle {
   }
 
   private finish(prediction: StoredPrediction): void {
+    if (prediction.willFlag) {
+      // The model ran: the flagged output is charged in full (docs/service-assumptions.md).
+      prediction.error = { ...FLAGGED_OUTPUT };
+      this.settle(prediction, 'failed', { charged: true });
+      return;
+    }
     if (prediction.willFail) {
       prediction.error = { ...FAILURES[prediction.id % FAILURES.length]! };
       this.settle(prediction, 'failed');
@@ -99,7 +107,11 @@ export class Lifecycle {
     this.settle(prediction, 'succeeded');
   }
 
-  private settle(prediction: StoredPrediction, status: Exclude<KnownStatus, 'processing'>): void {
+  private settle(
+    prediction: StoredPrediction,
+    status: Exclude<KnownStatus, 'processing'>,
+    { charged = false } = {},
+  ): void {
     const { account, limiter, ledger } = this.deps;
     clearTimeout(this.timers.get(prediction.id));
     this.timers.delete(prediction.id);
@@ -107,7 +119,8 @@ export class Lifecycle {
     prediction.status = status;
     prediction.updatedAt = new Date().toISOString();
     limiter.releaseInFlight(prediction.keyId);
-    if (status !== 'succeeded') {
+    if (charged) ledger.outputFlagged();
+    else if (status !== 'succeeded') {
       account.refund(prediction.label, prediction.creditsUsed);
       ledger.refunded(prediction.creditsUsed);
       prediction.creditsUsed = 0;

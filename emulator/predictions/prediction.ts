@@ -22,6 +22,8 @@ export interface StoredPrediction {
   readonly createdAt: string;
   /** Decided at creation from the seeded fault stream, so runs replay exactly. */
   readonly willFail: boolean;
+  /** Its output will be flagged by the content policy (predictions/refusals.ts): failed, charged. */
+  readonly willFlag: boolean;
   readonly upstreamId: string | undefined;
   status: KnownStatus;
   creditsUsed: Micros;

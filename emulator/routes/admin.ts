@@ -14,6 +14,8 @@ export const FaultsBody = z.strictObject({
   dropConnectionRate: share,
   slowDownloadMs: z.number().int().min(0).optional(),
   truncateDownloadRate: share,
+  refusePromptRate: share,
+  flagOutputRate: share,
 });
 const perMinute = z.number().int().min(1).optional();
 export const LimitsBody = z.strictObject({

@@ -29,7 +29,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** What workflows, activities and clients exchange: data and pure rules, loaded inside the sandbox. */
   contract: {
     ours: ['api/money.ts', 'api/catalogue/models.ts'],
-    typesFrom: ['plan/review.ts'],
+    typesFrom: ['plan/review.ts', 'plan/refusal.ts'],
     packages: ['zod'],
     node: false,
   },
@@ -38,7 +38,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
    * pure modules only; activities by their types (proxyActivities), never their code.
    */
   workflows: {
-    ours: ['contract', 'api/money.ts', 'plan/review.ts'],
+    ours: ['contract', 'api/money.ts', 'plan/review.ts', 'plan/refusal.ts'],
     typesFrom: ['activities'],
     packages: WORKFLOW_SAFE,
     node: false,

@@ -16,6 +16,23 @@ describe('service failures', () => {
     [refused(422, 'SOMETHING_NEW'), 'rejected'],
     [refused(401, 'UNAUTHORIZED'), 'authentication_failed'],
     [refused(503, 'UNAVAILABLE', true), 'transient'],
+    // Content refusals, ours and the ways other services say them: the step's on_refusal decides.
+    [refused(400, 'CONTENT_REFUSED'), 'refused'],
+    [refused(400, 'content_policy_violation'), 'refused'],
+    [refused(422, 'NSFW_CONTENT'), 'refused'],
+    [refused(400, 'SAFETY_FILTER'), 'refused'],
+    [
+      new ServiceError({
+        message: 'x',
+        status: 400,
+        type: 'content_policy_error',
+        code: 'X',
+        retryable: false,
+      }),
+      'refused',
+    ],
+    // Refusals of our own making are not the service's content policy.
+    [refused(410, 'DOWNLOAD_REFUSED'), 'rejected'],
   ])('%s is named %s', (error, kind) => {
     expect(failureKindOf(error)).toBe(kind);
   });

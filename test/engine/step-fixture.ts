@@ -4,6 +4,7 @@
  */
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
+import type { RefusalRule } from '../../plan/refusal.ts';
 import { CampaignState } from '../../workflows/campaign-state.ts';
 import { CampaignClock } from '../../workflows/clock.ts';
 import { rollOverAt } from '../../workflows/decide.ts';
@@ -27,12 +28,25 @@ export interface Shape {
   readonly governed?: boolean;
   /** The stills wait for a reviewer's decision (no timeout). */
   readonly reviewed?: boolean;
+  /** The stills' `on_refusal:` (absent: skip); with a fallback, each still costs FALLBACK_USD on it. */
+  readonly onRefusal?: RefusalRule;
 }
 
+export const FALLBACK_USD = 30_000;
+
 /** The plan's jobs in its depth-first order: still-n, then its clip when chained. */
-export function jobsOf({ stills, chained = false, reviewed = false }: Shape): JobRef[] {
+export function jobsOf({ stills, chained = false, reviewed = false, onRefusal }: Shape): JobRef[] {
+  const fallback = onRefusal?.kind === 'fallback' ? { fallbackUsd: FALLBACK_USD } : {};
   return Array.from({ length: stills }, (_, n) => {
-    const still: JobRef = { i: 0, key: `s${n}`, name: `still-${n}`, parent: null, step: 0, usd: STILL_USD };
+    const still: JobRef = {
+      i: 0,
+      key: `s${n}`,
+      name: `still-${n}`,
+      parent: null,
+      step: 0,
+      usd: STILL_USD,
+      ...fallback,
+    };
     const clip: JobRef = { i: 0, key: `c${n}`, name: `clip-${n}`, parent: `s${n}`, step: 1, usd: CLIP_USD };
     return chained ? [still, clip] : [still];
   })
@@ -54,6 +68,7 @@ export function modelOf(shape: Shape): Model {
       ...(shape.reviewed
         ? { review: { timeoutMs: null, onTimeout: 'reject' as const, editPrompt: true } }
         : {}),
+      ...(shape.onRefusal ? { onRefusal: shape.onRefusal } : {}),
     },
     ...(shape.chained
       ? [{ id: 'clip', model: 'V4' as const, retries: 0, concurrency: null, jobCount: shape.stills, from: 0 }]

@@ -10,8 +10,21 @@ import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campa
 const MAX_RECENT_FAILURES = 20;
 
 function emptyCounts(): StepCounts {
-  return { succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0, created: 0, regenerated: 0 };
+  return {
+    succeeded: 0,
+    cached: 0,
+    failed: 0,
+    skipped: 0,
+    canceled: 0,
+    created: 0,
+    regenerated: 0,
+    refused: 0,
+    timed_out: 0,
+  };
 }
+
+/** Outcomes counted in every run; `refused` and `timed_out` are absent in counts carried by older versions. */
+type Counted = Exclude<keyof StepCounts, 'refused' | 'timed_out'>;
 
 export class Tally {
   readonly counts: StepCounts[];
@@ -37,15 +50,26 @@ export class Tally {
   ) {
     this.steps = steps;
 
-    this.counts = carried ? carried.counts.map((c) => ({ ...c })) : steps.map(emptyCounts);
+    this.counts = carried ? carried.counts.map((c) => ({ ...emptyCounts(), ...c })) : steps.map(emptyCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
     this.stepLatencyMs = steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null);
     this.spent = steps.map((_, step) => carried?.stepSpent?.[step] ?? 0);
   }
 
-  count(step: number, outcome: keyof StepCounts): void {
+  count(step: number, outcome: Counted): void {
     this.counts[step]![outcome]++;
+  }
+
+  /**
+   * A job that ended without output for a reason of its own (the service refused its content, or
+   * it ran past its deadline): counted under it, and listed with the recent failures, so status
+   * and the pages say which job and why.
+   */
+  end(job: JobRef, outcome: 'refused' | 'timed_out', message: string): void {
+    const counts = this.counts[job.step]!;
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+    this.remember(job, `${outcome === 'refused' ? 'refused' : 'timed out'}: ${message}`);
   }
 
   /** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
@@ -62,6 +86,10 @@ export class Tally {
 
   fail(job: JobRef, message: string): void {
     this.counts[job.step]!.failed++;
+    this.remember(job, message);
+  }
+
+  private remember(job: JobRef, message: string): void {
     this.recentFailures.push({ job: job.name, step: this.steps[job.step]!.id, message });
     if (this.recentFailures.length > MAX_RECENT_FAILURES) this.recentFailures.shift();
   }
@@ -73,7 +101,10 @@ export class Tally {
 
   /** Jobs that reached an end (created predictions and regenerations are not ends). */
   finished(): number {
-    return this.counts.reduce((n, c) => n + c.succeeded + c.cached + c.failed + c.skipped, 0);
+    return this.counts.reduce(
+      (n, c) => n + c.succeeded + c.cached + c.failed + c.skipped + (c.refused ?? 0) + (c.timed_out ?? 0),
+      0,
+    );
   }
 }
 

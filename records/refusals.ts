@@ -1,0 +1,61 @@
+/**
+ * Content refusals as recorded beside the manifest: one create-once record per refused take,
+ * `.mediaflow/refusals/<campaign>/<key>.<take>.json`, written by the activity that met it (a prompt
+ * refused at create, an output flagged after processing). The workflow only counts refusals; the
+ * report needs each one with its job, to show which matrix values the service keeps refusing
+ * (review/refusal-rates.ts), and a re-run must not forget them: records outlive histories.
+ */
+import { z } from 'zod';
+import { openStore, refusalsOf, type Store } from '../store/index.ts';
+import { parseJson } from './jsonl.ts';
+
+export const RefusalRecord = z.object({
+  /** The job's key (plan/keys.ts). */
+  key: z.string().regex(/^[0-9a-f]{32}$/),
+  /** The take (regeneration) refused. */
+  take: z.number().int().nonnegative(),
+  /** The model the take ran on: the step's, or its fallback. */
+  model: z.string(),
+  /** `prompt`: refused at create, nothing charged; `output`: flagged after processing, charged. */
+  stage: z.enum(['prompt', 'output']),
+  code: z.string(),
+  message: z.string(),
+  /** What the service charged for it, decimal string; "0" for a refused prompt. */
+  credits_used: z.string(),
+  at: z.string(),
+});
+export type RefusalRecord = z.infer<typeof RefusalRecord>;
+
+/** Records each refusal once; a record already there (an earlier attempt's) is kept. */
+export async function writeRefusals(
+  store: Store,
+  campaign: string,
+  records: readonly RefusalRecord[],
+): Promise<void> {
+  for (const record of records) {
+    const parsed = RefusalRecord.parse(record);
+    await store.createOnce(
+      `${refusalsOf(campaign)}${parsed.key}.${parsed.take}.json`,
+      `${JSON.stringify(parsed)}\n`,
+    );
+  }
+}
+
+/** Every refusal of the campaign, by job key, in take order. */
+export async function readRefusals(
+  outputDir: string,
+  campaign: string,
+  store: Store = openStore(outputDir),
+): Promise<Map<string, RefusalRecord[]>> {
+  const byKey = new Map<string, RefusalRecord[]>();
+  for await (const name of store.list(refusalsOf(campaign))) {
+    if (!name.endsWith('.json')) continue;
+    const text = await store.read(name);
+    const parsed = text === undefined ? null : RefusalRecord.safeParse(parseJson(text));
+    // A record someone else put there is not a refusal.
+    if (!parsed?.success) continue;
+    byKey.set(parsed.data.key, [...(byKey.get(parsed.data.key) ?? []), parsed.data]);
+  }
+  for (const records of byKey.values()) records.sort((a, b) => a.take - b.take);
+  return byKey;
+}
