@@ -48,6 +48,12 @@ export const ManifestEntry = z.object({
   file: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   bytes: z.number().int().nonnegative(),
+  /**
+   * The output's XMP sidecar (its key in the store) and the sidecar's sha256, when its provenance
+   * is not inside the file (a video, a PNG carrying a C2PA manifest). Absent in older records.
+   */
+  xmp: z.string().optional(),
+  xmp_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   output_url: z.string(),
   regenerations: z.number().int(),
   created_at: z.string(),
