@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * servers whether it needs them or not. List a file here only when it starts nothing.
  */
 const UNIT = [
+  'test/engine/provenance-png.test.ts',
   'test/api/link-policy.test.ts',
   'test/api/service-url.test.ts',
   'test/architecture/imports.test.ts',

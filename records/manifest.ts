@@ -53,7 +53,10 @@ export const ManifestEntry = z.object({
    * is not inside the file (a video, a PNG carrying a C2PA manifest). Absent in older records.
    */
   xmp: z.string().optional(),
-  xmp_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  xmp_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   output_url: z.string(),
   regenerations: z.number().int(),
   created_at: z.string(),

@@ -14,3 +14,5 @@ bash scripts/install-temporal-server.sh
 bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 # test/review/ opens the review page and report.html in Debian's Chromium (no browser download).
 bash scripts/apt-package.sh chromium chromium 'the browser tests'
+# test/engine/provenance.test.ts reads the outputs' XMP back with Debian's exiftool.
+bash scripts/apt-package.sh libimage-exiftool-perl exiftool 'the provenance tests'

@@ -41,7 +41,10 @@ export async function saveOutput(
   const file = `${job.step}/${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
   // The sha256 and size recorded are of the file as delivered, with its XMP (docs/provenance.md).
-  const provenance = withProvenance(await provenanceOf(context.head, manifest, job, prediction, request), file);
+  const provenance = withProvenance(
+    await provenanceOf(context.head, manifest, job, prediction, request),
+    file,
+  );
   const { sha256, bytes } = await download(
     url,
     { store: manifest.store, key: file },

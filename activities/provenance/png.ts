@@ -53,7 +53,10 @@ function judge(header: Buffer): { at: number } | { refuse: true } | { more: true
     if (end > header.length) break;
     if (type === 'IHDR') afterIhdr = end;
     if (type === 'caBX') return { refuse: true };
-    if (type === 'iTXt' && header.toString('latin1', offset + 8, offset + 8 + XMP_KEYWORD.length + 1) === `${XMP_KEYWORD}\0`)
+    if (
+      type === 'iTXt' &&
+      header.toString('latin1', offset + 8, offset + 8 + XMP_KEYWORD.length + 1) === `${XMP_KEYWORD}\0`
+    )
       return { refuse: true };
     offset = end;
   }

@@ -40,7 +40,9 @@ export function withProvenance(provenance: Provenance, file: string): WithProven
     async sidecar(store) {
       if (placement() === 'embedded') return null;
       const key = sidecarKeyOf(file);
-      const bytes = Buffer.from(`<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n${xmp}<?xpacket end="w"?>\n`);
+      const bytes = Buffer.from(
+        `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n${xmp}<?xpacket end="w"?>\n`,
+      );
       const { sha256 } = await store.write(key, Readable.from([bytes]));
       return { file: key, sha256 };
     },

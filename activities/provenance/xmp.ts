@@ -81,10 +81,18 @@ function element(name: string, value: string): string {
  * stripped of the control characters XML 1.0 cannot hold at all (a reader would reject the packet).
  */
 export function escapeXml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+  return [...text]
+    .filter(allowedInXml)
+    .join('')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
+}
+
+/** XML 1.0's Char production: tab, line feed, carriage return and the printable planes. */
+function allowedInXml(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  if (code < 0x20) return code === 0x09 || code === 0x0a || code === 0x0d;
+  return code !== 0xfffe && code !== 0xffff;
 }
