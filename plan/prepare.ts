@@ -18,6 +18,7 @@ import {
   type Scalar,
   type Step,
 } from './schema.ts';
+import { type OutputName, prepareOutputName } from './output-names.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
@@ -46,6 +47,8 @@ export interface PreparedStep {
   readonly ownKeys: ReadonlySet<string>;
   /** Names a template may use in at least one combination of this step. */
   readonly knownNames: ReadonlySet<string>;
+  /** The template of its files' names (its own output.name, else the campaign's), or null. */
+  readonly outputName: OutputName | null;
   /**
    * No problem was found in the step itself. Its jobs are still built (its children need their
    * keys), but their inputs are not checked, since they would mostly repeat the step's problems.
@@ -117,6 +120,9 @@ function prepareStep(
   const names = new Set([...Object.keys(spec.vars ?? {}), ...inherited, ...matrixKeys(step), 'variant']);
   checkTemplates(step, fields, names, report);
   const withOutput = withParentOutput(step, at, fields, report);
+  const outputName = step.output?.name
+    ? prepareOutputName(step.output.name, [...at, 'output', 'name'], names, report)
+    : prepareOutputName(spec.output?.name, ['output', 'name'], names, report);
   return {
     index,
     id: step.id,
@@ -128,6 +134,7 @@ function prepareStep(
     combinations,
     ownKeys: matrixKeys(step),
     knownNames: names,
+    outputName,
     repeat,
     retries: step.retries,
     concurrency: step.concurrency,

@@ -38,7 +38,7 @@ export async function saveOutput(
   // A reviewer's new take is saved beside the earlier ones, which the review page still shows.
   const take = request.retake ? `.take${request.regen}` : '';
   // Step ids and names come from a stored plan: the store refuses a key that leads outside it.
-  const file = `${job.step}/${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
+  const file = `${job.step}/${job.file ?? job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
   // The sha256 and size recorded are of the file as delivered, with its XMP (docs/provenance.md).
   const provenance = withProvenance(
@@ -77,7 +77,7 @@ export async function saveOutput(
   return file;
 }
 
-type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key'>;
+type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
 
 /**
  * Removes what finish attempts killed mid-write left of these jobs' outputs and records (a
@@ -112,7 +112,7 @@ export async function removeUnfinishedOutputs(
   const ours: Unfinished[] = [];
   for await (const job of jobs) {
     if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    ours.push(...ofOutput.take(outputId(job.step, job.name)), ...ofRecord.take(job.key));
+    ours.push(...ofOutput.take(outputId(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
   }
   for (const leftover of ours) await store.remove(leftover.temporary);
   return ours.map((leftover) => leftover.key).sort();
