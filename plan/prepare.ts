@@ -7,6 +7,7 @@ import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts
 import { checkChains, topologicalOrder } from './chains.ts';
 import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import { type OutputName, prepareOutputName } from './output-names.ts';
 import type { Report } from './report.ts';
 import {
   type CampaignSpec,
@@ -18,7 +19,6 @@ import {
   type Scalar,
   type Step,
 } from './schema.ts';
-import { type OutputName, prepareOutputName } from './output-names.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';

@@ -57,6 +57,25 @@ export const ManifestEntry = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  /**
+   * What the output's XMP says beyond the fields above (activities/provenance/of-entry.ts), so a
+   * file fetched again gets the same bytes and matches its sha256. Absent in older records.
+   */
+  provenance: z
+    .object({
+      campaign: z.string(),
+      plan_digest: z.string(),
+      parent_file: z.string().nullable(),
+      review: z
+        .object({
+          action: z.string(),
+          by: z.string().nullable(),
+          at: z.string(),
+          of: z.enum(['self', 'parent']),
+        })
+        .nullable(),
+    })
+    .optional(),
   output_url: z.string(),
   regenerations: z.number().int(),
   created_at: z.string(),

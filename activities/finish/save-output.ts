@@ -11,6 +11,7 @@ import type { Manifest } from '../../records/manifest.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
+import { recordedProvenance } from '../provenance/of-entry.ts';
 import { provenanceOf } from '../provenance/of-job.ts';
 import { withProvenance } from '../provenance/with-provenance.ts';
 
@@ -41,10 +42,8 @@ export async function saveOutput(
   const file = `${job.step}/${job.file ?? job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
   // The sha256 and size recorded are of the file as delivered, with its XMP (docs/provenance.md).
-  const provenance = withProvenance(
-    await provenanceOf(context.head, manifest, job, prediction, request),
-    file,
-  );
+  const made = await provenanceOf(context.head, manifest, job, prediction, request);
+  const provenance = withProvenance(made, file);
   const { sha256, bytes } = await download(
     url,
     { store: manifest.store, key: file },
@@ -65,6 +64,7 @@ export async function saveOutput(
       sha256,
       bytes,
       ...(sidecar ? { xmp: sidecar.file, xmp_sha256: sidecar.sha256 } : {}),
+      provenance: recordedProvenance(made),
       output_url: url,
       regenerations: request.regen,
       created_at: prediction.createdAt ?? new Date(request.startedAt).toISOString(),
