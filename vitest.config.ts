@@ -34,6 +34,7 @@ const UNIT = [
   'test/plan/json-schema.test.ts',
   'test/plan/keys.test.ts',
   'test/plan/matrix.test.ts',
+  'test/plan/output-names.test.ts',
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
   'test/records/index-collisions.test.ts',

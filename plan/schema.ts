@@ -161,8 +161,9 @@ export const CampaignSpec = z
           })
           .meta({
             description:
-              'A folder, relative to the spec file, or s3://bucket/prefix for S3-compatible object storage (endpoint and credentials from the AWS SDK configuration).',
-          }),
+              'A folder, relative to the spec file, or s3://bucket/prefix for S3-compatible object storage (endpoint and credentials from the AWS SDK configuration). Default out/<campaign>.',
+          })
+          .optional(),
         name: OutputNameTemplate.optional(),
       })
       .optional(),
