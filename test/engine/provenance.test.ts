@@ -28,10 +28,15 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe('provenance of outputs', () => {
   it('embeds XMP in a still and writes a sidecar beside its video, both read by exiftool', async () => {
     const h = await harness();
+    // The video is named from a template: its sidecar sits beside it, in the folder it makes.
     const plan = await h.plan(
-      CHAINED_SPEC.replace('aspect_ratio: "16:9" }', 'aspect_ratio: "16:9" }\n    review: true'),
+      CHAINED_SPEC.replace('aspect_ratio: "16:9" }', 'aspect_ratio: "16:9" }\n    review: true').replace(
+        'mode: "{{mode}}" }',
+        'mode: "{{mode}}" }\n    output: { name: "{{product}}/{{mode}}" }',
+      ),
     );
     const [still, video] = [plan.jobs[0]!, plan.jobs[1]!];
+    expect(video.file).toBe('sneaker/standard');
     expect([still.step, video.step, video.parent]).toEqual(['hero', 'teaser', still.key]);
 
     expect((await createAndFinish(h, plan, 0)).finished?.outcome.kind).toBe('succeeded');
@@ -76,8 +81,9 @@ describe('provenance of outputs', () => {
     const videoBytes = await readFile(videoFile);
     expect(videoBytes).toEqual(Buffer.from(await (await fetch(videoEntry!.output_url!)).arrayBuffer()));
     expect(videoEntry).toMatchObject({
+      file: 'teaser/sneaker/standard.mp4',
       sha256: sha256(videoBytes),
-      xmp: videoEntry!.file!.replace(/\.mp4$/, '.xmp'),
+      xmp: 'teaser/sneaker/standard.xmp',
     });
     const sidecar = join(plan.outputDir, videoEntry!.xmp!);
     expect(videoEntry!.xmp_sha256).toBe(sha256(await readFile(sidecar)));
