@@ -59,8 +59,10 @@ export function prepareOutputName(
   // The literal text alone, each placeholder standing for a harmless letter.
   const literal = template.parts.map((part) => (typeof part === 'string' ? part : 'x')).join('');
   const unsafe = unsafeName(literal);
-  if (unsafe) report(path, `output.name ${unsafe}`);
-  return { template, path };
+  if (!unsafe) return { template, path };
+  // Said of the template as written; and once, not again for every job it would name.
+  report(path, `output.name ${unsafe.replace(`"${literal}"`, `"${text}"`)}`);
+  return null;
 }
 
 /** Why `name` cannot be a file path under a step's folder, or null when it can. */
@@ -94,7 +96,7 @@ const printable = (text: string) => [...text].map((c) => (c < ' ' ? '?' : c)).jo
 /** Renders each job's name, and reports unsafe names and collisions within a step, once each. */
 export class OutputNames {
   /** Taken names per step (case-folded), with the job that took each. */
-  private readonly taken = new Map<string, Map<string, string>>();
+  private readonly taken = new Map<string, Map<string, { job: string; file: string }>>();
 
   render(
     step: { readonly id: string },
@@ -114,18 +116,22 @@ export class OutputNames {
       problem(name.path, `job "${job}": output.name gives ${unsafe}`);
       return undefined;
     }
-    const taken = this.taken.get(step.id) ?? new Map<string, string>();
+    const taken = this.taken.get(step.id) ?? new Map<string, { job: string; file: string }>();
     this.taken.set(step.id, taken);
     const folded = file.normalize('NFC').toLowerCase();
     const other = taken.get(folded);
     if (other !== undefined) {
+      const names =
+        other.file === file
+          ? `"${file}"`
+          : `"${other.file}" and "${file}", one name on a case-insensitive disk`;
       problem(
         name.path,
-        `jobs "${other}" and "${job}" of step "${step.id}" both get the output name "${file}"; add a matrix key or {{variant}} to output.name`,
+        `jobs "${other.job}" and "${job}" of step "${step.id}" both get the output name ${names}; add a matrix key or {{variant}} to output.name`,
       );
       return undefined;
     }
-    taken.set(folded, job);
+    taken.set(folded, { job, file });
     return file;
   }
 }
