@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * servers whether it needs them or not. List a file here only when it starts nothing.
  */
 export const UNIT = [
+  'test/engine/provenance-png.test.ts',
   'test/api/link-policy.test.ts',
   'test/api/redact.test.ts',
   'test/api/service-url.test.ts',
@@ -42,6 +43,7 @@ export const UNIT = [
   'test/plan/matrix.test.ts',
   'test/plan/notify.test.ts',
   'test/plan/refusals.test.ts',
+  'test/plan/output-names.test.ts',
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
   'test/review/live.test.ts',

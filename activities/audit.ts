@@ -12,6 +12,8 @@ import { Manifest, type ManifestEntry } from '../records/manifest.ts';
 import { fileIntact } from '../records/outputs.ts';
 import { BadKey } from '../store/index.ts';
 import type { Download } from './finish/save-output.ts';
+import { provenanceOfEntry } from './provenance/of-entry.ts';
+import { withProvenance } from './provenance/with-provenance.ts';
 
 export interface Audit {
   /** Names of jobs whose file was fetched again from their prediction. */
@@ -58,8 +60,17 @@ async function refetch(
     const prediction = await retryRead(() => client.predictions.get(entry.prediction_id));
     const url = prediction.status === 'succeeded' ? prediction.outputs[0] : undefined;
     if (url === undefined) return false;
-    const got = await download(url, { store: manifest.store, key: entry.file }, { cleanUp: true });
-    return got.sha256 === entry.sha256 && got.bytes === entry.bytes;
+    // The same provenance as first delivered, so the same bytes: the recorded sha256 holds.
+    const recorded = provenanceOfEntry(entry);
+    const provenance = recorded ? withProvenance(recorded, entry.file) : null;
+    const got = await download(
+      url,
+      { store: manifest.store, key: entry.file },
+      { cleanUp: true, transform: provenance?.transform },
+    );
+    if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes) return false;
+    await provenance?.sidecar(manifest.store);
+    return true;
   } catch {
     return false; // forgotten by the service, link expired or refused: the job is made again
   }

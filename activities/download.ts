@@ -51,12 +51,14 @@ export interface DownloadOptions {
   readonly cleanUp: boolean;
   /** Default: the policy for the configured service (MEDIAFLOW_API_URL, else the embedded emulator). */
   readonly policy?: LinkPolicy;
+  /** Reshapes the checked body on its way into the store (activities/provenance: XMP into a PNG). */
+  readonly transform?: (body: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
 }
 
 export async function downloadFile(
   url: string,
   target: OutputTarget,
-  { cleanUp, policy: given }: DownloadOptions,
+  { cleanUp, policy: given, transform }: DownloadOptions,
 ): Promise<Downloaded> {
   const policy = given ?? (await configuredPolicy().catch(policyFailure));
   let link = url;
@@ -82,7 +84,8 @@ export async function downloadFile(
       }
       if (!Number.isNaN(expected) && bytes !== expected) throw truncated(link, bytes, expected);
     }
-    return await target.store.write(target.key, Readable.from(checked()), { clearLeftovers: cleanUp });
+    const delivered = transform ? transform(checked()) : checked();
+    return await target.store.write(target.key, Readable.from(delivered), { clearLeftovers: cleanUp });
   } catch (error) {
     // Never read a body we will not keep; destroying it makes undici emit an abort, expected here.
     response?.body.on('error', () => {}).destroy();

@@ -10,6 +10,7 @@ import { jobKey } from './keys.ts';
 import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
 import { JobNames, nameParts } from './names.ts';
+import { OutputNames } from './output-names.ts';
 import type { InputField, PreparedStep } from './prepare.ts';
 import { fallbackProblem } from './refusal-check.ts';
 import type { Report } from './report.ts';
@@ -40,6 +41,7 @@ export function expandJobs(
 ): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   const names = new JobNames();
+  const outputNames = new OutputNames();
   const keys = new Map<string, string>();
   const repeated = new Map<string, Repeated>();
 
@@ -141,10 +143,16 @@ export function expandJobs(
         'same model, input and variant, so one would be paid for twice; use every matrix key in the input, or "repeat" for variants';
       problem(step, ['steps', step.index, 'matrix'], advice, pair);
     } else keys.set(key, name);
+    const file = step.outputName
+      ? outputNames.render(step, step.outputName, lookup, name, (path, message) =>
+          problem(step, path, message, null),
+        )
+      : undefined;
     const planned: PlannedJob = {
       key,
       step: step.id,
       name,
+      ...(file === undefined ? {} : { file }),
       model: step.model,
       input,
       parent: parent?.key ?? null,

@@ -7,6 +7,7 @@ import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts
 import { checkChains, topologicalOrder } from './chains.ts';
 import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
+import { type OutputName, prepareOutputName } from './output-names.ts';
 import type { RefusalRule } from './refusal.ts';
 import { stepTimeoutMs } from './refusal.ts';
 import { refusalRule } from './refusal-check.ts';
@@ -53,6 +54,8 @@ export interface PreparedStep {
   readonly ownKeys: ReadonlySet<string>;
   /** Names a template may use in at least one combination of this step. */
   readonly knownNames: ReadonlySet<string>;
+  /** The template of its files' names (its own output.name, else the campaign's), or null. */
+  readonly outputName: OutputName | null;
   /**
    * No problem was found in the step itself. Its jobs are still built (its children need their
    * keys), but their inputs are not checked, since they would mostly repeat the step's problems.
@@ -124,6 +127,9 @@ function prepareStep(
   const names = new Set([...Object.keys(spec.vars ?? {}), ...inherited, ...matrixKeys(step), 'variant']);
   checkTemplates(step, fields, names, report);
   const withOutput = withParentOutput(step, at, fields, report);
+  const outputName = step.output?.name
+    ? prepareOutputName(step.output.name, [...at, 'output', 'name'], names, report)
+    : prepareOutputName(spec.output?.name, ['output', 'name'], names, report);
   return {
     index,
     id: step.id,
@@ -135,6 +141,7 @@ function prepareStep(
     combinations,
     ownKeys: matrixKeys(step),
     knownNames: names,
+    outputName,
     repeat,
     retries: step.retries,
     concurrency: step.concurrency,

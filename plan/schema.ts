@@ -78,6 +78,11 @@ export const Matrix = z
   .meta({ description: 'Axes (key: list of values) whose cartesian product makes one job per combination.' });
 export type Matrix = z.infer<typeof Matrix>;
 
+const OutputNameTemplate = z.string().min(1).meta({
+  description:
+    'File name of each job’s output under its step’s folder, without extension, e.g. "{{product}}/{{colour}}-{{aspect_ratio}}": matrix keys, vars and {{variant}}; "/" makes folders. Checked for unsafe characters and collisions (docs/spec-format.md).',
+});
+
 export const Step = z
   .strictObject({
     id: SafeName.meta({ description: 'Unique step name; prefixes its jobs’ names.' }),
@@ -109,6 +114,10 @@ export const Step = z
       description:
         'How long one prediction may take ("90s", "10m"): past it the prediction is canceled upstream and the job ends timed_out (retried per `retries`, then its descendants are skipped).',
     }),
+    output: z
+      .strictObject({ name: OutputNameTemplate.optional() })
+      .optional()
+      .meta({ description: 'How this step names its files; overrides the campaign’s output.name.' }),
   })
   .meta({ description: 'One model applied to every combination of its matrix.' });
 export type Step = z.infer<typeof Step>;
@@ -159,8 +168,10 @@ export const CampaignSpec = z
           })
           .meta({
             description:
-              'A folder, relative to the spec file, or s3://bucket/prefix for S3-compatible object storage (endpoint and credentials from the AWS SDK configuration).',
-          }),
+              'A folder, relative to the spec file, or s3://bucket/prefix for S3-compatible object storage (endpoint and credentials from the AWS SDK configuration). Default out/<campaign>.',
+          })
+          .optional(),
+        name: OutputNameTemplate.optional(),
       })
       .optional(),
     vars: Variables.optional(),

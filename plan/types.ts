@@ -35,6 +35,12 @@ export const PlannedJob = z
     /** Unique in the campaign, safe as a file name stem (no separators, no dots at the start). */
     name: z.string().regex(/^[^./\\][^/\\]*$/),
     model: ModelLabel,
+    /**
+     * The output's file under its step's folder, without extension, from output.name (checked
+     * by plan/output-names.ts); absent: the job's name. A plan is a file anyone can edit, so the
+     * store refuses a key that leads outside it whatever this holds.
+     */
+    file: z.string().min(1).optional(),
     /** Validated against the model's schema; may hold FROM_OUTPUT and LOCAL_FILE_PREFIX values. */
     input: z.record(z.string(), z.unknown()).readonly(),
     /** Key of the parent job (`from:` step), or null. */

@@ -48,6 +48,34 @@ export const ManifestEntry = z.object({
   file: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   bytes: z.number().int().nonnegative(),
+  /**
+   * The output's XMP sidecar (its key in the store) and the sidecar's sha256, when its provenance
+   * is not inside the file (a video, a PNG carrying a C2PA manifest). Absent in older records.
+   */
+  xmp: z.string().optional(),
+  xmp_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /**
+   * What the output's XMP says beyond the fields above (activities/provenance/of-entry.ts), so a
+   * file fetched again gets the same bytes and matches its sha256. Absent in older records.
+   */
+  provenance: z
+    .object({
+      campaign: z.string(),
+      plan_digest: z.string(),
+      parent_file: z.string().nullable(),
+      review: z
+        .object({
+          action: z.string(),
+          by: z.string().nullable(),
+          at: z.string(),
+          of: z.enum(['self', 'parent']),
+        })
+        .nullable(),
+    })
+    .optional(),
   output_url: z.string(),
   regenerations: z.number().int(),
   created_at: z.string(),

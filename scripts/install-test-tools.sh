@@ -16,3 +16,5 @@ bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 bash scripts/apt-package.sh chromium chromium 'the browser tests'
 # test/notify/ verifies notices' signatures with the Python standardwebhooks package (another implementation).
 bash scripts/pip-library.sh standardwebhooks-venv standardwebhooks 1.1.0
+# test/engine/provenance.test.ts reads the outputs' XMP back with Debian's exiftool.
+bash scripts/apt-package.sh libimage-exiftool-perl exiftool 'the provenance tests'

@@ -139,6 +139,7 @@ export async function finishJob(
       waitedMs,
       again,
       replaces,
+      head: loaded.head,
     });
     outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
   } catch (error) {

@@ -8,8 +8,12 @@ import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import type { Manifest } from '../../records/manifest.ts';
+import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
+import { recordedProvenance } from '../provenance/of-entry.ts';
+import { provenanceOf } from '../provenance/of-job.ts';
+import { withProvenance } from '../provenance/with-provenance.ts';
 
 export type Download = typeof downloadFile;
 
@@ -18,6 +22,8 @@ export interface SaveContext {
   readonly again: boolean;
   /** The prediction whose lost output this one replaces, or null. */
   readonly replaces: string | null;
+  /** The stored plan's head: which steps are reviewed, for the output's provenance. */
+  readonly head: PlanHead;
 }
 
 /** Downloads the first output and records it; returns the file (its key in the store). */
@@ -33,13 +39,17 @@ export async function saveOutput(
   // A reviewer's new take is saved beside the earlier ones, which the review page still shows.
   const take = request.retake ? `.take${request.regen}` : '';
   // Step ids and names come from a stored plan: the store refuses a key that leads outside it.
-  const file = `${job.step}/${job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
+  const file = `${job.step}/${job.file ?? job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
+  // The sha256 and size recorded are of the file as delivered, with its XMP (docs/provenance.md).
+  const made = await provenanceOf(context.head, manifest, job, prediction, request);
+  const provenance = withProvenance(made, file);
   const { sha256, bytes } = await download(
     url,
     { store: manifest.store, key: file },
-    { cleanUp: context.again },
+    { cleanUp: context.again, transform: provenance.transform },
   );
+  const sidecar = await provenance.sidecar(manifest.store);
   // One record per job and prediction: a second worker finishing it finds the record taken.
   await manifest.record(
     {
@@ -53,6 +63,8 @@ export async function saveOutput(
       file,
       sha256,
       bytes,
+      ...(sidecar ? { xmp: sidecar.file, xmp_sha256: sidecar.sha256 } : {}),
+      provenance: recordedProvenance(made),
       output_url: url,
       regenerations: request.regen,
       created_at: prediction.createdAt ?? new Date(request.startedAt).toISOString(),
@@ -65,7 +77,7 @@ export async function saveOutput(
   return file;
 }
 
-type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key'>;
+type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
 
 /**
  * Removes what finish attempts killed mid-write left of these jobs' outputs and records (a
@@ -100,7 +112,7 @@ export async function removeUnfinishedOutputs(
   const ours: Unfinished[] = [];
   for await (const job of jobs) {
     if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    ours.push(...ofOutput.take(outputId(job.step, job.name)), ...ofRecord.take(job.key));
+    ours.push(...ofOutput.take(outputId(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
   }
   for (const leftover of ours) await store.remove(leftover.temporary);
   return ours.map((leftover) => leftover.key).sort();
