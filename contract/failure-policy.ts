@@ -33,7 +33,12 @@ export type FailureKind =
   /** A worker cannot read the stored plan (another machine, a missing volume, a changed file). */
   | 'plan_unreadable'
   /** 401/403 on a key that worked: it was deleted or rotated. */
-  | 'authentication_failed';
+  | 'authentication_failed'
+  /**
+   * An outage: 5xx, timeouts or connection refused through several attempts of one create
+   * (OUTAGE_AFTER_ATTEMPTS). Not a failure of the jobs: they wait while the campaign pauses.
+   */
+  | 'service_unavailable';
 
 export type FailureEffect =
   /** Throw a retryable activity failure: Temporal tries the same attempt again (Retry-After honoured). */
@@ -54,7 +59,12 @@ export type FailureEffect =
       readonly kind: 'stop_campaign';
       readonly outcome: Exclude<CampaignOutcome, 'running' | 'completed'>;
       readonly job: 'fail' | 'keep';
-    };
+    }
+  /**
+   * The jobs go back to the queue, nothing failed; no create is sent until the pause ends (backing
+   * off while the cause lasts: workflows/outage.ts), then the campaign resumes by itself.
+   */
+  | { readonly kind: 'pause_campaign' };
 
 export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   rate_limited: { kind: 'requeue' },
@@ -69,7 +79,14 @@ export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   output_unwritable: { kind: 'stop_campaign', outcome: 'output_unwritable', job: 'keep' },
   plan_unreadable: { kind: 'stop_campaign', outcome: 'plan_unreadable', job: 'keep' },
   authentication_failed: { kind: 'stop_campaign', outcome: 'authentication_failed', job: 'keep' },
+  service_unavailable: { kind: 'pause_campaign' },
 };
+
+/**
+ * Attempts of one create that meet a passing fault (5xx, timeout, connection refused) before it
+ * is taken as an outage: a blip is retried within the activity (about a second), an outage pauses.
+ */
+export const OUTAGE_AFTER_ATTEMPTS = 4;
 
 const KINDS = new Set<string>(Object.keys(FAILURE_POLICY));
 

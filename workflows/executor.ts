@@ -25,6 +25,7 @@ import {
 } from './activities.ts';
 import { messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
+import { withPause } from './outage.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
@@ -62,7 +63,7 @@ export function executor(
   function start(effect: Effect): void {
     switch (effect.kind) {
       case 'create':
-        void create(effect.batch);
+        void create(effect.batch, effect.reconcileSince);
         return;
       case 'finish':
         void finish(effect.flight, effect.resumed);
@@ -84,11 +85,12 @@ export function executor(
     }
   }
 
-  async function create(batch: readonly PendingJob[]): Promise<void> {
+  async function create(batch: readonly PendingJob[], reconcileSince?: number): Promise<void> {
     let event: CampaignEvent;
     try {
+      const request = { ...context, items: batch.map(itemOf) };
       const outcomes = await createPredictions.executeWithOptions({ summary: createSummary(batch) }, [
-        { ...context, items: batch.map(itemOf) },
+        reconcileSince === undefined ? request : { ...request, reconcileSince },
       ]);
       event = { kind: 'created', batch, outcomes };
     } catch (error) {
@@ -146,7 +148,7 @@ export function executor(
 
   /** The memo's progress, and the search attributes that changed since last written. */
   function publish(indexed: boolean): void {
-    const progress = jobs.progress(input.campaign, clock.now());
+    const progress = withPause(jobs.progress(input.campaign, clock.now()), model.run.outage.current);
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
     const changed = attributes.changed(progressAttributes(progress));

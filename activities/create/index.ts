@@ -13,7 +13,7 @@
 import pLimit from 'p-limit';
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
-import { effectOf } from '../../contract/failure-policy.ts';
+import { effectOf, OUTAGE_AFTER_ATTEMPTS } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import { addClaims, type NewClaim } from '../../records/claims.ts';
 import type { ClaimsIndex } from '../../records/claims-index.ts';
@@ -55,16 +55,36 @@ export async function createPredictions(
 ): Promise<CreateOutcome[]> {
   // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
   // second attempt would create while the first is still waiting for its answer.
-  return heartbeating(undefined, ({ info }) =>
-    createAll(
-      deps,
-      loaded,
-      manifest,
-      request,
-      attemptOf(info),
-      info.attempt > 1 ? { since: info.scheduledTimestampMs } : null,
-    ),
-  );
+  return heartbeating(undefined, async ({ info }) => {
+    // A retried attempt, or jobs an outage sent back, may follow creates that reached the service.
+    const since = Math.min(
+      request.reconcileSince ?? Number.POSITIVE_INFINITY,
+      info.attempt > 1 ? info.scheduledTimestampMs : Number.POSITIVE_INFINITY,
+    );
+    const reconcile = Number.isFinite(since) ? { since } : null;
+    try {
+      return await createAll(deps, loaded, manifest, request, attemptOf(info), reconcile);
+    } catch (error) {
+      if (!isOutage(error, info.attempt)) throw error;
+      // The service stays down: hand the jobs back (the workflow pauses) rather than retry on.
+      // Whatever they may have created since the first attempt is adopted when they come back.
+      const at = Date.now();
+      const from = Math.min(since, info.scheduledTimestampMs);
+      return request.items.map(({ i }) => ({
+        kind: 'unavailable',
+        i,
+        reason: error.message,
+        since: from,
+        at,
+      }));
+    }
+  });
+}
+
+/** A passing fault (5xx, timeout, connection refused, not a 429) met by OUTAGE_AFTER_ATTEMPTS attempts. */
+function isOutage(error: unknown, attempt: number): error is ServiceError {
+  if (attempt < OUTAGE_AFTER_ATTEMPTS || !(error instanceof ServiceError)) return false;
+  return failureKindOf(error) === 'transient';
 }
 
 /**

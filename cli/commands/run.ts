@@ -117,7 +117,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       logFile,
       onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
       // A full disk says so in the campaign's outcome; this says why the log file is short.
-      onLogLost: (code) => display.note(`worker warnings cannot be written to ${relative('.', logFile)} (${code})`),
+      onLogLost: (code) =>
+        display.note(`worker warnings cannot be written to ${relative('.', logFile)} (${code})`),
     });
   try {
     const handle = campaignHandle(env.client, plan.campaign);
