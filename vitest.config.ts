@@ -24,6 +24,7 @@ const UNIT = [
   'test/engine/step-counts.test.ts',
   'test/engine/step-properties.test.ts',
   'test/engine/step.test.ts',
+  'test/engine/step-outage.test.ts',
   'test/infra/compose.test.ts',
   'test/plan/broken-specs.test.ts',
   'test/plan/examples.test.ts',
