@@ -23,7 +23,7 @@ import {
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
-import { messageOf, stopOf } from './failure-of.ts';
+import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
 import { withPause } from './outage.ts';
 import type { Effect } from './reducer/effects.ts';
@@ -164,6 +164,10 @@ export function executor(
     try {
       value = await work();
     } catch (error) {
+      if (kindOfFailure(error) === 'service_unavailable' && !isCancellation(error)) {
+        dispatch({ kind: 'read-unavailable', reason: messageOf(error) });
+        return;
+      }
       const stop = stopOf(error);
       if (!stop || isCancellation(error)) throw error;
       dispatch({ kind: 'read-lost', stop: stop.effect.outcome, message: stop.message });

@@ -31,13 +31,14 @@ export class Outage {
   private readonly sentBack = new Set<number>();
 
   /**
-   * Job `i` came back unavailable at `now`. Returns the pause to apply when this is news (the first
+   * Job `i` came back unavailable at `now` (null: a read of the limits did). Returns the pause to apply when this is news (the first
    * failure, or a try after the last pause ended), null when the pause in force already covers it
    * (the other batches that were under way when the service went down).
    */
-  down(i: number, reason: string, sinceWorker: number, now: number): OutageNow | null {
-    this.sentBack.add(i);
-    this.reconcileSince = Math.min(this.reconcileSince ?? sinceWorker, sinceWorker);
+  down(i: number | null, reason: string, sinceWorker: number | null, now: number): OutageNow | null {
+    // A read of the limits meets an outage too, and sends no job back (creates nothing).
+    if (i !== null) this.sentBack.add(i);
+    if (sinceWorker !== null) this.reconcileSince = Math.min(this.reconcileSince ?? sinceWorker, sinceWorker);
     const was = this.current;
     if (was !== null && now < was.until) {
       this.current = { ...was, reason };

@@ -13,7 +13,7 @@
 import pLimit from 'p-limit';
 import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/activities.ts';
-import { effectOf, OUTAGE_AFTER_ATTEMPTS } from '../../contract/failure-policy.ts';
+import { effectOf } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import { addClaims, type NewClaim } from '../../records/claims.ts';
 import type { ClaimsIndex } from '../../records/claims-index.ts';
@@ -22,7 +22,7 @@ import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import type { Store } from '../../store/index.ts';
-import { failureKindOf } from '../failure-kind.ts';
+import { failureKindOf, isOutage } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
@@ -79,12 +79,6 @@ export async function createPredictions(
       }));
     }
   });
-}
-
-/** A passing fault (5xx, timeout, connection refused, not a 429) met by OUTAGE_AFTER_ATTEMPTS attempts. */
-function isOutage(error: unknown, attempt: number): error is ServiceError {
-  if (attempt < OUTAGE_AFTER_ATTEMPTS || !(error instanceof ServiceError)) return false;
-  return failureKindOf(error) === 'transient';
 }
 
 /**

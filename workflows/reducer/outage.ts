@@ -4,16 +4,32 @@
  * created ends the pause. Said in the log once per pause, and in the progress (`paused`).
  */
 import type { CreateOutcome } from '../../contract/activities.ts';
+import { LIMITS_REFRESH_MS } from '../decide.ts';
+import type { OutageNow } from '../outage.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
 
 type Unavailable = Extract<CreateOutcome, { kind: 'unavailable' }>;
 
 export function serviceDown(m: Model, outcome: Unavailable): Effect[] {
-  const { jobs, run, clock, pacer } = m;
-  clock.observe(outcome.at);
-  jobs.onRetry(outcome.i);
-  const pause = run.outage.down(outcome.i, outcome.reason, outcome.since, clock.now());
+  m.clock.observe(outcome.at);
+  m.jobs.onRetry(outcome.i);
+  return paused(m, m.run.outage.down(outcome.i, outcome.reason, outcome.since, m.clock.now()));
+}
+
+/**
+ * The limits could not be read (a read of the loop, which waits for it): creates pause, and the
+ * next read is due when the pause ends (decide.ts reads stale limits LIMITS_REFRESH_MS after the last).
+ */
+export function limitsUnavailable(m: Model, reason: string): Effect[] {
+  const pause = m.run.outage.down(null, reason, null, m.clock.now());
+  const until = m.run.outage.current?.until ?? m.clock.now();
+  m.run.limitsReadAt = until - LIMITS_REFRESH_MS;
+  return paused(m, pause);
+}
+
+function paused(m: Model, pause: OutageNow | null): Effect[] {
+  const { clock, pacer } = m;
   if (pause === null) return [];
   pacer.pauseUntil(pause.until, clock.now());
   return [

@@ -14,6 +14,7 @@ import { shareTaken } from './governor.ts';
 import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
 import type { Model } from './model.ts';
 import { jobsLoaded, limitsRead, next, publishing, readLost } from './next.ts';
+import { limitsUnavailable } from './outage.ts';
 import { released, reviewed } from './reviews.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
@@ -46,6 +47,9 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
       return jobsLoaded(m, event.jobs);
     case 'released':
       return released(m, event.span, event.jobs);
+    case 'read-unavailable':
+      // Counted as a report: the pause (and its next try) is news for the memo.
+      return reported(m, limitsUnavailable(m, event.reason));
     case 'read-lost':
       return readLost(m, event.stop, event.message);
     case 'review':
