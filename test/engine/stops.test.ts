@@ -59,6 +59,25 @@ describe('campaign stops', () => {
     expect(paidOnce(h.emulator.ledger(), 24)).toMatchObject({ ok: true });
   });
 
+  it('an account that runs dry stops it with balance_exhausted; topped up, the same spec finishes, each job paid once', async () => {
+    // $0.20 of credits for 16 stills at $0.03: about six are paid, then the service answers 402.
+    const h = await harness({ credits: '0.20' });
+    const plan = await h.plan(IMAGES(16));
+    const stopped = await h.run(plan);
+    expect(stopped.outcome).toBe('balance_exhausted');
+    expect(stopped.stopMessage).toBeTruthy();
+    const paid = (await h.manifest(plan)).length;
+    expect(paid).toBeGreaterThan(0);
+    expect(paid).toBeLessThan(16);
+
+    h.emulator.addCredits('5.00');
+    const finished = await h.run(plan);
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(16);
+    // What the first run made is not made again: 16 predictions in all, one per job.
+    expect(paidOnce(h.emulator.ledger(), 16)).toMatchObject({ ok: true });
+  });
+
   it('a key deleted mid-run stops it with authentication_failed; with a new key the same spec finishes, each job paid once', async () => {
     const h = await harness({ latencyMs: 300, jitter: false });
     const plan = await h.plan(IMAGES(16));
