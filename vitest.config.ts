@@ -13,6 +13,7 @@ const UNIT = [
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
   'test/cli/worker-log.test.ts',
+  'test/cli/pause-line.test.ts',
   'test/engine/campaign-state.test.ts',
   'test/engine/decide.test.ts',
   'test/engine/failure-policy.test.ts',
