@@ -5,6 +5,7 @@
  * runs as root, as CI does). The full-size drills are `npm run drill -- disk-full|key-deleted`
  * (bench/drills/stops.ts, sharing these helpers: bench/drills/stop-kit.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -57,6 +58,28 @@ describe('campaign stops', () => {
     expect(await h.manifest(plan)).toHaveLength(24);
     // Each job's prediction was created once, the ones made before the disk filled included.
     expect(paidOnce(h.emulator.ledger(), 24)).toMatchObject({ ok: true });
+  });
+
+  it('an output disk turned read-only mid-run stops it with output_unwritable; made writable, the same spec finishes, each job paid once', async () => {
+    const h = await harness({ latencyMs: 300, jitter: false });
+    const out = join(h.dir, 'out');
+    await mkdir(out);
+    mountTmpfs(out, '4m');
+    onTestFinished(() => unmountTmpfs(out));
+    const plan = await h.plan(IMAGES(16));
+    const stopped = await h.run(plan, async () => {
+      while ((await h.manifest(plan)).length < 2) await new Promise((r) => setTimeout(r, 50));
+      // What an operator's remount, or a disk error the kernel answers with, does (EROFS).
+      execFileSync('mount', ['-o', 'remount,ro', out]);
+    });
+    expect(stopped.outcome).toBe('output_unwritable');
+    expect(stopped.stopMessage).toMatch(/EROFS/);
+
+    execFileSync('mount', ['-o', 'remount,rw', out]);
+    const finished = await h.run(plan);
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(16);
+    expect(paidOnce(h.emulator.ledger(), 16)).toMatchObject({ ok: true });
   });
 
   it('an account that runs dry stops it with balance_exhausted; topped up, the same spec finishes, each job paid once', async () => {
