@@ -4,10 +4,10 @@
  * (its errno code). What follows from the kind is the policy's, not this module's.
  */
 import { hostname } from 'node:os';
-import type { ServiceError } from '../api/client/index.ts';
+import { ServiceError } from '../api/client/index.ts';
 import { isContentRefusal } from '../api/wire/index.ts';
 import type { PlanRef } from '../contract/campaign.ts';
-import type { FailureKind } from '../contract/failure-policy.ts';
+import { type FailureKind, OUTAGE_AFTER_ATTEMPTS } from '../contract/failure-policy.ts';
 import { ShortWrite } from '../records/jsonl.ts';
 import { s3FailureOf } from '../store/index.ts';
 
@@ -20,6 +20,15 @@ export function failureKindOf(error: ServiceError): FailureKind {
   // Never retried blindly: the step's on_refusal decides (contract/failure-policy.ts).
   if (isContentRefusal(error)) return 'refused';
   return 'rejected';
+}
+
+/**
+ * A passing fault (5xx, timeout, connection refused; not a 429) met by the OUTAGE_AFTER_ATTEMPTS-th
+ * attempt of one activity: the service is down (`service_unavailable`), not blinking.
+ */
+export function isOutage(error: unknown, attempt: number): error is ServiceError {
+  if (attempt < OUTAGE_AFTER_ATTEMPTS || !(error instanceof ServiceError)) return false;
+  return failureKindOf(error) === 'transient';
 }
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);

@@ -4,7 +4,7 @@
  * and the download (the CDN side). The worker builds the real ones (worker/create-worker.ts);
  * tests replace any of them. Nothing here is given a secret by the workflow.
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient, ServiceError } from '../api/client/index.ts';
 import type {
@@ -26,7 +26,7 @@ import type { LoadedPlan, PlanCache } from '../records/plan-store.ts';
 import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { createPredictions } from './create/index.ts';
-import { PlanUnreadable, passingStoreError } from './failure-kind.ts';
+import { isOutage, PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import { finishPrediction, type JobResult } from './finish/index.ts';
 import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
@@ -139,6 +139,14 @@ export function createActivities({ client, storeOf, plans, manifests, download }
       } catch (error) {
         // A service that does not publish its limits gets modest ones; a passing fault is retried.
         if (error instanceof ServiceError && !error.retryable) return FALLBACK_LIMITS;
+        // Down for several attempts: the workflow pauses (and says so) rather than wait in silence.
+        if (isOutage(error, Context.current().info.attempt)) {
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: 'service_unavailable',
+            nonRetryable: true,
+          });
+        }
         throw retryableFailure(error);
       }
     },

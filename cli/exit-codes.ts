@@ -25,7 +25,10 @@ export interface Exit {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function exitOf(p: CampaignProgress): Exit {
+/** Outcomes whose fix is done to the output folder: the line names it. */
+const ABOUT_THE_FOLDER = new Set<CampaignProgress['outcome']>(['disk_full', 'output_unwritable']);
+
+export function exitOf(p: CampaignProgress, outputDir?: string): Exit {
   const sum = (count: (s: CampaignProgress['steps'][number]) => number) =>
     p.steps.reduce((n, s) => n + count(s), 0);
   if (p.outcome === 'canceled') return { code: EXIT.canceled, reason: 'the campaign was canceled' };
@@ -33,7 +36,9 @@ export function exitOf(p: CampaignProgress): Exit {
     const { says, fix } = OUTCOMES[p.outcome];
     return {
       code: EXIT.stopped,
-      reason: fix ? `${says}; to go on: ${fix}` : `${says}; nothing more was submitted`,
+      reason: fix
+        ? `${says}${outputDir && ABOUT_THE_FOLDER.has(p.outcome) ? ` (output.dir: ${outputDir})` : ''}; to go on: ${fix}`
+        : `${says}; nothing more was submitted`,
     };
   }
   const failed = sum((s) => s.failed);

@@ -17,6 +17,8 @@ export interface FrameFacts {
   readonly etaMs: number | null;
   /** Nothing polls the campaign's task queue: it does not move until a worker runs. */
   readonly paused: boolean;
+  /** The service is down and the campaign waits for it (cli/pause-line.ts, pauseState). */
+  readonly outage?: string | null;
 }
 
 const done = (s: StepProgress) => s.succeeded + s.cached;
@@ -109,13 +111,15 @@ function footer(p: CampaignProgress, facts: FrameFacts, room: number): string {
       ? 'finished'
       : facts.paused
         ? 'paused: no worker'
-        : p.submitting === false
-          ? 'stopping: in flight landing'
-          : reviewWait(p).only
-            ? `${reviewWait(p).awaiting} awaiting review`
-            : facts.etaMs === null
-              ? 'ETA measuring'
-              : `ETA ${duration(facts.etaMs)}`;
+        : facts.outage
+          ? facts.outage
+          : p.submitting === false
+            ? 'stopping: in flight landing'
+            : reviewWait(p).only
+              ? `${reviewWait(p).awaiting} awaiting review`
+              : facts.etaMs === null
+                ? 'ETA measuring'
+                : `ETA ${duration(facts.etaMs)}`;
   const variants = [
     `spent ${spent} + ${committed} committed, ${budget} · ${jobs} · ${state}`,
     `spent ${spent} + ${committed} committed · ${jobs} · ${state}`,

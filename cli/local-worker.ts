@@ -3,8 +3,6 @@
  * and `cancel` carry one while they wait for the campaign. With a configured Temporal the
  * workers are separate processes (`mediaflow worker`) and this is opt-in (`run --worker`).
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { engineQueue } from '../contract/engine.ts';
@@ -13,6 +11,7 @@ import { loadTemporalTarget } from '../worker/connection.ts';
 import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
 import { createGovernorWorker } from '../worker/governor.ts';
 import type { Environment } from './environment.ts';
+import { workerLog } from './worker-log.ts';
 
 export interface LocalWorker {
   /**
@@ -36,6 +35,8 @@ export interface LocalWorkerOptions {
   readonly logFile?: string;
   /** Called once, at the first warning written to logFile (`run` says where it is). */
   readonly onFirstWarning?: () => void;
+  /** Called once, when a warning could not be written to logFile (its error code: ENOSPC…). */
+  readonly onLogLost?: (code: string) => void;
 }
 
 /**
@@ -52,7 +53,13 @@ export async function startLocalWorker(
   taskQueue = engineQueue(TASK_QUEUE),
   options: LocalWorkerOptions = {},
 ): Promise<LocalWorker> {
-  const log = options.logFile ? fileLog(options.logFile, options.onFirstWarning) : null;
+  const log = options.logFile
+    ? workerLog(options.logFile, {
+        onFirst: options.onFirstWarning,
+        onLost: options.onLogLost,
+        skip: isGovernorActivityNotice,
+      })
+    : null;
   Runtime.install({
     // The worker speaks up only about problems; with a live view on the terminal, in its file.
     logger: log ? new DefaultLogger('WARN', (entry) => log.write(entry)) : new DefaultLogger('WARN'),
@@ -100,35 +107,6 @@ export async function startLocalWorker(
 }
 
 /**
- * Appends one line per entry: time, level, message, then its attributes as JSON (task tokens
- * dropped: opaque, long, and of no use to a reader). Written synchronously, so the lines are
- * there even when the process exits right after (detach).
- */
-function fileLog(path: string, onFirst?: () => void) {
-  let fd: number | null = null;
-  let closed = false;
-  return {
-    write(entry: LogEntry): void {
-      if (closed || isGovernorActivityNotice(entry)) return;
-      if (fd === null) {
-        // Private like the rest of `.state/` (worker/private-state.ts), wherever it is.
-        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-        fd = openSync(path, 'a', 0o600);
-        onFirst?.();
-      }
-      const { taskToken: _, ...meta } = entry.meta ?? {};
-      const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
-      const attributes = JSON.stringify(meta, attributeJson);
-      writeSync(fd, `${at} ${entry.level} ${entry.message} ${attributes}\n`);
-    },
-    close(): void {
-      closed = true;
-      if (fd !== null) closeSync(fd);
-    },
-  };
-}
-
-/**
  * The governors' worker registers no activity on purpose (a governor runs none), and the SDK
  * warns about it at every start: not news for the person watching a campaign.
  */
@@ -136,11 +114,4 @@ function isGovernorActivityNotice(entry: LogEntry): boolean {
   return (
     entry.meta?.taskQueue === GOVERNOR_TASK_QUEUE && entry.message.startsWith('No activities registered')
   );
-}
-
-/** An error's name and message are not enumerable: JSON.stringify alone would drop them. */
-function attributeJson(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return String(value);
-  if (value instanceof Error) return { ...value, name: value.name, message: value.message };
-  return value;
 }

@@ -7,6 +7,7 @@ import { formatDollars, formatUsd, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
+import { pauseState } from './pause-line.ts';
 
 const finished = (s: StepProgress) =>
   s.succeeded + s.cached + s.failed + s.skipped + (s.refused ?? 0) + (s.timed_out ?? 0);
@@ -74,13 +75,15 @@ export class ProgressDisplay {
     if (!this.live) {
       if (now - this.lastLine >= 5_000) {
         const line = statusLine({ ...p, etaMs: paused ? null : etaMs });
-        this.stream.write(`${line}${paused ? ' (paused: no worker)' : ''}\n`);
+        const outage = pauseState(p, now);
+        const why = paused ? ' (paused: no worker)' : outage ? ` (${outage})` : '';
+        this.stream.write(`${line}${why}\n`);
         this.lastLine = now;
       }
       return;
     }
     const previous = this.frame;
-    this.frame = renderFrame(p, { width: this.width, etaMs, paused });
+    this.frame = renderFrame(p, { width: this.width, etaMs, paused, outage: pauseState(p, now) });
     this.stream.write(this.erase(previous) + this.frame.map((line) => `${line}\n`).join(''));
   }
 

@@ -47,13 +47,31 @@ export type CreateOutcome =
       readonly failure: FailureKind;
     }
   /** Rate limited inside a batch: try again after the delay. */
-  | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number };
+  | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number }
+  /**
+   * The service is down (503s, timeouts, connection refused through several attempts): the job
+   * goes back to the queue and the campaign pauses (failure kind `service_unavailable`). It may
+   * have been created since `since` (worker clock, ms): its next create reconciles from then.
+   */
+  | {
+      readonly kind: 'unavailable';
+      readonly i: number;
+      readonly reason: string;
+      readonly since: number;
+      /** Worker clock when the activity gave up (moves the campaign clock). */
+      readonly at: number;
+    };
 
 export interface CreateRequest {
   readonly campaign: string;
   readonly plan: PlanRef;
   readonly outputDir: string;
   readonly items: readonly CreateItem[];
+  /**
+   * Set after an outage sent jobs back to the queue (worker clock, ms): predictions made since
+   * then may be theirs, unanswered, and are adopted before anything is created (reconcile.ts).
+   */
+  readonly reconcileSince?: number;
 }
 
 export interface FinishRequest {

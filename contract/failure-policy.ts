@@ -40,7 +40,12 @@ export type FailureKind =
    */
   | 'refused'
   /** The prediction ran past its step's `timeout:` and was canceled upstream. */
-  | 'timed_out';
+  | 'timed_out'
+  /**
+   * An outage: 5xx, timeouts or connection refused through several attempts of one create
+   * (OUTAGE_AFTER_ATTEMPTS). Not a failure of the jobs: they wait while the campaign pauses.
+   */
+  | 'service_unavailable';
 
 export type FailureEffect =
   /** Throw a retryable activity failure: Temporal tries the same attempt again (Retry-After honoured). */
@@ -69,7 +74,12 @@ export type FailureEffect =
       readonly kind: 'stop_campaign';
       readonly outcome: Exclude<CampaignOutcome, 'running' | 'completed'>;
       readonly job: 'fail' | 'keep';
-    };
+    }
+  /**
+   * The jobs go back to the queue, nothing failed; no create is sent until the pause ends (backing
+   * off while the cause lasts: workflows/outage.ts), then the campaign resumes by itself.
+   */
+  | { readonly kind: 'pause_campaign' };
 
 export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   rate_limited: { kind: 'requeue' },
@@ -86,7 +96,14 @@ export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   authentication_failed: { kind: 'stop_campaign', outcome: 'authentication_failed', job: 'keep' },
   refused: { kind: 'on_refusal' },
   timed_out: { kind: 'regenerate', endsAs: 'timed_out' },
+  service_unavailable: { kind: 'pause_campaign' },
 };
+
+/**
+ * Attempts of one create that meet a passing fault (5xx, timeout, connection refused) before it
+ * is taken as an outage: a blip is retried within the activity (about a second), an outage pauses.
+ */
+export const OUTAGE_AFTER_ATTEMPTS = 4;
 
 const KINDS = new Set<string>(Object.keys(FAILURE_POLICY));
 

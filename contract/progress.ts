@@ -104,5 +104,18 @@ export const CampaignProgress = z.object({
   runs: count,
   /** Notices delivered and failed (docs/notifications.md); absent without `notify` targets. */
   notifications: z.object({ delivered: count, failed: count, failures: z.array(z.string()) }).optional(),
+  /**
+   * Set while the campaign pauses on its own and resumes by itself: the service is down
+   * (failure kind `service_unavailable`, workflows/outage.ts). Times are ms since the epoch
+   * (campaign clock): since when, and the next try. Absent otherwise, and in older memos.
+   */
+  paused: z
+    .object({
+      kind: z.literal('service_unavailable'),
+      reason: z.string(),
+      since: z.number(),
+      until: z.number(),
+    })
+    .optional(),
 });
 export type CampaignProgress = z.infer<typeof CampaignProgress>;

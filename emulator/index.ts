@@ -4,6 +4,7 @@
  * every behaviour the service spec leaves open.
  */
 import type { ModelLabel } from '../api/catalogue/index.ts';
+import { parseUsd } from '../api/money.ts';
 import { createContext } from './context.ts';
 import type { Ledger } from './ledger.ts';
 import type { EmulatorOptions, Faults, Limits } from './options.ts';
@@ -26,6 +27,8 @@ export interface RunningEmulator {
   setFaults(faults: Partial<Faults>): void;
   setLimits(limits: Partial<Limits>): void;
   setIgnoreIdempotency(on: boolean): void;
+  /** Adds credits to the account, a decimal string of dollars ("5.00"). */
+  addCredits(usd: string): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     setIgnoreIdempotency: (on) => {
       context.ignoreIdempotency = on;
     },
+    addCredits: (usd) => context.account.addCredits(parseUsd(usd)),
     close: async () => {
       context.lifecycle.stop();
       context.dispatcher.stop();

@@ -23,9 +23,10 @@ import {
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
-import { messageOf, stopOf } from './failure-of.ts';
+import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
 import { notifier, progressOf } from './notifier.ts';
+import { withPause } from './outage.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
@@ -69,7 +70,7 @@ export function executor(
   function start(effect: Effect): void {
     switch (effect.kind) {
       case 'create':
-        void create(effect.batch);
+        void create(effect.batch, effect.reconcileSince);
         return;
       case 'finish':
         void finish(effect.flight, effect.resumed);
@@ -94,11 +95,12 @@ export function executor(
     }
   }
 
-  async function create(batch: readonly PendingJob[]): Promise<void> {
+  async function create(batch: readonly PendingJob[], reconcileSince?: number): Promise<void> {
     let event: CampaignEvent;
     try {
+      const request = { ...context, items: batch.map(itemOf) };
       const outcomes = await createPredictions.executeWithOptions({ summary: createSummary(batch) }, [
-        { ...context, items: batch.map(itemOf) },
+        reconcileSince === undefined ? request : { ...request, reconcileSince },
       ]);
       event = { kind: 'created', batch, outcomes };
     } catch (error) {
@@ -158,7 +160,7 @@ export function executor(
 
   /** The memo's progress, and the search attributes that changed since last written. */
   function publish(indexed: boolean): void {
-    const progress = progressOf(model, input.campaign, clock.now());
+    const progress = withPause(progressOf(model, input.campaign, clock.now()), model.run.outage.current);
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
     const changed = attributes.changed(progressAttributes(progress));
@@ -174,6 +176,10 @@ export function executor(
     try {
       value = await work();
     } catch (error) {
+      if (kindOfFailure(error) === 'service_unavailable' && !isCancellation(error)) {
+        dispatch({ kind: 'read-unavailable', reason: messageOf(error) });
+        return;
+      }
       const stop = stopOf(error);
       if (!stop || isCancellation(error)) throw error;
       dispatch({ kind: 'read-lost', stop: stop.effect.outcome, message: stop.message });

@@ -4,12 +4,16 @@
  * the service's limits is, and what of its progress was published. Plain deterministic code,
  * moved only by the reducer (reducer/step.ts).
  */
+import { Outage } from './outage.ts';
+
 export class RunState {
   /** Create activities under way: their predictions must be known before a roll-over or cancel. */
   creating = 0;
   /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
   chaining = 0;
   cancelled = false;
+  /** The service's outage, if one is under way (outage.ts): creates pause, jobs wait. */
+  readonly outage = new Outage();
   /** Set by a 429: the service's limits may have changed under us. */
   limitsStale = false;
   /** When the drain before continue-as-new began; null while running normally. */

@@ -23,7 +23,7 @@ import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import { type RefusalRecord, writeRefusals } from '../../records/refusals.ts';
 import type { Store } from '../../store/index.ts';
-import { failureKindOf } from '../failure-kind.ts';
+import { failureKindOf, isOutage } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
@@ -56,16 +56,30 @@ export async function createPredictions(
 ): Promise<CreateOutcome[]> {
   // Heartbeats for the whole attempt: a slow batch reply must not look like a dead worker, or a
   // second attempt would create while the first is still waiting for its answer.
-  return heartbeating(undefined, ({ info }) =>
-    createAll(
-      deps,
-      loaded,
-      manifest,
-      request,
-      attemptOf(info),
-      info.attempt > 1 ? { since: info.scheduledTimestampMs } : null,
-    ),
-  );
+  return heartbeating(undefined, async ({ info }) => {
+    // A retried attempt, or jobs an outage sent back, may follow creates that reached the service.
+    const since = Math.min(
+      request.reconcileSince ?? Number.POSITIVE_INFINITY,
+      info.attempt > 1 ? info.scheduledTimestampMs : Number.POSITIVE_INFINITY,
+    );
+    const reconcile = Number.isFinite(since) ? { since } : null;
+    try {
+      return await createAll(deps, loaded, manifest, request, attemptOf(info), reconcile);
+    } catch (error) {
+      if (!isOutage(error, info.attempt)) throw error;
+      // The service stays down: hand the jobs back (the workflow pauses) rather than retry on.
+      // Whatever they may have created since the first attempt is adopted when they come back.
+      const at = Date.now();
+      const from = Math.min(since, info.scheduledTimestampMs);
+      return request.items.map(({ i }) => ({
+        kind: 'unavailable',
+        i,
+        reason: error.message,
+        since: from,
+        at,
+      }));
+    }
+  });
 }
 
 /**

@@ -3,11 +3,13 @@
  * to the run already under way, show live progress per step, and print a summary with costs.
  * Ctrl-C detaches at once; it never cancels (that is `mediaflow cancel`).
  */
+
 import { join, relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
+import { localFailureKind } from '../../activities/failure-kind.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars, type Micros } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
@@ -121,6 +123,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     startLocalWorker(env, taskQueue, {
       logFile,
       onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
+      // A full disk says so in the campaign's outcome; this says why the log file is short.
+      onLogLost: (code) =>
+        display.note(`worker warnings cannot be written to ${relative('.', logFile)} (${code})`),
     });
   try {
     const handle = campaignHandle(env.client, plan.campaign);
@@ -147,7 +152,16 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
         return { code: EXIT.error, exitNow: false };
       }
-      const ref = await storePlan(plan, report.servicePrices);
+      // The plan is the first thing written: a full or read-only output disk is named here.
+      const ref = await storePlan(plan, report.servicePrices).catch((error: unknown) => {
+        const kind = localFailureKind(error);
+        if (kind !== 'disk_full' && kind !== 'output_unwritable') throw error;
+        return { refused: stopLine(kind, `${(error as Error).message} (output.dir: ${plan.outputDir})`) };
+      });
+      if ('refused' in ref) {
+        console.error(`refusing to start: ${ref.refused}`);
+        return { code: EXIT.stopped, exitNow: false };
+      }
       // Before the run that continues it starts, so no writer of that run can meet these lines.
       if (await runsOnOlderEngine(handle)) await restoreLines(plan);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -232,7 +246,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // This campaign is over; work still in flight belongs to others on a shared queue.
     if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));
     worker = null;
-    const exit = exitOf(final.progress);
+    const exit = exitOf(final.progress, plan.outputDir);
     if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
     return { code: exit.code, exitNow: stillWorking };
   } finally {

@@ -9,6 +9,7 @@ import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { etaAt } from '../live-frame.ts';
 import { notifyLine } from '../notify-line.ts';
+import { pauseLine } from '../pause-line.ts';
 import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
 
 export function register(program: Command): void {
@@ -38,11 +39,13 @@ export function register(program: Command): void {
             : '';
           const review = awaitingLine(awaiting, progress);
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
+          const outage = pauseLine(progress, Date.now());
+          const outageLine = outage ? `\n${outage}` : '';
           const table = summaryTable(progress, closedAt, total);
           const line = statusLine(now, total);
           const notices = notifyLine(progress);
           const noticeLine = notices ? `\n${notices}` : '';
-          console.log(`${line}${pause}${reviewLine}${noticeLine}\n\n${table}`);
+          console.log(`${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

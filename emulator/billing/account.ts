@@ -28,6 +28,11 @@ export class CreditAccount {
     this.balance = parseUsd(startingCredits);
   }
 
+  /** Credits bought (tests and drills: the user tops the account up after it ran dry). */
+  addCredits(amount: Micros): void {
+    this.balance += amount;
+  }
+
   canPay(amount: Micros): boolean {
     return this.balance >= amount;
   }

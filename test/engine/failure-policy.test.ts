@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
-import { failureKindOf } from '../../activities/failure-kind.ts';
+import { failureKindOf, isOutage } from '../../activities/failure-kind.ts';
 import { retryableFailure } from '../../activities/service-failure.ts';
 import { ServiceError } from '../../api/client/errors.ts';
 import { ShortWrite } from '../../records/jsonl.ts';
@@ -55,5 +55,32 @@ describe('local write failures', () => {
   it('a line written short (a full disk) stops the campaign as disk_full, never retried', () => {
     const failure = retryableFailure(new ShortWrite('/out/.mediaflow/claims/c.jsonl', 144, 186));
     expect(failure).toMatchObject({ type: 'disk_full', nonRetryable: true });
+  });
+});
+
+describe('an outage (service_unavailable)', () => {
+  const down = (status: number | null, type: string, code: string, extra: object = {}) =>
+    new ServiceError({ message: code, status, type, code, retryable: true, ...extra });
+  it.each([
+    ['503 at the 4th attempt', down(503, 'api_error', 'SERVICE_UNAVAILABLE'), 4, true],
+    ['connection refused at the 4th attempt', down(null, 'network_error', 'ECONNREFUSED'), 4, true],
+    ['a timeout at the 6th attempt', down(null, 'timeout_error', 'TIMEOUT'), 6, true],
+    // A blip: the activity retries it itself.
+    ['503 at the 3rd attempt', down(503, 'api_error', 'SERVICE_UNAVAILABLE'), 3, false],
+    // A 429 is pacing, never an outage; a final refusal is the job's own.
+    [
+      '429 at the 9th attempt',
+      down(429, 'rate_limit_error', 'RATE_LIMITED', { rateLimited: true }),
+      9,
+      false,
+    ],
+    [
+      '422 at the 9th attempt',
+      new ServiceError({ message: 'x', status: 422, type: 'invalid_request', code: 'X', retryable: false }),
+      9,
+      false,
+    ],
+  ])('%s: %s', (_name, error, attempt, outage) => {
+    expect(isOutage(error, attempt)).toBe(outage);
   });
 });

@@ -5,6 +5,7 @@
  * runs as root, as CI does). The full-size drills are `npm run drill -- disk-full|key-deleted`
  * (bench/drills/stops.ts, sharing these helpers: bench/drills/stop-kit.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -57,6 +58,47 @@ describe('campaign stops', () => {
     expect(await h.manifest(plan)).toHaveLength(24);
     // Each job's prediction was created once, the ones made before the disk filled included.
     expect(paidOnce(h.emulator.ledger(), 24)).toMatchObject({ ok: true });
+  });
+
+  it('an output disk turned read-only mid-run stops it with output_unwritable; made writable, the same spec finishes, each job paid once', async () => {
+    const h = await harness({ latencyMs: 300, jitter: false });
+    const out = join(h.dir, 'out');
+    await mkdir(out);
+    mountTmpfs(out, '4m');
+    onTestFinished(() => unmountTmpfs(out));
+    const plan = await h.plan(IMAGES(16));
+    const stopped = await h.run(plan, async () => {
+      while ((await h.manifest(plan)).length < 2) await new Promise((r) => setTimeout(r, 50));
+      // What an operator's remount, or a disk error the kernel answers with, does (EROFS).
+      execFileSync('mount', ['-o', 'remount,ro', out]);
+    });
+    expect(stopped.outcome).toBe('output_unwritable');
+    expect(stopped.stopMessage).toMatch(/EROFS/);
+
+    execFileSync('mount', ['-o', 'remount,rw', out]);
+    const finished = await h.run(plan);
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(16);
+    expect(paidOnce(h.emulator.ledger(), 16)).toMatchObject({ ok: true });
+  });
+
+  it('an account that runs dry stops it with balance_exhausted; topped up, the same spec finishes, each job paid once', async () => {
+    // $0.20 of credits for 16 stills at $0.03: about six are paid, then the service answers 402.
+    const h = await harness({ credits: '0.20' });
+    const plan = await h.plan(IMAGES(16));
+    const stopped = await h.run(plan);
+    expect(stopped.outcome).toBe('balance_exhausted');
+    expect(stopped.stopMessage).toBeTruthy();
+    const paid = (await h.manifest(plan)).length;
+    expect(paid).toBeGreaterThan(0);
+    expect(paid).toBeLessThan(16);
+
+    h.emulator.addCredits('5.00');
+    const finished = await h.run(plan);
+    expect(finished.outcome).toBe('completed');
+    expect(await h.manifest(plan)).toHaveLength(16);
+    // What the first run made is not made again: 16 predictions in all, one per job.
+    expect(paidOnce(h.emulator.ledger(), 16)).toMatchObject({ ok: true });
   });
 
   it('a key deleted mid-run stops it with authentication_failed; with a new key the same spec finishes, each job paid once', async () => {

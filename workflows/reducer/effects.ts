@@ -16,8 +16,11 @@ export type GovernorNote =
   | { readonly kind: 'leave' };
 
 export type Effect =
-  /** Create these jobs' predictions, one batch request (createPredictions); answers `created`. */
-  | { readonly kind: 'create'; readonly batch: readonly PendingJob[] }
+  /**
+   * Create these jobs' predictions, one batch request (createPredictions); answers `created`.
+   * `reconcileSince`: after an outage, what was made since then is adopted first (outage.ts).
+   */
+  | { readonly kind: 'create'; readonly batch: readonly PendingJob[]; readonly reconcileSince?: number }
   /** Wait for one prediction, save it and create its heir (finishPrediction); answers `finished`. */
   | { readonly kind: 'finish'; readonly flight: InFlightJob; readonly resumed: boolean }
   /** Wait for these predictions of one step, none naming an heir (finishPredictions). */

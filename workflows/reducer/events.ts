@@ -72,6 +72,11 @@ export type CampaignEvent =
    * condition of the whole campaign (a failure of any other kind fails the workflow).
    */
   | { readonly kind: 'read-lost'; readonly stop: StopReason; readonly message: string }
+  /**
+   * The service's limits could not be read: it is down (failure kind `service_unavailable`).
+   * Creates pause, and the read is tried again at the pause's end.
+   */
+  | { readonly kind: 'read-unavailable'; readonly reason: string }
   /** A reviewer's batch of decisions (the `review` update); `at` is the record's timestamp. */
   | { readonly kind: 'review'; readonly decisions: readonly ReviewDecision[]; readonly at: string }
   /** The key's rate governor signalled this campaign's share. */

@@ -17,6 +17,7 @@ import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
 import { observeLatency } from './governor.ts';
 import type { Model } from './model.ts';
+import { serviceAnswered, serviceDown } from './outage.ts';
 
 /** An heir is named only while the window, not the create rate, binds (decide.ts). */
 function mayName({ jobs, run }: Model): boolean {
@@ -40,6 +41,15 @@ export function finish(m: Model, flight: InFlightJob, resumed: boolean): Effect 
  * job that names no heir is left there to be finished with others of its batch.
  */
 export function onCreate(m: Model, outcome: CreateOutcome, unpaired?: InFlightJob[]): Effect[] {
+  if (outcome.kind === 'unavailable') return serviceDown(m, outcome);
+  return [...serviceAnswered(m, outcome), ...answered(m, outcome, unpaired)];
+}
+
+function answered(
+  m: Model,
+  outcome: Exclude<CreateOutcome, { kind: 'unavailable' }>,
+  unpaired?: InFlightJob[],
+): Effect[] {
   const { jobs, run, clock, pacer } = m;
   switch (outcome.kind) {
     case 'created': {

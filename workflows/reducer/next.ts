@@ -75,7 +75,8 @@ export function next(m: Model, tick: Tick): Effect[] {
       if (batch.length === 0) return [...publishing(m, null), { kind: 'wait', ms: null }];
       pacer.take(batch.length, clock.now());
       run.creating++;
-      return [{ kind: 'create', batch }];
+      const since = run.outage.reconcileSince;
+      return [since === null ? { kind: 'create', batch } : { kind: 'create', batch, reconcileSince: since }];
     }
     case 'wait':
       return [...publishing(m, command.ms), { kind: 'wait', ms: command.ms }];

@@ -15,6 +15,7 @@ import { batchFinished, batchLost, created, createLost, finish, finished, finish
 import type { Model } from './model.ts';
 import { jobsLoaded, limitsRead, next, publishing, readLost } from './next.ts';
 import { noticed, notified, rearm } from './notify.ts';
+import { limitsUnavailable } from './outage.ts';
 import { released, reviewed } from './reviews.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
@@ -47,6 +48,9 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
       return jobsLoaded(m, event.jobs);
     case 'released':
       return released(m, event.span, event.jobs);
+    case 'read-unavailable':
+      // Counted as a report: the pause (and its next try) is news for the memo.
+      return reported(m, limitsUnavailable(m, event.reason));
     case 'read-lost':
       return readLost(m, event.stop, event.message);
     case 'review': {

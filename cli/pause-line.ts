@@ -1,0 +1,27 @@
+/**
+ * What `run`, `status` and the live view say while a campaign pauses on its own because the
+ * service is down (progress `paused`, workflows/outage.ts): the reason, since when, and when it
+ * tries again. It resumes by itself: the user need do nothing, so the line says so.
+ */
+import type { CampaignProgress } from '../contract/campaign.ts';
+import { duration } from './live-frame.ts';
+
+const clockTime = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+
+/** The whole line for `status`; null when not paused. `now`: the reader's clock, ms. */
+export function pauseLine(p: CampaignProgress, now: number): string | null {
+  if (!p.paused || p.outcome !== 'running') return null;
+  const { reason, since, until } = p.paused;
+  const next = until > now ? `${clockTime(until)} (in ${duration(until - now)})` : 'now';
+  return (
+    `paused: the service is unavailable since ${clockTime(since)} (${reason}); ` +
+    `next try at ${next}; it resumes by itself, nothing fails meanwhile`
+  );
+}
+
+/** A few words for a one-line view (the live frame's footer, `run`'s plain lines). */
+export function pauseState(p: CampaignProgress, now: number): string | null {
+  if (!p.paused || p.outcome !== 'running') return null;
+  const left = p.paused.until - now;
+  return `paused: service unavailable, next try ${left > 0 ? `in ${duration(left)}` : 'now'}`;
+}

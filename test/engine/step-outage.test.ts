@@ -1,0 +1,134 @@
+/**
+ * A service outage through the reducer (failure kind `service_unavailable`, workflows/outage.ts):
+ * jobs the service could not take wait, creates pause and back off, the progress names the pause
+ * and its next try, and the first prediction created resumes the campaign. Nothing fails.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CreateOutcome } from '../../contract/activities.ts';
+import { effectOf } from '../../contract/failure-policy.ts';
+import { withPause } from '../../workflows/outage.ts';
+import type { Effect } from '../../workflows/reducer/effects.ts';
+import type { Model } from '../../workflows/reducer/model.ts';
+import { step } from '../../workflows/reducer/step.ts';
+import { createdOutcome, jobsOf, kinds, modelOf, type Shape, tick } from './step-fixture.ts';
+
+function loaded(shape: Shape): Model {
+  const m = modelOf(shape);
+  step(m, tick);
+  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
+  return m;
+}
+
+const down = (i: number, at: number, since = 500): CreateOutcome => ({
+  kind: 'unavailable',
+  i,
+  reason: 'the service answered 503',
+  since,
+  at,
+});
+
+/** The next create the reducer asks for (ticking, and sleeping through any wait it asks for). */
+function nextCreate(m: Model): Extract<Effect, { kind: 'create' }> {
+  for (let n = 0; n < 10; n++) {
+    const effects = step(m, tick);
+    const create = effects.find((e) => e.kind === 'create');
+    if (create?.kind === 'create') return create;
+    const wait = effects.find((e) => e.kind === 'wait');
+    if (wait?.kind !== 'wait' || wait.ms === null) throw new Error(`no create: ${kinds(effects)}`);
+    step(m, { kind: 'slept', from: m.clock.now(), ms: wait.ms });
+  }
+  throw new Error('no create after 10 ticks');
+}
+
+const paused = (m: Model) => withPause(m.jobs.progress('c', m.clock.now()), m.run.outage.current).paused;
+
+describe('step: a service outage', () => {
+  it('is a row of the failure table that pauses, never fails or stops', () => {
+    expect(effectOf('service_unavailable')).toEqual({ kind: 'pause_campaign' });
+  });
+
+  it('sends the jobs back, pauses creates with backoff, names the next try, and resumes by itself', () => {
+    const m = loaded({ stills: 4, limits: { createsPerSecond: 2, maxInFlight: 50 } });
+    const first = nextCreate(m);
+    const second = nextCreate(m);
+    expect(first.reconcileSince).toBeUndefined();
+
+    // The first batch comes back unavailable at t=1000: a pause of 5 s, said once in the log.
+    const said = step(m, {
+      kind: 'created',
+      batch: first.batch,
+      outcomes: first.batch.map((p) => down(p.job.i, 1_000)),
+    });
+    expect(said).toContainEqual(
+      expect.objectContaining({ kind: 'log', message: 'service unavailable: creates pause' }),
+    );
+    expect(paused(m)).toEqual({
+      kind: 'service_unavailable',
+      reason: 'the service answered 503',
+      since: 1_000,
+      until: 6_000,
+    });
+    // The batch already under way meets the same outage: the pause in force covers it.
+    step(m, {
+      kind: 'created',
+      batch: second.batch,
+      outcomes: second.batch.map((p) => down(p.job.i, 1_200)),
+    });
+    expect(paused(m)?.until).toBe(6_000);
+    expect({
+      failed: m.jobs.counts[0]!.failed,
+      waiting: m.jobs.waitingCount(),
+      stop: m.jobs.stopReason,
+    }).toEqual({
+      failed: 0,
+      waiting: 4,
+      stop: null,
+    });
+
+    // No create before the next try; then one that adopts what the outage may have made.
+    const retry = nextCreate(m);
+    expect(m.clock.now()).toBeGreaterThanOrEqual(6_000);
+    expect(retry.reconcileSince).toBe(500);
+    // Still down: the next pause is twice as long.
+    step(m, {
+      kind: 'created',
+      batch: retry.batch,
+      outcomes: retry.batch.map((p) => down(p.job.i, m.clock.now())),
+    });
+    const again = paused(m)!;
+    expect(again.until - m.clock.now()).toBe(10_000);
+    expect(again.since).toBe(1_000);
+
+    // The service is back: the first prediction created ends the pause.
+    const back = nextCreate(m);
+    expect(m.clock.now()).toBeGreaterThanOrEqual(again.until);
+    const resumed = step(m, {
+      kind: 'created',
+      batch: back.batch,
+      outcomes: back.batch.map((p) => createdOutcome(p.job.i, m.clock.now())),
+    });
+    expect(resumed).toContainEqual(
+      expect.objectContaining({ kind: 'log', message: 'service back: creates resume' }),
+    );
+    expect(paused(m)).toBeUndefined();
+    // Jobs sent back and not yet sent again still reconcile; once all were, creates stop doing so.
+    const rest = nextCreate(m);
+    expect(rest.reconcileSince).toBe(500);
+    let batch = rest.batch;
+    for (;;) {
+      step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.now())) });
+      if (m.jobs.waitingCount() === 0) break;
+      batch = nextCreate(m).batch;
+    }
+    expect(m.run.outage.reconcileSince).toBeNull();
+    expect(m.jobs.counts[0]!.failed).toBe(0);
+  });
+
+  it('a campaign that ended shows no pause', () => {
+    const m = loaded({ stills: 1 });
+    const create = nextCreate(m);
+    step(m, { kind: 'created', batch: create.batch, outcomes: [down(0, 1_000)] });
+    const progress = { ...m.jobs.progress('c', m.clock.now()), outcome: 'canceled' as const };
+    expect(withPause(progress, m.run.outage.current).paused).toBeUndefined();
+  });
+});
