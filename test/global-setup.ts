@@ -20,6 +20,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** `127.0.0.1:PORT` of the suite's dev server. */
     temporalAddress: string;
+    /** The suite's dev server's SQLite file (with its -wal and -shm beside it). */
+    temporalDb: string;
     /** The suite's S3 server: its bucket and the AWS SDK environment that reaches it. */
     s3: { bucket: string; env: Readonly<Record<string, string>> };
     /** The path of the suite's workflow bundle (worker/workflow-bundle.ts), built once per run. */
@@ -35,6 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     workflowBundle(),
   ]);
   project.provide('temporalAddress', server.address);
+  project.provide('temporalDb', join(dir, 'temporal.db'));
   project.provide('s3', { bucket: s3.bucket, env: s3.env });
   project.provide('workflowBundle', bundle.codePath);
   // Worker processes the tests start take it too (worker/workflow-bundle.ts): the forks that run

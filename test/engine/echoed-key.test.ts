@@ -2,22 +2,21 @@
  * Secrets end to end: a service that echoes the API key (plain, upper and lower case, base64
  * standard and url-safe with and without padding, URL-encoded, inside a base64'd header) in every
  * field of every error, a failed prediction's error included, runs a small campaign to its end.
- * Then every workflow history on the dev server, read with the real `temporal` CLI, and the dev
- * server's SQLite files hold none of those forms, while they do hold the redacted echoes.
+ * Then every history of the campaign, read with the real `temporal` CLI, and the suite's dev
+ * server's SQLite files (every history of the run) hold none of those forms, while they do hold
+ * the redacted echoes.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createServiceClient } from '../../api/client/index.ts';
 import { REDACTED } from '../../api/client/redact.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import { startDevServer } from '../../worker/dev-server.ts';
 import { findTemporalCli, SDK_DOWNLOAD } from '../../worker/temporal-cli.ts';
 import { keyFormsIn } from '../helpers/key-forms.ts';
-import { suiteWorkflowBundle } from '../helpers/temporal.ts';
+import { suiteWorkflowBundle, temporalAddress } from '../helpers/temporal.ts';
 import { startEchoProxy } from './echo-proxy.ts';
 import { harness } from './harness.ts';
 
@@ -37,9 +36,10 @@ steps:
     input: { prompt: "A lamp on an oak table" }
 `;
 
-async function histories(cli: string, address: string): Promise<string[]> {
+async function histories(cli: string, address: string, workflowId: string): Promise<string[]> {
   const common = ['--address', address, '--namespace', 'default', '--output', 'json'];
-  const listed = await run(cli, ['workflow', 'list', ...common], { maxBuffer: 64 << 20 });
+  const query = ['--query', `WorkflowId = "${workflowId}"`];
+  const listed = await run(cli, ['workflow', 'list', ...query, ...common], { maxBuffer: 64 << 20 });
   const runs = (
     JSON.parse(listed.stdout || '[]') as { execution: { workflowId: string; runId: string } }[]
   ).map((item) => item.execution);
@@ -62,14 +62,7 @@ describe('an echoing service', () => {
   it('leaves no form of the key in any workflow history or in the dev server database', async () => {
     const cli = await findTemporalCli();
     expect(cli, 'the real temporal CLI must be installed for this test').not.toBe(SDK_DOWNLOAD);
-    const dir = await mkdtemp(join(tmpdir(), 'mediaflow-echo-'));
-    const server = await startDevServer({
-      dbFile: join(dir, 'temporal.db'),
-      logFile: join(dir, 'server.log'),
-      cli,
-    });
-    onTestFinished(() => server.stop());
-    const h = await harness({ temporalAddress: server.address, apiKey: KEY });
+    const h = await harness({ apiKey: KEY });
     const proxy = await startEchoProxy(h.emulator.baseUrl, KEY);
     onTestFinished(() => proxy.close());
     const client = createServiceClient({ baseUrl: proxy.baseUrl, apiKey: KEY });
@@ -97,18 +90,19 @@ describe('an echoing service', () => {
     expect(written).toContain(plan.campaign);
     expect(keyFormsIn(written, KEY)).toEqual([]);
 
-    const shown = await histories(cli, server.address);
+    const shown = await histories(cli, temporalAddress(), `mediaflow-${plan.campaign}`);
     expect(shown.length).toBeGreaterThan(0);
     const all = shown.join('\n');
     // The redacted echoes are there: the search below looks where the key would have been.
     expect(all).toContain(REDACTED);
     for (const [i, history] of shown.entries()) expect(keyFormsIn(history, KEY), `history ${i}`).toEqual([]);
 
-    await server.stop(); // flushes SQLite
-    const files = (await readdir(dir)).filter((name) => name.startsWith('temporal.db'));
+    // The server keeps running: what it committed is in the file or its write-ahead log.
+    const dbFile = inject('temporalDb');
+    const files = (await readdir(dirname(dbFile))).filter((name) => name.startsWith(basename(dbFile)));
     expect(files).toContain('temporal.db');
     let db = '';
-    for (const name of files) db += (await readFile(join(dir, name))).toString('latin1');
+    for (const name of files) db += (await readFile(join(dirname(dbFile), name))).toString('latin1');
     expect(db).toContain(REDACTED);
     expect(db).toContain(plan.campaign);
     expect(keyFormsIn(db, KEY)).toEqual([]);
