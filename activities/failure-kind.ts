@@ -16,8 +16,15 @@ export function failureKindOf(error: ServiceError): FailureKind {
   // A key that worked until now (the preflight read the account with it) was deleted or rotated.
   if (error.status === 401 || error.status === 403) return 'authentication_failed';
   if (error.code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
-  return 'rejected';
+  return DOWNLOAD_KINDS[error.code] ?? 'rejected';
 }
+
+/** The codes of a download that ran out of fetches (download-bounds.ts) and of an expired output. */
+const DOWNLOAD_KINDS: Readonly<Record<string, FailureKind>> = {
+  DOWNLOAD_SHORT: 'download_failed',
+  DOWNLOAD_STALLED: 'download_stalled',
+  OUTPUT_EXPIRED: 'output_expired',
+};
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 // ELOOP: a symbolic link leading out of the output folder (store/confine.ts), which stays there.

@@ -79,8 +79,20 @@ export interface FinishRequest {
 }
 
 export type FinishOutcome =
-  | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
-  | { readonly kind: 'failed'; readonly creditsUsed: Micros | null; readonly message: string }
+  | {
+      readonly kind: 'succeeded';
+      readonly creditsUsed: Micros | null;
+      readonly file: string;
+      /** Its first link had expired: the service gave a fresh one (absent: not needed). */
+      readonly refreshed?: true;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly creditsUsed: Micros | null;
+      readonly message: string;
+      /** The failure policy's kind, when it is not a failed prediction's (download_failed, …). */
+      readonly failure?: FailureKind;
+    }
   | { readonly kind: 'canceled' };
 
 export interface FinishResult {

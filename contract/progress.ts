@@ -41,6 +41,16 @@ export const StepCounts = z.object({
    * asked for a retake. A job being made again is counted as running or waiting, not succeeded.
    */
   regenerated: count,
+  /**
+   * Named download outcomes (absent until one happens, and in older memos): jobs failed because
+   * every bounded fetch of their output came short or stalled, outputs the service no longer had
+   * when their link expired (made again: counted in `regenerated` too, or `failed` past the
+   * step's retries), and outputs fetched on a fresh link after theirs expired.
+   */
+  download_failed: count.optional(),
+  download_stalled: count.optional(),
+  outputs_expired: count.optional(),
+  links_refreshed: count.optional(),
 });
 export type StepCounts = z.infer<typeof StepCounts>;
 

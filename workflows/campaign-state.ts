@@ -30,8 +30,15 @@ import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
 import { Stop, type StopReason } from './state/stop.ts';
-import { Tally } from './state/tally.ts';
+import { type NamedCount, Tally } from './state/tally.ts';
 import { Window } from './state/window.ts';
+
+/** Failure kinds counted under a name of their own besides `failed` or `regenerated` (StepCounts). */
+const NAMED_FAILURES: Partial<Record<FailureKind, NamedCount>> = {
+  download_failed: 'download_failed',
+  download_stalled: 'download_stalled',
+  output_expired: 'outputs_expired',
+};
 
 export class CampaignState {
   private readonly window: Window;
@@ -248,7 +255,9 @@ export class CampaignState {
     this.window.putBack(this.release(i));
   }
 
-  onFinished(i: number, outcome: FinishOutcome, kind: FailureKind = 'prediction_failed'): void {
+  onFinished(i: number, outcome: FinishOutcome, given?: FailureKind): void {
+    // The outcome's own kind (a download's), else the caller's, else a failed prediction's.
+    const kind = (outcome.kind === 'failed' ? outcome.failure : undefined) ?? given ?? 'prediction_failed';
     const pending = this.release(i);
     const { job, regen } = pending;
     if (outcome.kind === 'canceled') {
@@ -261,9 +270,12 @@ export class CampaignState {
     this.tally.pay(job.step, paid);
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
+      if (outcome.refreshed) this.tally.note(job.step, 'links_refreshed');
       this.gates.saved(job, regen);
       return;
     }
+    const named = NAMED_FAILURES[kind];
+    if (named) this.tally.note(job.step, named);
     if (
       effectOf(kind).kind === 'regenerate' &&
       regen - (pending.retriesFrom ?? 0) < this.steps[job.step]!.retries &&

@@ -9,6 +9,8 @@ import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campa
 
 const MAX_RECENT_FAILURES = 20;
 
+export type NamedCount = 'download_failed' | 'download_stalled' | 'outputs_expired' | 'links_refreshed';
+
 function emptyCounts(): StepCounts {
   return { succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0, created: 0, regenerated: 0 };
 }
@@ -46,6 +48,12 @@ export class Tally {
 
   count(step: number, outcome: keyof StepCounts): void {
     this.counts[step]![outcome]++;
+  }
+
+  /** One more of a named outcome that older memos lack (StepCounts: download_failed, …). */
+  note(step: number, outcome: NamedCount): void {
+    const counts = this.counts[step]!;
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
   }
 
   /** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
