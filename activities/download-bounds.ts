@@ -64,12 +64,13 @@ export class BadBody extends Error {
 /** The codes the last bad body ends its job with (activities/failure-kind.ts names their kinds). */
 export const BAD_BODY_CODES = { short: 'DOWNLOAD_SHORT', stalled: 'DOWNLOAD_STALLED' } as const;
 
-/** The bounded fetches ran out: final, with every fetch's fault said once. */
-export function fetchesExhausted(faults: readonly BadBody[]): ServiceError {
+/** The bounded fetches of `where` (a redacted link) ran out: final, with every fetch's fault said once. */
+export function fetchesExhausted(where: string, faults: readonly BadBody[]): ServiceError {
   const last = faults.at(-1)!;
-  const said = faults.map((fault, n) => `fetch ${n + 1}: ${fault.message}`).join('; ');
+  const said = faults.map((fault, n) => `fetch ${n + 1} ${fault.message}`).join('; ');
+  const count = `${faults.length} fetch${faults.length === 1 ? '' : 'es'}`;
   return new ServiceError({
-    message: `download gave up after ${faults.length} fetch${faults.length === 1 ? '' : 'es'} (${said})`,
+    message: `download of ${where} gave up after ${count}: ${said}`,
     status: null,
     type: 'download_error',
     code: BAD_BODY_CODES[last.fault],
@@ -85,11 +86,10 @@ export function watchBody(
   body: { destroy(error: Error): unknown },
   bounds: DownloadBounds,
   deadline: number,
-  what: string,
 ): { arrived(bytes: number): void; stop(): void; total(): number } {
   let total = 0;
   let atWindowStart = 0;
-  const stall = (why: string) => body.destroy(new BadBody('stalled', `${what} stalled: ${why}`));
+  const stall = (why: string) => body.destroy(new BadBody('stalled', `stalled: ${why}`));
   const least = (bounds.minBytesPerSecond * bounds.windowMs) / 1000;
   const window = setInterval(() => {
     const got = total - atWindowStart;

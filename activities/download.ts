@@ -89,7 +89,9 @@ export async function downloadFile(
     } catch (error) {
       if (!(error instanceof BadBody)) throw error;
       faults.push(error);
-      if (faults.length >= bounds.fetches || Date.now() >= deadline) throw fetchesExhausted(faults);
+      if (faults.length >= bounds.fetches || Date.now() >= deadline) {
+        throw fetchesExhausted(redactLink(url), faults);
+      }
     }
   }
 }
@@ -117,7 +119,7 @@ async function fetchOnce(
     const tooLarge = Number.isNaN(expected) ? null : sizeRefusal(expected, link, policy);
     if (tooLarge) throw tooLarge;
     const body = response.body;
-    const watch = watchBody(body, bounds, deadline, `download of ${redactLink(link)}`);
+    const watch = watchBody(body, bounds, deadline);
     // Checks what arrives before the store commits it: the cap, and a body cut short. A generator,
     // so an error on either side ends both (and leaving the loop early destroys the body).
     async function* checked(): AsyncGenerator<Buffer> {
@@ -132,12 +134,11 @@ async function fetchOnce(
       } catch (error) {
         // The connection closed mid-body (a reset, a CDN node dying): a short body, worth another fetch.
         if (error instanceof BadBody || error instanceof ServiceError) throw error;
-        throw truncated(link, watch.total(), expected, error);
+        throw truncated(watch.total(), expected, error);
       } finally {
         watch.stop();
       }
-      if (!Number.isNaN(expected) && watch.total() !== expected)
-        throw truncated(link, watch.total(), expected);
+      if (!Number.isNaN(expected) && watch.total() !== expected) throw truncated(watch.total(), expected);
     }
     return await target.store.write(target.key, Readable.from(checked()), { clearLeftovers: cleanUp });
   } catch (error) {
@@ -159,10 +160,10 @@ async function fetchOnce(
   }
 }
 
-function truncated(link: string, bytes: number, expected: number, cause?: unknown): BadBody {
+function truncated(bytes: number, expected: number, cause?: unknown): BadBody {
   const of = Number.isNaN(expected) ? '' : ` of ${expected}`;
   const why = cause === undefined ? '' : ` (${errorCode(cause)})`;
-  return new BadBody('short', `download of ${redactLink(link)} stopped after ${bytes}${of} bytes${why}`);
+  return new BadBody('short', `stopped after ${bytes}${of} bytes${why}`);
 }
 
 /** A transport error's code, never its message: messages may quote the link with its token. */

@@ -5,7 +5,12 @@
 import { checkFaults, type Faults } from './options.ts';
 import { type Random, streamFor } from './random.ts';
 
-type RateKnob = 'failRate' | 'serverErrorRate' | 'dropConnectionRate' | 'truncateDownloadRate';
+type RateKnob =
+  | 'failRate'
+  | 'serverErrorRate'
+  | 'dropConnectionRate'
+  | 'truncateDownloadRate'
+  | 'trickleDownloadRate';
 
 export class FaultInjector {
   private current: Faults;
@@ -18,6 +23,7 @@ export class FaultInjector {
       serverErrorRate: streamFor(seed, 'server-error'),
       dropConnectionRate: streamFor(seed, 'drop-connection'),
       truncateDownloadRate: streamFor(seed, 'truncate-download'),
+      trickleDownloadRate: streamFor(seed, 'trickle-download'),
     };
   }
 
@@ -37,5 +43,13 @@ export class FaultInjector {
 
   get slowDownloadMs(): number {
     return this.current.slowDownloadMs;
+  }
+
+  get trickleByteEveryMs(): number {
+    return this.current.trickleByteEveryMs;
+  }
+
+  get linkTtlMs(): number {
+    return this.current.linkTtlMs;
   }
 }

@@ -14,6 +14,9 @@ export const FaultsBody = z.strictObject({
   dropConnectionRate: share,
   slowDownloadMs: z.number().int().min(0).optional(),
   truncateDownloadRate: share,
+  trickleDownloadRate: share,
+  trickleByteEveryMs: z.number().int().min(1).optional(),
+  linkTtlMs: z.number().int().min(0).optional(),
 });
 const perMinute = z.number().int().min(1).optional();
 export const LimitsBody = z.strictObject({
