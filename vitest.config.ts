@@ -21,6 +21,7 @@ const UNIT = [
   'test/engine/review-state.test.ts',
   'test/engine/selection.test.ts',
   'test/engine/step-counts.test.ts',
+  'test/engine/step-downloads.test.ts',
   'test/engine/step-properties.test.ts',
   'test/engine/step.test.ts',
   'test/infra/compose.test.ts',

@@ -122,8 +122,14 @@ export interface FinishBatchRequest {
  * Each item's result, in the request's order: finished as finishPrediction reports, or stopped by
  * a failure that stops the campaign (disk full, a deleted key…), which keeps the job for the next
  * run; the batch's other items are reported all the same. Any other failure fails the activity,
- * which is retried: items already recorded then return at once.
+ * which is retried: items already recorded then return at once. Items still running when others
+ * ended a second before are `pending`: each job is reported about as it ends.
  */
 export type FinishBatchItem =
   | ({ readonly kind: 'finished' } & FinishResult)
-  | { readonly kind: 'stopped'; readonly failure: FailureKind; readonly message: string };
+  | { readonly kind: 'stopped'; readonly failure: FailureKind; readonly message: string }
+  /**
+   * Still running when others of the batch had ended a while (activities/finish/batch.ts,
+   * REPORT_AFTER_MS): the workflow finishes it in a new batch, which joins the work under way.
+   */
+  | { readonly kind: 'pending' };
