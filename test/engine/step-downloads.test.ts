@@ -171,3 +171,35 @@ describe('step: a finish batch reports each job about as it ends', () => {
     expect(kinds(effects)).not.toContain('finish-batch');
   });
 });
+
+describe('step: the wall-clock pulse publishes whatever the activities are doing', () => {
+  it('with nothing published for a whole pulse, progress is published and the clock moves by the pulse', () => {
+    const { m, flights } = inFlight(2);
+    step(m, {
+      kind: 'batch-finished',
+      flights: [flights[0]!],
+      results: [{ kind: 'finished', ...succeeded(STILL_USD) }],
+    });
+    // Published once; then an activity retries for minutes and nothing reports.
+    expect(kinds(step(m, tick))).toContain('publish');
+    const before = m.clock.now();
+    expect(step(m, { kind: 'pulse', from: before, ms: 10_000 })).toEqual([
+      { kind: 'publish', indexed: false },
+    ]);
+    expect(m.clock.now()).toBe(before + 10_000);
+    expect(m.jobs.progress('c', m.clock.now()).at).toBe(before + 10_000);
+  });
+
+  it('a campaign that published within the pulse publishes nothing more', () => {
+    const { m, flights } = inFlight(2);
+    step(m, {
+      kind: 'batch-finished',
+      flights: [flights[0]!],
+      results: [{ kind: 'finished', ...succeeded(STILL_USD) }],
+    });
+    step(m, tick);
+    const now = m.clock.now();
+    m.run.publishedAt = now;
+    expect(step(m, { kind: 'pulse', from: now - 10_000, ms: 5_000 })).toEqual([]);
+  });
+});
