@@ -5,13 +5,18 @@
  * service no longer has an output does the job end `output_expired`, which makes it again within
  * its step's retries and the budget (contract/failure-policy.ts), saying so.
  */
-import { DownloadRefused, retryRead, ServiceError } from '../../api/client/index.ts';
+import { DownloadRefused, retryRead, type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import type { Manifest } from '../../records/manifest.ts';
-import type { FinishDeps } from './index.ts';
-import { type SaveContext, saveOutput } from './save-output.ts';
+import { type Download, type SaveContext, saveOutput } from './save-output.ts';
+
+/** What a save needs: the service, to ask for the prediction again, and the download. */
+export interface LinkDeps {
+  readonly client: ServiceClient;
+  readonly download: Download;
+}
 
 export interface Saved {
   readonly file: string;
@@ -20,7 +25,7 @@ export interface Saved {
 }
 
 export async function saveWithFreshLink(
-  deps: Pick<FinishDeps, 'client' | 'download'>,
+  deps: LinkDeps,
   manifest: Manifest,
   job: PlannedJob,
   prediction: Prediction,
@@ -54,7 +59,7 @@ export function linkExpired(error: unknown): error is ServiceError {
 }
 
 /** The prediction as the service has it now, or null when it has no output to fetch any more. */
-async function predictionAgain(deps: Pick<FinishDeps, 'client'>, id: string): Promise<Prediction | null> {
+async function predictionAgain(deps: LinkDeps, id: string): Promise<Prediction | null> {
   try {
     const fresh = await retryRead(() => deps.client.predictions.get(id));
     return fresh.status === 'succeeded' && fresh.outputs.length > 0 ? fresh : null;
