@@ -16,6 +16,11 @@ describe('service failures', () => {
     [refused(422, 'SOMETHING_NEW'), 'rejected'],
     [refused(401, 'UNAUTHORIZED'), 'authentication_failed'],
     [refused(503, 'UNAVAILABLE', true), 'transient'],
+    // A download that ran out of its bounded fetches (activities/download-bounds.ts), and an
+    // output the service no longer has (activities/finish/fresh-link.ts).
+    [refused(0, 'DOWNLOAD_SHORT'), 'download_failed'],
+    [refused(0, 'DOWNLOAD_STALLED'), 'download_stalled'],
+    [refused(0, 'OUTPUT_EXPIRED'), 'output_expired'],
   ])('%s is named %s', (error, kind) => {
     expect(failureKindOf(error)).toBe(kind);
   });
