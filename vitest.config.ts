@@ -29,6 +29,7 @@ export const UNIT = [
   'test/engine/review-state.test.ts',
   'test/engine/selection.test.ts',
   'test/engine/step-counts.test.ts',
+  'test/engine/step-downloads.test.ts',
   'test/engine/step-notify.test.ts',
   'test/engine/step-outage.test.ts',
   'test/engine/step-properties.test.ts',

@@ -8,6 +8,8 @@
  * only, no private/loopback/link-local address unless the service is at one (checked on the
  * address actually connected to, after DNS), at most 5 redirects, at most MEDIAFLOW_MAX_DOWNLOAD_BYTES.
  * A refusal is a DownloadRefused (permanent); links in errors never carry their query string.
+ * A body that arrives short or stalls is fetched again, within bounds (download-bounds.ts), and
+ * then fails for good with every fetch's fault (DOWNLOAD_SHORT or DOWNLOAD_STALLED).
  */
 
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -27,6 +29,13 @@ import {
 } from '../api/client/link-policy.ts';
 import { addressesOf, configuredServiceUrl } from '../api/client/service-address.ts';
 import type { Store } from '../store/index.ts';
+import {
+  BadBody,
+  type DownloadBounds,
+  downloadBounds,
+  fetchesExhausted,
+  watchBody,
+} from './download-bounds.ts';
 import { localFailureKind } from './failure-kind.ts';
 
 export { DownloadRefused, type RefusalReason, redactLink } from '../api/client/link-policy.ts';
@@ -53,14 +62,57 @@ export interface DownloadOptions {
   readonly policy?: LinkPolicy;
   /** Reshapes the checked body on its way into the store (activities/provenance: XMP into a PNG). */
   readonly transform?: (body: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
+  /** Default: from the environment (download-bounds.ts). */
+  readonly bounds?: DownloadBounds;
 }
 
 export async function downloadFile(
   url: string,
   target: OutputTarget,
-  { cleanUp, policy: given, transform }: DownloadOptions,
+  { cleanUp, policy: given, transform, bounds: setBounds }: DownloadOptions,
 ): Promise<Downloaded> {
   const policy = given ?? (await configuredPolicy().catch(policyFailure));
+  let bounds: DownloadBounds;
+  try {
+    bounds = setBounds ?? downloadBounds();
+  } catch (error) {
+    policyFailure(error);
+  }
+  const deadline = Date.now() + bounds.deadlineMs;
+  // A body short or stalled is fetched again at once, up to the bound; each fault is said at the end.
+  const faults: BadBody[] = [];
+  for (;;) {
+    try {
+      return await fetchOnce(url, target, policy, {
+        bounds,
+        deadline,
+        cleanUp: cleanUp || faults.length > 0,
+        transform,
+      });
+    } catch (error) {
+      if (!(error instanceof BadBody)) throw error;
+      faults.push(error);
+      if (faults.length >= bounds.fetches || Date.now() >= deadline) {
+        throw fetchesExhausted(redactLink(url), faults);
+      }
+    }
+  }
+}
+
+interface FetchLimits {
+  readonly bounds: DownloadBounds;
+  /** Epoch ms: the end of every fetch of this file. */
+  readonly deadline: number;
+  readonly cleanUp: boolean;
+  readonly transform: DownloadOptions['transform'];
+}
+
+async function fetchOnce(
+  url: string,
+  target: OutputTarget,
+  policy: LinkPolicy,
+  { bounds, deadline, cleanUp, transform }: FetchLimits,
+): Promise<Downloaded> {
   let link = url;
   let response: Dispatcher.ResponseData | undefined;
   try {
@@ -71,18 +123,26 @@ export async function downloadFile(
     const tooLarge = Number.isNaN(expected) ? null : sizeRefusal(expected, link, policy);
     if (tooLarge) throw tooLarge;
     const body = response.body;
+    const watch = watchBody(body, bounds, deadline);
     // Checks what arrives before the store commits it: the cap, and a body cut short. A generator,
     // so an error on either side ends both (and leaving the loop early destroys the body).
     async function* checked(): AsyncGenerator<Buffer> {
-      let bytes = 0;
-      for await (const chunk of body) {
-        bytes += (chunk as Buffer).length;
-        // Content-Length may be absent or false: the cap holds on what actually arrives.
-        const refused = sizeRefusal(bytes, link, policy);
-        if (refused) throw refused;
-        yield chunk as Buffer;
+      try {
+        for await (const chunk of body) {
+          watch.arrived((chunk as Buffer).length);
+          // Content-Length may be absent or false: the cap holds on what actually arrives.
+          const refused = sizeRefusal(watch.total(), link, policy);
+          if (refused) throw refused;
+          yield chunk as Buffer;
+        }
+      } catch (error) {
+        // The connection closed mid-body (a reset, a CDN node dying): a short body, worth another fetch.
+        if (error instanceof BadBody || error instanceof ServiceError) throw error;
+        throw truncated(watch.total(), expected, error);
+      } finally {
+        watch.stop();
       }
-      if (!Number.isNaN(expected) && bytes !== expected) throw truncated(link, bytes, expected);
+      if (!Number.isNaN(expected) && watch.total() !== expected) throw truncated(watch.total(), expected);
     }
     const delivered = transform ? transform(checked()) : checked();
     return await target.store.write(target.key, Readable.from(delivered), { clearLeftovers: cleanUp });
@@ -91,7 +151,8 @@ export async function downloadFile(
     response?.body.on('error', () => {}).destroy();
     // A full or read-only disk, or a bucket that refuses us, is the output's condition, not the
     // link's: it tells the failure policy to stop the campaign (activities/failure-kind.ts).
-    if (error instanceof ServiceError || localFailureKind(error) !== null) throw error;
+    if (error instanceof ServiceError || error instanceof BadBody || localFailureKind(error) !== null)
+      throw error;
     // Transport errors may quote what they were fetching: only the redacted link may remain.
     const why = [url, link].reduce((text, raw) => text.split(raw).join(redactLink(raw)), String(error));
     throw new ServiceError({
@@ -104,14 +165,16 @@ export async function downloadFile(
   }
 }
 
-function truncated(link: string, bytes: number, expected: number): ServiceError {
-  return new ServiceError({
-    message: `download of ${redactLink(link)} stopped after ${bytes} of ${expected} bytes`,
-    status: null,
-    type: 'download_error',
-    code: 'DOWNLOAD_TRUNCATED',
-    retryable: true,
-  });
+function truncated(bytes: number, expected: number, cause?: unknown): BadBody {
+  const of = Number.isNaN(expected) ? '' : ` of ${expected}`;
+  const why = cause === undefined ? '' : ` (${errorCode(cause)})`;
+  return new BadBody('short', `stopped after ${bytes}${of} bytes${why}`);
+}
+
+/** A transport error's code, never its message: messages may quote the link with its token. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'closed';
 }
 
 /** Requests `url`, following redirects under the policy; resolves with the 200 reply. */
@@ -209,7 +272,7 @@ async function configuredPolicy(env: NodeJS.ProcessEnv = process.env): Promise<L
   return { allowed: await allowed, maxBytes: maxDownloadBytes(env), maxRedirects: MAX_REDIRECTS };
 }
 
-/** A bad MEDIAFLOW_MAX_DOWNLOAD_BYTES fails the job with its reason; DNS trouble is retried. */
+/** A bad MEDIAFLOW_MAX_DOWNLOAD_BYTES (or bound) fails the job with its reason; DNS trouble is retried. */
 function policyFailure(error: unknown): never {
   const misconfigured = error instanceof ConfigurationError;
   throw new ServiceError({

@@ -19,8 +19,15 @@ export function failureKindOf(error: ServiceError): FailureKind {
   if (error.code === 'INSUFFICIENT_CREDITS') return 'insufficient_credits';
   // Never retried blindly: the step's on_refusal decides (contract/failure-policy.ts).
   if (isContentRefusal(error)) return 'refused';
-  return 'rejected';
+  return DOWNLOAD_KINDS[error.code] ?? 'rejected';
 }
+
+/** The codes of a download that ran out of fetches (download-bounds.ts) and of an expired output. */
+const DOWNLOAD_KINDS: Readonly<Record<string, FailureKind>> = {
+  DOWNLOAD_SHORT: 'download_failed',
+  DOWNLOAD_STALLED: 'download_stalled',
+  OUTPUT_EXPIRED: 'output_expired',
+};
 
 /**
  * A passing fault (5xx, timeout, connection refused; not a 429) met by the OUTAGE_AFTER_ATTEMPTS-th

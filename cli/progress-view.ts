@@ -136,6 +136,13 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['rejected', (s) => s.rejected ?? 0, false],
   // Jobs made again after their prediction failed or their file was lost: paid more than once.
   ['regenerated', (s) => s.regenerated, false],
+  // Download faults by name (docs/engine.md, "Downloads"): a short or stalled body after every
+  // bounded fetch (failed, paid: a later run fetches it again for free), an output the service no
+  // longer had (made again), a link that expired and was fetched fresh.
+  ['download failed', (s) => s.download_failed ?? 0, false],
+  ['download stalled', (s) => s.download_stalled ?? 0, false],
+  ['output expired', (s) => s.outputs_expired ?? 0, false],
+  ['link refreshed', (s) => s.links_refreshed ?? 0, false],
 ];
 
 /** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */

@@ -107,16 +107,19 @@ export interface FinishRequest {
 }
 
 export type FinishOutcome =
-  | { readonly kind: 'succeeded'; readonly creditsUsed: Micros | null; readonly file: string }
+  | {
+      readonly kind: 'succeeded';
+      readonly creditsUsed: Micros | null;
+      readonly file: string;
+      /** Its first link had expired: the service gave a fresh one (absent: not needed). */
+      readonly refreshed?: true;
+    }
   | {
       readonly kind: 'failed';
       readonly creditsUsed: Micros | null;
       readonly message: string;
-      /**
-       * Why, in the failure policy's terms, when it is not an ordinary failed prediction: an output
-       * the service flagged (`refused`) or a deadline passed (`timed_out`). Absent: failed.
-       */
-      readonly failure?: 'refused' | 'timed_out';
+      /** The failure policy's kind, when it is not a failed prediction's (download_failed, …). */
+      readonly failure?: FailureKind;
     }
   | { readonly kind: 'canceled' };
 
@@ -147,8 +150,14 @@ export interface FinishBatchRequest {
  * Each item's result, in the request's order: finished as finishPrediction reports, or stopped by
  * a failure that stops the campaign (disk full, a deleted key…), which keeps the job for the next
  * run; the batch's other items are reported all the same. Any other failure fails the activity,
- * which is retried: items already recorded then return at once.
+ * which is retried: items already recorded then return at once. Items still running when others
+ * ended a second before are `pending`: each job is reported about as it ends.
  */
 export type FinishBatchItem =
   | ({ readonly kind: 'finished' } & FinishResult)
-  | { readonly kind: 'stopped'; readonly failure: FailureKind; readonly message: string };
+  | { readonly kind: 'stopped'; readonly failure: FailureKind; readonly message: string }
+  /**
+   * Still running when others of the batch had ended a while (activities/finish/batch.ts,
+   * REPORT_AFTER_MS): the workflow finishes it in a new batch, which joins the work under way.
+   */
+  | { readonly kind: 'pending' };

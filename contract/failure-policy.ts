@@ -24,6 +24,15 @@ export type FailureKind =
   | 'prediction_failed'
   /** The finish activity gave up: treated like a failed prediction. */
   | 'finish_gave_up'
+  /**
+   * Every bounded fetch of an output came short of its Content-Length (or cut off): the job
+   * fails, paid; the service keeps the prediction, so a later run adopts it and fetches it again.
+   */
+  | 'download_failed'
+  /** As download_failed, the last fetch too slow (under the minimum rate, or past the deadline). */
+  | 'download_stalled'
+  /** The output link expired and the service no longer has the output: a new take, within budget. */
+  | 'output_expired'
   /** The job's parent has no output (failed, skipped or canceled). */
   | 'parent_missing'
   /** ENOSPC, EDQUOT writing an output or a record. */
@@ -89,6 +98,10 @@ export const FAILURE_POLICY: Readonly<Record<FailureKind, FailureEffect>> = {
   create_gave_up: { kind: 'fail_job' },
   prediction_failed: { kind: 'regenerate' },
   finish_gave_up: { kind: 'regenerate' },
+  // Not regenerate: a new take is a new payment, and the paid one is still at the service.
+  download_failed: { kind: 'fail_job' },
+  download_stalled: { kind: 'fail_job' },
+  output_expired: { kind: 'regenerate' },
   parent_missing: { kind: 'skip_job' },
   disk_full: { kind: 'stop_campaign', outcome: 'disk_full', job: 'keep' },
   output_unwritable: { kind: 'stop_campaign', outcome: 'output_unwritable', job: 'keep' },

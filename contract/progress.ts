@@ -48,6 +48,16 @@ export const StepCounts = z.object({
   refused: count.optional(),
   /** Ended past the step's `timeout:`, canceled upstream (absent in older memos). */
   timed_out: count.optional(),
+  /**
+   * Named download outcomes (absent until one happens, and in older memos): jobs failed because
+   * every bounded fetch of their output came short or stalled, outputs the service no longer had
+   * when their link expired (made again: counted in `regenerated` too, or `failed` past the
+   * step's retries), and outputs fetched on a fresh link after theirs expired.
+   */
+  download_failed: count.optional(),
+  download_stalled: count.optional(),
+  outputs_expired: count.optional(),
+  links_refreshed: count.optional(),
 });
 export type StepCounts = z.infer<typeof StepCounts>;
 

@@ -9,6 +9,7 @@ import { FaultInjector } from './faults.ts';
 import { FileStore } from './files/store.ts';
 import { LedgerRecorder } from './ledger.ts';
 import { RateLimiter } from './limits/rate-limiter.ts';
+import { type LinkIssuer, linkIssuer } from './media/links.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { CreatorDeps } from './predictions/create.ts';
 import { BASE_LATENCY_MS } from './predictions/latency.ts';
@@ -33,6 +34,8 @@ export interface EmulatorContext {
   readonly dispatcher: WebhookDispatcher;
   readonly faults: FaultInjector;
   readonly ledger: LedgerRecorder;
+  /** Issues output links (media/links.ts: expiring ones when the fault knobs say so). */
+  readonly links: LinkIssuer;
   /** Known once the server has bound its port; read only while serving requests. */
   readonly urls: { baseUrl: string; cdnUrl: string };
   /** Drills flip this at run time (setIgnoreIdempotency). */
@@ -95,6 +98,7 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
     webhooks,
     dispatcher,
     faults,
+    links: linkIssuer(() => faults.linkTtlMs),
     ledger,
     urls,
     ignoreIdempotency: options.ignoreIdempotency,

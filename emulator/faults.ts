@@ -11,7 +11,8 @@ type RateKnob =
   | 'dropConnectionRate'
   | 'truncateDownloadRate'
   | 'refusePromptRate'
-  | 'flagOutputRate';
+  | 'flagOutputRate'
+  | 'trickleDownloadRate';
 
 export class FaultInjector {
   private current: Faults;
@@ -26,6 +27,7 @@ export class FaultInjector {
       truncateDownloadRate: streamFor(seed, 'truncate-download'),
       refusePromptRate: streamFor(seed, 'refuse-prompt'),
       flagOutputRate: streamFor(seed, 'flag-output'),
+      trickleDownloadRate: streamFor(seed, 'trickle-download'),
     };
   }
 
@@ -45,5 +47,13 @@ export class FaultInjector {
 
   get slowDownloadMs(): number {
     return this.current.slowDownloadMs;
+  }
+
+  get trickleByteEveryMs(): number {
+    return this.current.trickleByteEveryMs;
+  }
+
+  get linkTtlMs(): number {
+    return this.current.linkTtlMs;
   }
 }

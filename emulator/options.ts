@@ -25,6 +25,15 @@ export const DEFAULT_FAULTS = {
   refusePromptRate: 0,
   /** Predictions whose output is flagged after processing (failed OUTPUT_FLAGGED, charged). */
   flagOutputRate: 0,
+  /** CDN downloads that trickle: one byte every `trickleByteEveryMs`, never finishing in time. */
+  trickleDownloadRate: 0,
+  trickleByteEveryMs: 2_000,
+  /**
+   * Output links carry `?expires=` this long after they are issued, and the CDN answers 410 past
+   * it; a GET of the prediction (or its stream) issues fresh ones. 0: links never expire.
+   * Prompts with the markers of media/links.ts expire or lose their output deterministically.
+   */
+  linkTtlMs: 0,
 };
 export type Faults = typeof DEFAULT_FAULTS;
 
@@ -117,7 +126,8 @@ export function checkLimits(limits: Limits): Limits {
 
 export function checkFaults(faults: Faults): Faults {
   for (const [name, value] of Object.entries(faults)) {
-    const max = name === 'slowDownloadMs' ? Number.MAX_SAFE_INTEGER : 1;
+    // Rates are shares; durations (`…Ms`) any whole number of milliseconds.
+    const max = name.endsWith('Ms') ? Number.MAX_SAFE_INTEGER : 1;
     if (!(value >= 0 && value <= max))
       throw new RangeError(`${name} must be between 0 and ${max}, not ${value}`);
   }

@@ -30,8 +30,15 @@ import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
 import { Slots } from './state/slots.ts';
 import { Stop, type StopReason } from './state/stop.ts';
-import { Tally } from './state/tally.ts';
+import { type NamedCount, Tally } from './state/tally.ts';
 import { Window } from './state/window.ts';
+
+/** Failure kinds counted under a name of their own besides `failed` or `regenerated` (StepCounts). */
+const NAMED_FAILURES: Partial<Record<FailureKind, NamedCount>> = {
+  download_failed: 'download_failed',
+  download_stalled: 'download_stalled',
+  output_expired: 'outputs_expired',
+};
 
 export class CampaignState {
   private readonly window: Window;
@@ -252,7 +259,9 @@ export class CampaignState {
     this.window.putBack(this.release(i));
   }
 
-  onFinished(i: number, outcome: FinishOutcome, kind: FailureKind = 'prediction_failed'): void {
+  onFinished(i: number, outcome: FinishOutcome, given?: FailureKind): void {
+    // The outcome's own kind (a download's), else the caller's, else a failed prediction's.
+    const kind = (outcome.kind === 'failed' ? outcome.failure : undefined) ?? given ?? 'prediction_failed';
     const pending = this.release(i);
     const { job, regen } = pending;
     if (outcome.kind === 'canceled') {
@@ -265,11 +274,13 @@ export class CampaignState {
     this.tally.pay(job.step, paid);
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
+      if (outcome.refreshed) this.tally.note(job.step, 'links_refreshed');
       this.gates.saved(job, regen);
       return;
     }
-    // The finish names a refusal or a deadline itself; a lost finish stays what its caller says.
-    const effect = effectOf(outcome.failure ?? kind);
+    const named = NAMED_FAILURES[kind];
+    if (named) this.tally.note(job.step, named);
+    const effect = effectOf(kind);
     if (effect.kind === 'on_refusal') {
       this.refused(pending, outcome.message);
       return;

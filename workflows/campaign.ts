@@ -29,6 +29,7 @@ import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
 import { progressOf } from './notifier.ts';
 import { Pacer } from './pacer.ts';
+import { startPulse } from './pulse.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
@@ -78,6 +79,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   log.info('campaign run started', { campaign: input.campaign, run: jobs.runs, jobs: input.plan.jobCount });
 
   let end: 'complete' | 'roll-over';
+  const pulse = startPulse(model, effects);
   try {
     effects.dispatch({ kind: 'started', joinedOthers: share?.joinedOthers ?? false });
     end = await loop(model, effects, gated);
@@ -85,6 +87,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
     throw error;
+  } finally {
+    // The final progress is published once, by the loop's end: no pulse after it.
+    pulse.stop();
   }
   await effects.told();
   await effects.notified();

@@ -3,7 +3,8 @@
  * FinishBatchRequest): each as finishPrediction does, sharing its work per prediction with any
  * other activity finishing it in this worker. A failure that stops the campaign is reported for
  * its item, so the batch's other results reach the workflow; any other failure fails the
- * activity, whose retry returns the items already recorded at once.
+ * activity, whose retry returns the items already recorded at once. Items still running a second
+ * after one ended are reported `pending`, and the workflow finishes them in a batch of their own.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
@@ -15,27 +16,53 @@ import { heartbeating } from '../heartbeating.ts';
 import { retryableFailure } from '../service-failure.ts';
 import { type FinishDeps, finishJob, type JobResult } from './index.ts';
 
+/**
+ * How long an item that ended waits for the rest of its batch before the activity reports what
+ * ended so far (docs/engine.md, "Batched finishes"): items that end together still come back in
+ * one report, and a file saved in the first second is never held back by a slow one for longer.
+ */
+export const REPORT_AFTER_MS = 1_000;
+
 export async function finishPredictions(
   deps: FinishDeps,
   loaded: LoadedPlan,
   manifest: Manifest,
   { items, ...context }: FinishBatchRequest,
+  reportAfterMs = REPORT_AFTER_MS,
 ): Promise<FinishBatchItem[]> {
   return heartbeating({ predictions: items.length }, async (activity) => {
-    const settled = Promise.allSettled(
-      items.map((item) => {
-        const again = item.resumed || activity.info.attempt > 1;
-        const request = { ...context, ...item, heir: null };
-        const attempt = { again, by: attemptOf(activity.info) };
-        return deps.finishing.run(item.predictionId, () =>
-          finishJob(deps, loaded, manifest, request, attempt),
+    const settled: (PromiseSettledResult<JobResult> | undefined)[] = items.map(() => undefined);
+    const work = items.map((item, n) => {
+      const again = item.resumed || activity.info.attempt > 1;
+      const request = { ...context, ...item, heir: null };
+      const attempt = { again, by: attemptOf(activity.info) };
+      return deps.finishing
+        .run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt))
+        .then(
+          (value) => {
+            settled[n] = { status: 'fulfilled', value };
+          },
+          (reason: unknown) => {
+            settled[n] = { status: 'rejected', reason };
+          },
         );
-      }),
+    });
+    // Every item, or what ended by REPORT_AFTER_MS after the first one did: the rest go on in this
+    // worker's shared work (shared-work.ts), which the workflow's next batch for them joins.
+    let report: ReturnType<typeof setTimeout> | undefined;
+    const early = Promise.race(work).then(
+      () => new Promise<void>((resolve) => (report = setTimeout(resolve, reportAfterMs))),
     );
-    // As in finishPrediction: the shared work is not tied to this activity's cancellation.
-    const results = await Promise.race([settled, activity.cancelled]);
+    try {
+      // As in finishPrediction: the shared work is not tied to this activity's cancellation.
+      await Promise.race([Promise.all(work), early, activity.cancelled]);
+    } finally {
+      clearTimeout(report);
+    }
     const at = Date.now();
-    return results.map((result) => itemOf(result, at));
+    return settled.map((result) =>
+      result === undefined ? { kind: 'pending' as const } : itemOf(result, at),
+    );
   });
 }
 

@@ -8,6 +8,7 @@ import { ServiceError } from '../../api/client/index.ts';
 import { formatUsd } from '../../api/money.ts';
 import { isContentRefusal } from '../../api/wire/index.ts';
 import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import type { FailureKind } from '../../contract/failure-policy.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
@@ -21,9 +22,11 @@ import {
   prepareCreates,
   sendPrepared,
 } from '../create/index.ts';
+import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import { awaitWithin } from './deadline.ts';
-import { type Download, saveOutput } from './save-output.ts';
+import { saveWithFreshLink } from './fresh-link.ts';
+import type { Download } from './save-output.ts';
 import type { SharedWork } from './shared-work.ts';
 
 /** What the work of one prediction yields; the activity adds the time it returns. */
@@ -97,12 +100,12 @@ export async function finishJob(
     return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
   // The service's slot is free now: the heir takes it before this output is downloaded.
   const heirOutcome = await heir();
-  const failed = (message: string, failure?: 'refused' | 'timed_out'): JobResult => ({
+  const failed = (message: string, failure?: FailureKind): JobResult => ({
     outcome: {
       kind: 'failed',
       creditsUsed: prediction.creditsUsed,
       message,
-      ...(failure ? { failure } : {}),
+      ...(failure === undefined ? {} : { failure }),
     },
     heir: heirOutcome,
     waitedMs,
@@ -135,21 +138,27 @@ export async function finishJob(
   let outcome: FinishOutcome;
   try {
     const replaces = lost === prediction.id ? null : lost;
-    const file = await saveOutput(deps.download, manifest, job, prediction, request, {
+    const saved = await saveWithFreshLink(deps, manifest, job, prediction, request, {
       waitedMs,
       again,
       replaces,
       head: loaded.head,
     });
-    outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file };
+    const refreshed = saved.refreshed ? { refreshed: true as const } : {};
+    outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file: saved.file, ...refreshed };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
-    // A link refused for good fails this job (paid: the service charged it), not its heir, which
-    // exists now and must be waited for: failing the activity would lose its create outcome.
-    return failed(error.message);
+    // A download that failed for good fails this job (paid: the service charged it), not its heir,
+    // which exists now and must be waited for: failing the activity would lose its create outcome.
+    // Its kind says what follows: a short body fails it, an expired output makes it again.
+    const kind = failureKindOf(error);
+    return failed(error.message, NAMED.has(kind) ? kind : undefined);
   }
   return { outcome, heir: heirOutcome, waitedMs };
 }
+
+/** Download failures with an outcome of their own; any other final refusal is a failed prediction's. */
+const NAMED = new Set<FailureKind>(['download_failed', 'download_stalled', 'output_expired']);
 
 /** The heir's create, reconciled when an earlier attempt may have made it. */
 async function createHeir(

@@ -41,14 +41,18 @@ export function fingerprintOf(label: ModelLabel, input: Readonly<Record<string, 
   ]);
 }
 
-export function predictionToWire(prediction: StoredPrediction): PredictionRecord {
+/**
+ * `links`: the links as issued now (media/links.ts), when the route issues them; else the stored
+ * ones (batch answers, search results, webhooks).
+ */
+export function predictionToWire(prediction: StoredPrediction, links?: readonly string[]): PredictionRecord {
   return {
     id: prediction.id,
     user_id: 'user_emulator',
     model: prediction.owner,
     model_version: prediction.modelSegment,
     input_parameters: prediction.input as Record<string, unknown>,
-    output_data: { urls: prediction.outputs },
+    output_data: { urls: [...(links ?? prediction.outputs)] },
     status: prediction.status,
     credits_used: formatUsd(prediction.creditsUsed),
     created_at: prediction.createdAt,

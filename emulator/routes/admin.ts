@@ -16,6 +16,9 @@ export const FaultsBody = z.strictObject({
   truncateDownloadRate: share,
   refusePromptRate: share,
   flagOutputRate: share,
+  trickleDownloadRate: share,
+  trickleByteEveryMs: z.number().int().min(1).optional(),
+  linkTtlMs: z.number().int().min(0).optional(),
 });
 const perMinute = z.number().int().min(1).optional();
 export const LimitsBody = z.strictObject({

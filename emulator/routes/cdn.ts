@@ -8,6 +8,7 @@ import type { EmulatorContext } from '../context.ts';
 import { servedType, UPLOAD_HEADERS } from '../files/served-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendDownload } from '../media/download.ts';
+import { isGone, linkExpired } from '../media/links.ts';
 import { imageOf, pictureOf, videoOf } from '../media/outputs.ts';
 import type { StillSources } from '../media/still.ts';
 
@@ -22,18 +23,28 @@ export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void 
     },
     file: (id) => context.files.get(id)?.data,
   };
-  app.get<{ Params: { file: string } }>('/cdn/outputs/:file', open, async (request, reply) => {
-    const match = /^(\d{1,15})\.(png|mp4)$/.exec(request.params.file);
-    const prediction = match ? context.predictions.get(Number(match[1])) : undefined;
-    // Only a succeeded prediction has outputs.
-    if (!prediction?.outputs[0]?.endsWith(`/${request.params.file}`)) {
-      throw new ApiError('NOT_FOUND', `no output ${request.params.file}`);
-    }
-    if (match![2] === 'png') {
-      return sendDownload(reply, context.faults, imageOf(prediction), 'image/png');
-    }
-    return sendDownload(reply, context.faults, videoOf(prediction, stills), 'video/mp4');
-  });
+  app.get<{ Params: { file: string }; Querystring: { expires?: string } }>(
+    '/cdn/outputs/:file',
+    open,
+    async (request, reply) => {
+      const match = /^(\d{1,15})\.(png|mp4)$/.exec(request.params.file);
+      const prediction = match ? context.predictions.get(Number(match[1])) : undefined;
+      // Only a succeeded prediction has outputs; a link past its `expires` is gone (media/links.ts).
+      if (!prediction?.outputs[0]?.endsWith(`/${request.params.file}`)) {
+        throw new ApiError('NOT_FOUND', `no output ${request.params.file}`);
+      }
+      if (linkExpired(request.query.expires)) {
+        return reply
+          .code(410)
+          .send({ error: { type: 'not_found', code: 'LINK_EXPIRED', message: 'link expired' } });
+      }
+      if (isGone(prediction)) throw new ApiError('NOT_FOUND', `output ${request.params.file} was deleted`);
+      if (match![2] === 'png') {
+        return sendDownload(reply, context.faults, imageOf(prediction), 'image/png');
+      }
+      return sendDownload(reply, context.faults, videoOf(prediction, stills), 'video/mp4');
+    },
+  );
 
   // Uploads are the user's, not the service's: keyed (the guard's default access), at an
   // unguessable id, never with a type a browser would run (files/served-type.ts).

@@ -31,9 +31,11 @@ export function predictionRoutes(app: FastifyInstance, context: EmulatorContext)
     },
   );
 
-  app.get<IdParams>('/v1/predictions/:id', async (request) =>
-    predictionToWire(predictionById(context, request.params.id)),
-  );
+  // Asked again, a prediction's links are issued fresh (an expired one is renewed).
+  app.get<IdParams>('/v1/predictions/:id', async (request) => {
+    const prediction = predictionById(context, request.params.id);
+    return predictionToWire(prediction, context.links(prediction, 'fresh'));
+  });
 
   app.post<IdParams>('/v1/predictions/:id/cancel', async (request) => {
     const prediction = predictionById(context, request.params.id);

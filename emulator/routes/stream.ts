@@ -26,7 +26,7 @@ export function streamRoutes(app: FastifyInstance, context: EmulatorContext): vo
       connection: 'keep-alive',
     });
     const send = (current: StoredPrediction): boolean => {
-      raw.write(frame(STREAM_EVENTS.status, predictionToWire(current)));
+      raw.write(frame(STREAM_EVENTS.status, predictionToWire(current, context.links(current, 'delivered'))));
       if (!TERMINAL_STATUSES.has(current.status)) return false;
       raw.end(frame(STREAM_EVENTS.done, { id: current.id, status: current.status }));
       return true;

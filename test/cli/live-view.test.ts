@@ -175,6 +175,27 @@ describe('every figure means its label', () => {
     expect(table.split('\n')[1]).toMatch(/\b10\s+5$/);
   });
 
+  it('the table names download faults only when some step has any', () => {
+    const faults = {
+      planned: 6,
+      succeeded: 3,
+      failed: 3,
+      download_failed: 2,
+      download_stalled: 1,
+      links_refreshed: 1,
+    };
+    const table = summaryTable(progress([step('still', faults)], { outcome: 'completed' }), 1_000);
+    // Past 80 columns the table goes on below, each part starting with the step.
+    for (const label of ['download failed', 'download stalled', 'link refreshed'])
+      expect(table).toContain(label);
+    expect(table).not.toContain('output expired');
+    const calm = summaryTable(
+      progress([step('still', { planned: 3, succeeded: 3 })], { outcome: 'completed' }),
+      1_000,
+    );
+    expect(calm).not.toContain('download');
+  });
+
   it('in flight is the money at the service, not what jobs being created may cost', () => {
     expect(statusLine(progress([step('still')], { committed: 1_200_000, inFlight: 0 }))).toContain(
       '+ $0.00 in flight',

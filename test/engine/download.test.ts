@@ -53,13 +53,17 @@ describe('downloadFile', () => {
     expect(await readFile(join(dir, 'still', 'a.png'))).toEqual(PICTURE);
   });
 
-  it('never leaves a truncated file in place, nor its temporary file', async () => {
+  it('never leaves a truncated file in place, nor its temporary file, and gives up after its bounded fetches', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-dl-'));
     await expect(
       downloadFile(`${await cdn()}/short`, into(dir, 'a.png'), { cleanUp: false }),
     ).rejects.toMatchObject({
       type: 'download_error',
-      retryable: true,
+      code: 'DOWNLOAD_SHORT',
+      retryable: false,
+      message: expect.stringMatching(
+        /^download of http:\S+\/short gave up after 3 fetches: fetch 1 stopped after \d+ of 138 bytes/,
+      ),
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -114,7 +118,11 @@ describe('downloadFile', () => {
     expect(result.sha256).toBe(createHash('sha256').update(PICTURE).digest('hex'));
     expect(await store.stat('still/a.png')).toEqual({ bytes: PICTURE.length });
     const truncated = downloadFile(`${base}/short`, { store, key: 'still/b.png' }, { cleanUp: false });
-    await expect(truncated).rejects.toMatchObject({ type: 'download_error', retryable: true });
+    await expect(truncated).rejects.toMatchObject({
+      type: 'download_error',
+      code: 'DOWNLOAD_SHORT',
+      retryable: false,
+    });
     expect(await store.stat('still/b.png')).toBeUndefined();
   });
 });

@@ -33,6 +33,11 @@ describe('service failures', () => {
     ],
     // Refusals of our own making are not the service's content policy.
     [refused(410, 'DOWNLOAD_REFUSED'), 'rejected'],
+    // A download that ran out of its bounded fetches (activities/download-bounds.ts), and an
+    // output the service no longer has (activities/finish/fresh-link.ts).
+    [refused(0, 'DOWNLOAD_SHORT'), 'download_failed'],
+    [refused(0, 'DOWNLOAD_STALLED'), 'download_stalled'],
+    [refused(0, 'OUTPUT_EXPIRED'), 'output_expired'],
   ])('%s is named %s', (error, kind) => {
     expect(failureKindOf(error)).toBe(kind);
   });

@@ -15,8 +15,12 @@ import { type Activities, activitiesFor, create, predictionIdOf } from './activi
 import { type Harness, harness, twoStills } from './harness.ts';
 
 async function finishBoth(h: Harness, plan: Plan, activities: Activities): Promise<FinishBatchItem[]> {
+  return finishBatch(activities, await bothRequest(h, plan, activities));
+}
+
+async function bothRequest(h: Harness, plan: Plan, activities: Activities): Promise<FinishBatchRequest> {
   const created = await create(h, plan, 1, [0, 1], 0, activities);
-  const request: FinishBatchRequest = {
+  return {
     campaign: plan.campaign,
     plan: await storePlan(plan),
     outputDir: plan.outputDir,
@@ -28,6 +32,9 @@ async function finishBoth(h: Harness, plan: Plan, activities: Activities): Promi
       resumed: false,
     })),
   };
+}
+
+function finishBatch(activities: Activities, request: FinishBatchRequest): Promise<FinishBatchItem[]> {
   return new MockActivityEnvironment({ attempt: 1 }).run<
     [FinishBatchRequest],
     FinishBatchItem[],
@@ -68,5 +75,35 @@ describe('finishPredictions', () => {
       message: /ENOSPC/,
     });
     expect(results.find((r) => r.kind === 'finished')).toMatchObject({ outcome: { kind: 'succeeded' } });
+  });
+
+  it('reports a job that ended while another still downloads; the next batch joins the download under way', async () => {
+    const h = await harness();
+    const plan = await h.plan(twoStills('batch-early'));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let downloads = 0;
+    const activities = activitiesFor(h, {
+      // The second download waits until the test lets it go: a slow CDN node.
+      download: async (url, target, options) => {
+        if (downloads++ === 1) await held;
+        return downloadFile(url, target, options);
+      },
+    });
+    const request = await bothRequest(h, plan, activities);
+    const first = await finishBatch(activities, request);
+    expect(first.map((r) => r.kind).sort()).toEqual(['finished', 'pending']);
+    expect(first.find((r) => r.kind === 'finished')).toMatchObject({ outcome: { kind: 'succeeded' } });
+
+    const rest = request.items.filter((_, n) => first[n]!.kind === 'pending');
+    const second = finishBatch(activities, { ...request, items: rest });
+    release();
+    expect(await second).toMatchObject([{ kind: 'finished', outcome: { kind: 'succeeded' } }]);
+    // Joined, not fetched again; each job recorded once.
+    expect(downloads).toBe(2);
+    const manifest = await readFile(join(plan.outputDir, 'manifest.jsonl'), 'utf8');
+    expect(manifest.trim().split('\n')).toHaveLength(2);
   });
 });

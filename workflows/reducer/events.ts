@@ -38,6 +38,8 @@ export type CampaignEvent =
   | { readonly kind: 'started'; readonly joinedOthers: boolean }
   /** A wait the loop started at campaign-clock `from` ran its full `ms`. */
   | { readonly kind: 'slept'; readonly from: number; readonly ms: number }
+  /** The wall-clock pulse (workflows/pulse.ts), started at campaign-clock `from`, fired after `ms`. */
+  | { readonly kind: 'pulse'; readonly from: number; readonly ms: number }
   /** A create batch answered, one outcome per job. */
   | {
       readonly kind: 'created';

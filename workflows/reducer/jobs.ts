@@ -162,8 +162,14 @@ export function batchFinished(
 ): Effect[] {
   if (m.run.cancelled) return [];
   const effects: Effect[] = [];
+  // Still running when the others were reported: finished by a batch of their own.
+  const unfinished: InFlightJob[] = [];
   for (const [n, result] of results.entries()) {
     const { pending } = flights[n]!;
+    if (result.kind === 'pending') {
+      unfinished.push(flights[n]!);
+      continue;
+    }
     if (result.kind === 'stopped') {
       jobLost(m, pending.job.i, lostOf(result.failure, result.message));
       continue;
@@ -171,6 +177,7 @@ export function batchFinished(
     m.clock.observe(result.at);
     effects.push(...ended(m, pending, result.outcome, result.waitedMs));
   }
+  if (unfinished.length > 0) effects.push({ kind: 'finish-batch', flights: unfinished });
   return effects;
 }
 

@@ -105,6 +105,19 @@ export function publishing(m: Model, idleFor: number | null, final = false): Eff
   return [{ kind: 'publish', indexed }];
 }
 
+/**
+ * The wall-clock pulse fired (workflows/pulse.ts): the clock moves by what it slept, and progress
+ * is published when nothing was for a whole pulse, even with no new report (its time left, and
+ * the search attributes, were frozen while an activity retried). A busy campaign, publishing
+ * about every second anyway, adds nothing.
+ */
+export function pulsed(m: Model, from: number, ms: number): Effect[] {
+  const { run, clock } = m;
+  clock.slept(from, ms);
+  if (clock.now() - run.publishedAt < ms) return [];
+  return publishing(m, null, true);
+}
+
 /** The service's limits as read: the governor shares them out; without one they are the campaign's. */
 export function limitsRead(m: Model, read: ServiceLimits): Effect[] {
   const { jobs, run, pacer, clock } = m;

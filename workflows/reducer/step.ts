@@ -13,7 +13,7 @@ import type { CampaignEvent } from './events.ts';
 import { shareTaken } from './governor.ts';
 import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
 import type { Model } from './model.ts';
-import { jobsLoaded, limitsRead, next, publishing, readLost } from './next.ts';
+import { jobsLoaded, limitsRead, next, publishing, pulsed, readLost } from './next.ts';
 import { noticed, notified, rearm } from './notify.ts';
 import { limitsUnavailable } from './outage.ts';
 import { released, reviewed } from './reviews.ts';
@@ -30,6 +30,8 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
     case 'slept':
       m.clock.slept(event.from, event.ms);
       return [];
+    case 'pulse':
+      return pulsed(m, event.from, event.ms);
     case 'created':
       return reported(m, created(m, event.outcomes));
     case 'create-lost':

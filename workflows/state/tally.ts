@@ -9,6 +9,14 @@ import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campa
 
 const MAX_RECENT_FAILURES = 20;
 
+export type NamedCount =
+  | 'refused'
+  | 'timed_out'
+  | 'download_failed'
+  | 'download_stalled'
+  | 'outputs_expired'
+  | 'links_refreshed';
+
 function emptyCounts(): StepCounts {
   return {
     succeeded: 0,
@@ -67,9 +75,14 @@ export class Tally {
    * and the pages say which job and why.
    */
   end(job: JobRef, outcome: 'refused' | 'timed_out', message: string): void {
-    const counts = this.counts[job.step]!;
-    counts[outcome] = (counts[outcome] ?? 0) + 1;
+    this.note(job.step, outcome);
     this.remember(job, `${outcome === 'refused' ? 'refused' : 'timed out'}: ${message}`);
+  }
+
+  /** One more of a named outcome that older memos lack (StepCounts: download_failed, …). */
+  note(step: number, outcome: NamedCount): void {
+    const counts = this.counts[step]!;
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
   }
 
   /** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
