@@ -24,7 +24,7 @@ export function withWinners(ack: ReviewAck, model: CampaignModel): ReviewAck {
     accepted: ack.accepted,
     refused: ack.refused.map((refusal) => {
       const won = refusal.reason === 'not_awaiting_review' ? decided.get(refusal.key) : undefined;
-      if (!won || won.source !== 'reviewer') return refusal;
+      if (won?.source !== 'reviewer') return refusal;
       const by = won.by ? ` by ${won.by}` : '';
       return {
         ...refusal,
