@@ -132,7 +132,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       role: 'decide',
       exp: Date.now() + 86_400_000,
     });
-  const app: FastifyInstance = Fastify({ logger: false });
+  const app: FastifyInstance = Fastify({ logger: false, maxParamLength: 2048 });
   const hosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   app.addHook(
     'onRequest',
