@@ -38,6 +38,7 @@ const UNIT = [
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
   'test/records/index-collisions.test.ts',
+  'test/review/links.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',
   'test/review/progress-lines.test.ts',
