@@ -10,6 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type LinkClaims, type LinkKeys, verifyLink } from './links.ts';
+import { linkInCookie, SHEET_PREFIX } from './sheet-url.ts';
 
 export interface Access {
   readonly campaign: string;
@@ -20,6 +21,8 @@ export interface Access {
 declare module 'fastify' {
   interface FastifyRequest {
     reviewer?: LinkClaims;
+    /** The link that let the request in (the path's, or on `/sheet/` the cookie's). */
+    reviewerToken?: string;
   }
 }
 
@@ -53,7 +56,12 @@ export function guard(access: Access, allowedHosts: () => ReadonlySet<string>) {
       return;
     }
     const path = request.url.split('?')[0] ?? '';
-    const token = /^\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)(?:\/|$)/.exec(path)?.[1];
+    // The secret-free sheet address (sheet-url.ts) is let in by the cookie, for GET only.
+    const token = path.startsWith(SHEET_PREFIX)
+      ? SAFE_METHODS.has(request.method)
+        ? linkInCookie(request.headers.cookie)
+        : undefined
+      : /^\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)(?:\/|$)/.exec(path)?.[1];
     const claims = token ? verifyLink(token, await access.keys(), access.campaign) : null;
     if (!claims) {
       await reply.code(401).header('cache-control', 'no-store').send();
@@ -70,5 +78,6 @@ export function guard(access: Access, allowedHosts: () => ReadonlySet<string>) {
       }
     }
     request.reviewer = claims;
+    request.reviewerToken = token;
   };
 }

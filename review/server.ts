@@ -23,6 +23,7 @@ import { renderItem, renderStepCounts, renderTotals } from './render.ts';
 import { relativeUrl } from './report.ts';
 import type { SendBatch } from './send.ts';
 import type { Layout } from './sheet.ts';
+import { SHEET_PREFIX, sheetCookie } from './sheet-url.ts';
 import { withWinners } from './winners.ts';
 
 export interface ReviewServerOptions {
@@ -153,8 +154,18 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       '<body class="f-all"',
       `<body class="f-all" ${bodyAttributes(request)} data-generation="${generation}" data-delay="${options.holdMs ?? 2500}" data-poll="${options.pollMs ?? 1500}"`,
     );
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('set-cookie', sheetCookie(request.reviewerToken ?? '', request.reviewer?.exp ?? 0))
+      .send(html);
   });
+
+  // The address notifications carry (sheet-url.ts): to the sheet of the link in the cookie.
+  app.get(`${SHEET_PREFIX}:campaign/`, async (request, reply) =>
+    reply.header('cache-control', 'no-store').redirect(`/${request.reviewerToken}/`, 303),
+  );
 
   app.get<{ Querystring: { rows?: string; cols?: string } }>(`${base}/sheets`, async (request, reply) => {
     const model = await options.live.current();

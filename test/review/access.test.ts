@@ -16,6 +16,7 @@ import { issueLink, readLinkKeys, revokeLink } from '../../review/link-keys.ts';
 import { signLink } from '../../review/links.ts';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
+import { sheetUrl } from '../../review/sheet-url.ts';
 import { running, saved, stillsAndClips } from './fixtures.ts';
 
 const CAMPAIGN = 'shared-review';
@@ -196,5 +197,26 @@ describe('per-person review links', () => {
         },
       ],
     });
+  });
+
+  it('opens the secret-free sheet address only for a browser that opened its own link', async () => {
+    const address = sheetUrl(server.origin, CAMPAIGN);
+    expect(address).toBe(`${server.origin}/sheet/${CAMPAIGN}/`);
+    const stranger = await request(address);
+    expect(stranger.statusCode).toBe(401);
+    expect(await stranger.body.text()).toBe('');
+    const ana = await link('Ana', 'decide');
+    const page = await request(ana.url);
+    await page.body.dump();
+    const cookie = String(page.headers['set-cookie']).split(';')[0]!;
+    expect(page.headers['set-cookie']).toMatch(/Path=\/sheet\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    const back = await request(address, { headers: { cookie } });
+    expect(back.statusCode).toBe(303);
+    expect(new URL(String(back.headers.location), server.origin).toString()).toBe(ana.url);
+    await back.body.dump();
+    // The cookie never decides: a post to the sheet address is refused.
+    const post = await request(`${address}decisions`, { method: 'POST', headers: { cookie } });
+    expect(post.statusCode).toBe(401);
+    await post.body.dump();
   });
 });
