@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { expect, it, onTestFinished } from 'vitest';
@@ -98,6 +99,23 @@ it('decides from the command line, reports and serves the page', async () => {
   expect(again.code).toBe(1);
   expect(again.stdout).toContain('refused still-sneaker-white: decided already');
 
+  // The manifest as exported says who decided each still, and when.
+  const exported = await run('export', c);
+  expect(exported.code, exported.stderr).toBe(0);
+  const lines = exported.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  expect(lines.find((line) => line.key === sneaker.key)?.review).toMatchObject({
+    action: 'approve',
+    by: userInfo().username,
+    take: 0,
+    source: 'reviewer',
+    note: 'the best two',
+  });
+  // A still no one has decided yet has no review.
+  expect(lines.find((line) => line.name === 'still-watch-white')).toBeDefined();
+  expect(lines.find((line) => line.name === 'still-watch-white')?.review).toBeUndefined();
   const reject = await run('reject', c, 'still-watch-*');
   expect(reject.stdout.trim()).toBe('reject: 2 (still-watch-white, still-watch-marble)');
   expect((await handle.result()).outcome).toBe('completed');
