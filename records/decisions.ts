@@ -94,3 +94,19 @@ export function awaitingReview(
   }
   return awaiting;
 }
+
+/**
+ * The `review` field a manifest line gains (mediaflow export, and the S3 manifest it writes): who
+ * decided the line's take, what and when. Decisions come after a take is recorded, so the line's
+ * own record never holds them; they are joined from the decision records when the view is made.
+ * A take decided by timeout says so (`source: "timeout"`, no `by`).
+ */
+export function reviewOf(
+  entry: Pick<ManifestEntry, 'key' | 'regenerations'>,
+  decisions: ReadonlyMap<string, DecisionRecord>,
+): { review?: Pick<DecisionRecord, 'action' | 'by' | 'at' | 'take' | 'source' | 'note'> } {
+  const decided = decisions.get(entry.key);
+  if (!decided || decided.take !== entry.regenerations) return {};
+  const { action, by, at, take, source, note } = decided;
+  return { review: { action, by, at, take, source, note } };
+}

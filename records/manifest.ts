@@ -333,9 +333,13 @@ export class Manifests {
 export async function materializeManifest(
   outputDir: string,
   store: Store = openStore(outputDir),
+  /** Fields joined to each line (the review decision: records/decisions.ts, withReview). */
+  extra: (entry: ManifestEntry) => object = () => ({}),
 ): Promise<string> {
   const manifest = await Manifest.open(outputDir, nodeWriter, store);
-  const text = (await manifest.recorded()).map((entry) => `${JSON.stringify(entry)}\n`).join('');
+  const text = (await manifest.recorded())
+    .map((entry) => `${JSON.stringify({ ...entry, ...extra(entry) })}\n`)
+    .join('');
   if (isS3Url(outputDir)) await store.put(MANIFEST_KEY, text);
   return text;
 }

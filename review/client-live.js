@@ -89,4 +89,6 @@ function fitThumbs() {
 window.addEventListener('resize', fitThumbs);
 fitThumbs();
 if (reviewing) setInterval(poll, Number(body.dataset.poll ?? 1500));
+if (reviewing && body.dataset.reviewer)
+  say(`reviewing as ${text(body.dataset.reviewer)}${viewOnly ? ' (view only)' : ''}`);
 focusItem(visible()[0]);

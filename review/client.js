@@ -4,6 +4,8 @@
 // Part one of two (page.ts puts both in one function scope): focus, selection, decisions.
 const body = document.body;
 const reviewing = body.dataset.mode === 'review';
+/** The link this page was opened with says who is looking and whether they may decide. */
+const viewOnly = body.dataset.role === 'view';
 const delay = Number(body.dataset.delay ?? 2500);
 const status = document.getElementById('status');
 const detail = document.getElementById('detail');
@@ -184,7 +186,9 @@ document.addEventListener('keydown', (event) => {
     selected.clear();
     if (focusedKey) selected.add(focusedKey);
     paintSelection();
-  } else if (reviewing && ACTIONS[event.key]) decide(ACTIONS[event.key]);
+  } else if (reviewing && viewOnly && (ACTIONS[event.key] || event.key === 'p'))
+    say(`<span class="refused">${text(body.dataset.reviewer)}’s link may view, not decide</span>`);
+  else if (reviewing && ACTIONS[event.key]) decide(ACTIONS[event.key]);
   else if (reviewing && event.key === 'z') undo();
   else if (reviewing && event.key === 'p' && focused) askPrompt(focused, event);
 });

@@ -9,6 +9,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { workflowIdOf } from '../../control/campaign.ts';
+import { readDecisions, reviewOf } from '../../records/decisions.ts';
 import { materializeManifest } from '../../records/manifest.ts';
 import { isS3Url, MANIFEST_KEY } from '../../store/index.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
@@ -38,7 +39,11 @@ export function register(program: Command): void {
           await env.close();
         }
       }
-      process.stdout.write(await materializeManifest(outputDir));
+      // Each line says who decided its take and when (issue 24), read from the decision records.
+      const decisions = await readDecisions(outputDir, campaign);
+      process.stdout.write(
+        await materializeManifest(outputDir, undefined, (entry) => reviewOf(entry, decisions)),
+      );
       if (isS3Url(outputDir)) console.error(`wrote ${outputDir}/${MANIFEST_KEY}`);
     });
 }

@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['run'], load: () => import('./run.ts') },
   { names: ['status'], load: () => import('./status.ts') },
   { names: ['review'], load: () => import('./review.ts') },
+  { names: ['review-link'], load: () => import('./review-link.ts') },
   { names: ['approve', 'reject', 'regenerate'], load: () => import('./decide.ts') },
   { names: ['report'], load: () => import('./report.ts') },
   { names: ['cancel'], load: () => import('./cancel.ts') },

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { expect, it, onTestFinished } from 'vitest';
@@ -13,7 +14,7 @@ import { campaignView } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { buildModel } from '../../review/model.ts';
-import { BIN, cleanEnv, mediaflow } from '../cli/helpers.ts';
+import { BIN, cleanEnv, mediaflow, withOwnState } from '../cli/helpers.ts';
 import { harness } from '../engine/harness.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
@@ -98,6 +99,23 @@ it('decides from the command line, reports and serves the page', async () => {
   expect(again.code).toBe(1);
   expect(again.stdout).toContain('refused still-sneaker-white: decided already');
 
+  // The manifest as exported says who decided each still, and when.
+  const exported = await run('export', c);
+  expect(exported.code, exported.stderr).toBe(0);
+  const lines = exported.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  expect(lines.find((line) => line.key === sneaker.key)?.review).toMatchObject({
+    action: 'approve',
+    by: userInfo().username,
+    take: 0,
+    source: 'reviewer',
+    note: 'the best two',
+  });
+  // A still no one has decided yet has no review.
+  expect(lines.find((line) => line.name === 'still-watch-white')).toBeDefined();
+  expect(lines.find((line) => line.name === 'still-watch-white')?.review).toBeUndefined();
   const reject = await run('reject', c, 'still-watch-*');
   expect(reject.stdout.trim()).toBe('reject: 2 (still-watch-white, still-watch-marble)');
   expect((await handle.result()).outcome).toBe('completed');
@@ -115,7 +133,11 @@ it('decides from the command line, reports and serves the page', async () => {
   expect(fromSpec.stdout).toBe(report.stdout);
 
   // `review` prints its URL, serves the page, and stops on Ctrl-C.
-  const child = spawn(process.execPath, [BIN, 'review', c, '--no-open'], { cwd: h.dir, env });
+  // In the state folder `run` and `review-link` use: the links' secret is kept there.
+  const child = spawn(process.execPath, [BIN, 'review', c, '--no-open'], {
+    cwd: h.dir,
+    env: withOwnState(h.dir, env),
+  });
   onTestFinished(() => {
     child.kill('SIGKILL');
   });
@@ -131,6 +153,40 @@ it('decides from the command line, reports and serves the page', async () => {
   const page = await request(url);
   expect(page.statusCode).toBe(200);
   expect(await page.body.text()).toContain(`<h1>${c}</h1>`);
+  // A link for someone else, made from another terminal: it opens the running sheet at once;
+  // as a view link it cannot decide; revoked, it opens nothing.
+  const origin = new URL(url).origin;
+  const made = await run(
+    'review-link',
+    c,
+    '--name',
+    'Client',
+    '--role',
+    'view',
+    '--expires',
+    '2h',
+    '--url',
+    origin,
+  );
+  expect(made.code, made.stderr).toBe(0);
+  const link = made.stdout.trim();
+  expect(link.startsWith(`${origin}/`)).toBe(true);
+  const id = /id ([0-9a-f]{16})/.exec(made.stderr)?.[1];
+  expect(made.stderr).toMatch(/^view link for Client, id [0-9a-f]{16}, until /);
+  expect((await request(link)).statusCode).toBe(200);
+  const viewDecides = await request(new URL('decisions', link), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ decisions: [{ key: plan.jobs[0]!.key, action: 'reject' }] }),
+  });
+  expect(viewDecides.statusCode).toBe(403);
+  await viewDecides.body.dump();
+  expect((await run('review-link', c, '--list')).stdout).toMatch(
+    new RegExp(`^${id}  view    Client  until `, 'm'),
+  );
+  expect((await run('review-link', c, '--revoke', id!)).code).toBe(0);
+  expect((await request(link)).statusCode).toBe(401);
+  expect((await stat(join(h.dir, '.state', 'review-links', `${c}.json`))).mode & 0o777).toBe(0o600);
   const taken = await run('review', c, '--no-open', '--port', new URL(url).port);
   expect(taken.code).toBe(1);
   expect(taken.stderr).toContain(

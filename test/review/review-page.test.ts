@@ -7,6 +7,7 @@
  * new prediction; `z` takes back a decision not sent yet.
  */
 import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect, it, onTestFinished } from 'vitest';
@@ -115,11 +116,15 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: fileURLToPath(new URL('review-contact-sheet.png', ARTIFACTS)) });
 
-  // A decision the workflow refuses is shown with its reason.
+  // A decision the workflow refuses is shown with its reason: who decided first, and when.
   await page.click(`.item[data-key="${sneakerWhite.key}"]`);
   await page.keyboard.press('a');
   await page.waitForSelector('#status .refused', { timeout: 10_000 });
-  expect(await page.locator('#status').textContent()).toBe('still-sneaker-white: decided already');
+  expect(await page.locator('#status').textContent()).toMatch(
+    new RegExp(
+      `^still-sneaker-white: approved by ${userInfo().username} at \\S+ \\(take 0\\): their decision stands$`,
+    ),
+  );
 
   // The last still: approved, then taken back with z before it is sent.
   await page.click(`.item[data-key="${watchMarble!.key}"]`);

@@ -57,10 +57,10 @@ afterAll(() => server?.close());
 const get = (path: string) => request(new URL(path, server.url));
 
 describe('the review server', () => {
-  it('listens on loopback only, at a URL with a long random token', () => {
+  it('listens on loopback only, at a URL holding the operator’s signed link', () => {
     const url = new URL(server.url);
     expect(url.hostname).toBe('127.0.0.1');
-    expect(url.pathname).toMatch(/^\/[A-Za-z0-9_-]{32}\/$/);
+    expect(url.pathname).toMatch(/^\/[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{43}\/$/);
   });
 
   it('serves the contact sheet of the reviewed step with the token, nothing without it', async () => {
@@ -73,7 +73,7 @@ describe('the review server', () => {
     const origin = new URL(server.url).origin;
     for (const path of ['/', '/files/still/still-shoe-white.png', `/${'x'.repeat(32)}/`]) {
       const response = await request(`${origin}${path}`);
-      expect(response.statusCode, path).toBe(404);
+      expect(response.statusCode, path).toBe(401);
       await response.body.dump();
     }
   });
