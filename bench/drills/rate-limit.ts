@@ -1,7 +1,7 @@
 /**
  * `rate-limit`: the service's create limit is cut mid-run (as when an account is downgraded or a
  * provider throttles). The engine must adapt: after a settling period (a minute in the full
- * drill) at most 1 % of requests are answered 429, and nothing fails. The 429 share is measured
+ * drill, counted from the cut) at most 1 % of requests are answered 429, and nothing fails. The 429 share is measured
  * per time window from ledger snapshots taken during the run.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -90,7 +90,10 @@ export async function rateLimitDrill(opts: RateLimitDrillOptions = {}): Promise<
     }
     const run = await running;
     const windows = windowsOf(snapshots, params.windowMs);
-    const settled = windows.filter((w) => w.fromMs >= params.settleMs);
+    // Settling is counted from the cut, not from the start: on a loaded machine the cut comes late,
+    // and a window from the start left the engine only a moment to meet the new limit.
+    const settledFrom = (cutAtMs ?? 0) + params.settleMs;
+    const settled = windows.filter((w) => w.fromMs >= settledFrom);
     const settledRequests = settled.reduce((n, w) => n + w.requests, 0);
     const settled429 = settled.reduce((n, w) => n + w.rateLimited, 0);
     const worst = Math.max(0, ...settled.map((w) => w.share));
@@ -99,7 +102,7 @@ export async function rateLimitDrill(opts: RateLimitDrillOptions = {}): Promise<
     const checks = [
       check('the limit was cut mid-run', cutAtMs !== null, `cut at ${cutAtMs} ms of ${run.wallMs} ms`),
       check(
-        `429 share ≤ 1 % after the first ${params.settleMs / 1000} s`,
+        `429 share ≤ 1 % from ${params.settleMs / 1000} s after the cut`,
         settledRequests > 0 && settled429 <= settledRequests * 0.01,
         `${settled429} of ${settledRequests} requests answered 429; worst ${params.windowMs / 1000} s window ${(worst * 100).toFixed(2)} % (of ${settled.length})`,
       ),
