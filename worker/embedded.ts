@@ -37,8 +37,12 @@ import { freePort, groupAlive, portFree, terminateGroup } from './process-group.
 export type { StackRecord };
 
 export interface EmbeddedOptions {
-  /** Where the SQLite db, the emulator's state, logs and the stack's record live. Default `.state` (cwd). */
-  stateDir?: string;
+  /**
+   * Where the SQLite db, the emulator's state, logs and the stack's record live. No default: a
+   * folder relative to the working directory gave each folder a stack of its own; every command
+   * passes the one home cli/state-home.ts decides.
+   */
+  stateDir: string;
   /** Extra `mediaflow emulator` flags for a stack started now (tests: `--latency-ms 500`). */
   emulatorArgs?: readonly string[];
 }
@@ -59,8 +63,8 @@ const BIN = resolve(fileURLToPath(import.meta.url), '..', '..', 'bin', 'mediaflo
 const DEFAULT_PORTS = { temporal: 7233, ui: 8233, emulator: 4010 };
 
 /** Attaches to the running stack, or starts it (restoring everything it had when it stopped). */
-export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
-  const stateDir = resolve(options.stateDir ?? '.state');
+export async function startEmbedded(options: EmbeddedOptions): Promise<Embedded> {
+  const stateDir = resolve(options.stateDir);
   makePrivate(stateDir);
   const { record, attached } = await withLock(stateDir, async () => {
     const running = readRecord(stateDir);
@@ -89,7 +93,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 }
 
 /** Stops the stack, whoever started it; false when none was running. Nothing is lost. */
-export async function stopEmbedded(stateDir = '.state'): Promise<boolean> {
+export async function stopEmbedded(stateDir: string): Promise<boolean> {
   const dir = resolve(stateDir);
   makePrivate(dir);
   return withLock(dir, async () => {
@@ -110,7 +114,7 @@ export interface EmbeddedState {
 }
 
 /** The stack as recorded, without starting anything; undefined when no record exists. */
-export async function inspectEmbedded(stateDir = '.state'): Promise<EmbeddedState | undefined> {
+export async function inspectEmbedded(stateDir: string): Promise<EmbeddedState | undefined> {
   const record = readRecord(resolve(stateDir));
   if (!record) return undefined;
   return {
