@@ -72,6 +72,8 @@ describe('deliverNotice', () => {
     const receiver = await startReceiver(OTHER);
     const { deliverNotice } = notifyActivities({ env: { HOOK_SECRET: SECRET } });
     const failure = await failureOf(deliverNotice(request(standard(receiver.url))));
+    // The receiver reports on its stdout after it answered: wait for the line, not the reply.
+    await receiver.until(1);
     expect(receiver.received[0]).toMatchObject({ verified: false, status: 400 });
     const host = new URL(receiver.url).host;
     expect(failure.message).toBe(`${host}: 400 (refused; not sent again)`);
