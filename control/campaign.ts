@@ -13,6 +13,7 @@ import {
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
+import { noCounts } from '../contract/no-counts.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
@@ -49,16 +50,6 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
 
 /** The progress of a campaign that has not started any job. */
 function nothingRunYet(input: CampaignInput): CampaignProgress {
-  const zero = {
-    running: 0,
-    succeeded: 0,
-    cached: 0,
-    failed: 0,
-    skipped: 0,
-    canceled: 0,
-    created: 0,
-    regenerated: 0,
-  };
   return {
     campaign: input.campaign,
     outcome: 'running',
@@ -67,7 +58,8 @@ function nothingRunYet(input: CampaignInput): CampaignProgress {
       model,
       planned: jobCount,
       waiting: jobCount,
-      ...zero,
+      running: 0,
+      ...noCounts(),
       ...(review ? { awaiting_review: 0, approved: 0, rejected: 0 } : {}),
     })),
     spent: 0,

@@ -6,6 +6,7 @@
  */
 import type { Micros } from '../../api/money.ts';
 import type { Failure, JobRef, StepCounts, StepInfo } from '../../contract/campaign.ts';
+import { noCounts } from '../../contract/no-counts.ts';
 
 const MAX_RECENT_FAILURES = 20;
 
@@ -16,20 +17,6 @@ export type NamedCount =
   | 'download_stalled'
   | 'outputs_expired'
   | 'links_refreshed';
-
-function emptyCounts(): StepCounts {
-  return {
-    succeeded: 0,
-    cached: 0,
-    failed: 0,
-    skipped: 0,
-    canceled: 0,
-    created: 0,
-    regenerated: 0,
-    refused: 0,
-    timed_out: 0,
-  };
-}
 
 /** Outcomes counted in every run; `refused` and `timed_out` are absent in counts carried by older versions. */
 type Counted = Exclude<keyof StepCounts, 'refused' | 'timed_out'>;
@@ -58,7 +45,7 @@ export class Tally {
   ) {
     this.steps = steps;
 
-    this.counts = carried ? carried.counts.map((c) => ({ ...emptyCounts(), ...c })) : steps.map(emptyCounts);
+    this.counts = carried ? carried.counts.map((c) => ({ ...noCounts(), ...c })) : steps.map(noCounts);
     this.recentFailures = [...(carried?.recentFailures ?? [])];
     this.latencyMs = carried?.latencyMs ?? null;
     this.stepLatencyMs = steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null);
