@@ -27,8 +27,8 @@ import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
-import { progressOf } from './notifier.ts';
 import { Pacer } from './pacer.ts';
+import { progressOf } from './progress.ts';
 import { startPulse } from './pulse.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { Model } from './reducer/model.ts';
@@ -73,7 +73,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   };
   const effects = executor(model, input, link, attributes);
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));
-  setHandler(progressQuery, () => jobs.progress(input.campaign, Date.now()));
+  setHandler(progressQuery, () => progressOf(model, input.campaign, Date.now()));
   const gated = hasGates(input.steps);
   if (gated) reviewGates(model, effects);
   log.info('campaign run started', { campaign: input.campaign, run: jobs.runs, jobs: input.plan.jobCount });

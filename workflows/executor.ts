@@ -25,8 +25,8 @@ import {
 } from './activities.ts';
 import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
-import { notifier, progressOf } from './notifier.ts';
-import { withPause } from './outage.ts';
+import { notifier } from './notifier.ts';
+import { progressOf } from './progress.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
@@ -160,7 +160,7 @@ export function executor(
 
   /** The memo's progress, and the search attributes that changed since last written. */
   function publish(indexed: boolean): void {
-    const progress = withPause(progressOf(model, input.campaign, clock.now()), model.run.outage.current);
+    const progress = progressOf(model, input.campaign, clock.now());
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
     const changed = attributes.changed(progressAttributes(progress));

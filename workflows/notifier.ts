@@ -6,12 +6,11 @@
  * sent before the workflow closes (a closed workflow's activities are dropped).
  */
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import type { CampaignInput } from '../contract/campaign.ts';
 import { type Notice, type NotifyTarget, wants } from '../contract/notify.ts';
 import { deliverNotice } from './activities.ts';
 import { messageOf } from './failure-of.ts';
 import type { CampaignEvent } from './reducer/events.ts';
-import type { Model } from './reducer/model.ts';
 
 export function notifier(input: CampaignInput, dispatch: (event: CampaignEvent) => void) {
   const sending: Promise<void>[] = [];
@@ -50,10 +49,4 @@ export function notifier(input: CampaignInput, dispatch: (event: CampaignEvent) 
 export function labelOf(target: NotifyTarget): string {
   if (target.url === null) return `$${target.urlEnv}`;
   return /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]+)/i.exec(target.url)?.[1] ?? 'notify target';
-}
-
-/** The campaign's progress, with its notices' deliveries when it has targets (memo and result). */
-export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
-  const progress = model.jobs.progress(campaign, now);
-  return model.notices ? { ...progress, notifications: model.notices.tally() } : progress;
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { JobRef } from '../../contract/campaign.ts';
 import type { ReviewAction } from '../../contract/review.ts';
-import { progressOf } from '../../workflows/notifier.ts';
+import { progressOf } from '../../workflows/progress.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent } from '../../workflows/reducer/events.ts';
 import type { Model } from '../../workflows/reducer/model.ts';

@@ -1,0 +1,16 @@
+/**
+ * The campaign's progress as every reader sees it, from one function: the memo `status` reads, the
+ * result a finished campaign returns and the query a debugging client asks. Each used to add its
+ * own extras (the memo named an outage's pause, the query named nothing), so one campaign could
+ * show two states at once.
+ */
+import type { CampaignProgress } from '../contract/campaign.ts';
+import { withPause } from './outage.ts';
+import type { Model } from './reducer/model.ts';
+
+/** The jobs' progress, with the notices' deliveries (when the campaign has targets) and the pause in force. */
+export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
+  const progress = model.jobs.progress(campaign, now);
+  const told = model.notices ? { ...progress, notifications: model.notices.tally() } : progress;
+  return withPause(told, model.run.outage.current);
+}
