@@ -57,6 +57,7 @@ export const UNIT = [
   'test/review/progress-lines.test.ts',
   'test/review/prompt-check.test.ts',
   'test/review/refusals.test.ts',
+  'test/review/sheet-url.test.ts',
   'test/store/confined.test.ts',
   'test/store/failures.test.ts',
 ];

@@ -174,15 +174,18 @@ it('lists the campaigns awaiting review with counts and oldest wait, and opens t
   await expect
     .poll(() => boPage.locator('#status').textContent(), { timeout: 30_000 })
     .toMatch(/approved by Ana at .* \(take 0\): their decision stands/);
+  await shot(boPage, 'inbox-sheet-bo-refused.png');
   // Bo rejects another; Ana sees it live.
   await boPage.locator(`.item[data-key="${second!.key}"]`).click();
   await boPage.keyboard.press('r');
   await anaPage.waitForSelector(`.item[data-key="${second!.key}"][data-state="rejected"]`, {
     timeout: 30_000,
   });
-  await anaPage.locator(`.item[data-key="${first!.key}"]`).hover();
+  await expect
+    .poll(() => anaPage.locator(`.item[data-key="${second!.key}"] .decision`).textContent())
+    .toContain('by Bo');
+  await anaPage.locator(`.item[data-key="${second!.key}"]`).click();
   await shot(anaPage, 'inbox-sheet-ana.png');
-  await shot(boPage, 'inbox-sheet-bo.png');
 
   // Back in the inbox, the campaign has two left.
   await anaPage.locator('.title .back').click();
