@@ -20,6 +20,7 @@ import { openReviewCampaign } from '../../review/campaign.ts';
 import { startInboxServer } from '../../review/inbox-server.ts';
 import { issueLink, readLinkKeys } from '../../review/link-keys.ts';
 import { INBOX_SCOPE, signLink } from '../../review/links.ts';
+import { sheetUrl } from '../../review/sheet-url.ts';
 import { harness } from '../engine/harness.ts';
 import { ARTIFACTS, launchBrowser } from './browser.ts';
 
@@ -186,6 +187,14 @@ it('lists the campaigns awaiting review with counts and oldest wait, and opens t
     .toContain('by Bo');
   await anaPage.locator(`.item[data-key="${second!.key}"]`).click();
   await shot(anaPage, 'inbox-sheet-ana.png');
+
+  // A notice's secret-free address opens the sheet in a browser that has opened its inbox link
+  // (the sheet left it in a cookie for /sheet/ only); without that cookie it is a 401.
+  await anaPage.goto(sheetUrl(server.origin, lamps.campaign));
+  await anaPage.waitForURL(`${ana.url}c/${lamps.campaign}/`);
+  await anaPage.waitForSelector(`.item[data-key="${lamps.jobs[0]!.key}"][data-state="awaiting"]`);
+  expect((await request(sheetUrl(server.origin, lamps.campaign))).statusCode).toBe(401);
+  await anaPage.goBack();
 
   // Back in the inbox, the campaign has two left.
   await anaPage.locator('.title .back').click();
