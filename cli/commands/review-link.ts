@@ -52,7 +52,7 @@ interface LinkOptions {
 
 /** The keys file, the links' scope and how commands name it: a campaign's, or the inbox's. */
 function scopeOf(campaign: string | undefined, options: LinkOptions) {
-  if (options.inbox === (campaign !== undefined))
+  if (Boolean(options.inbox) === (campaign !== undefined))
     throw new UserError(
       'name a campaign or give --inbox (one of them)',
       'e.g. mediaflow review-link launch --name Ana',
