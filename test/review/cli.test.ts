@@ -234,4 +234,4 @@ it('decides from the command line, reports and serves the page', async () => {
   const inboxExited = new Promise((resolve) => inbox.child.on('exit', resolve));
   inbox.child.kill('SIGINT');
   expect(await inboxExited).toBe(0);
-}, 300_000);
+}, 180_000);
