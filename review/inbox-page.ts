@@ -22,13 +22,21 @@ export interface InboxPageOptions {
   readonly refreshSeconds?: number;
 }
 
+/** "09:35 UTC" today, "Nov 25 09:35 UTC" before: when the oldest take was saved, at a glance. */
+function sinceText(iso: string, now: Date): string {
+  const at = new Date(iso);
+  const time = `${at.toISOString().slice(11, 16)} UTC`;
+  if (at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return time;
+  return `${at.toLocaleString('en', { month: 'short', day: 'numeric', timeZone: 'UTC' })} ${time}`;
+}
+
 function card(row: InboxRow, options: InboxPageOptions): string {
   const waited =
     row.oldestSince === null
       ? '<span class="wait">waiting</span>'
       : `<span class="wait" title="since ${escapeHtml(row.oldestSince)}">oldest waiting <strong>${escapeHtml(
           waitedFor(options.now.getTime() - Date.parse(row.oldestSince)),
-        )}</strong></span>`;
+        )}</strong></span><span class="since">since ${escapeHtml(sinceText(row.oldestSince, options.now))}</span>`;
   const steps = row.steps.map((step) => `<li>${escapeHtml(step.id)} <b>${step.awaiting}</b></li>`).join('');
   const takes = row.awaiting === 1 ? 'take awaits' : 'takes await';
   return `<li class="campaign" data-campaign="${escapeHtml(row.campaign)}">
