@@ -12,6 +12,13 @@ import { z } from 'zod';
 export const LinkRole = z.enum(['view', 'decide']);
 export type LinkRole = z.infer<typeof LinkRole>;
 
+/**
+ * The `campaign` claim of an inbox link (docs/review.md, "The inbox"): it opens the inbox and every
+ * campaign's sheet of the stack. No campaign can bear the name: campaign names start with a letter
+ * or digit (plan/schema.ts, SAFE_NAME), so a campaign's link never passes for an inbox link.
+ */
+export const INBOX_SCOPE = '_inbox';
+
 export const LinkClaims = z.object({
   /** Names the link for revocation; random, so revoking one link leaves the others working. */
   id: z.string().regex(/^[0-9a-f]{16}$/),

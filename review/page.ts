@@ -9,7 +9,7 @@ import { escapeHtml, type FileUrl, renderFailures, renderStep, renderTotals } fr
 import { defaultLayout, fitLayout, type Layout } from './sheet.ts';
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
-const CSS = asset('./page.css');
+const CSS = asset('./theme.css') + asset('./page.css');
 /** The client in two files by concern, run in one function scope (they share the page's state). */
 const SCRIPT = `(() => {\n${asset('./client.js')}\n${asset('./client-live.js')}})();`;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SAFE_NAME, SAFE_NAME_RULE } from '../../plan/schema.ts';
 import { issueLink, listLinks, revokeLink } from '../../review/link-keys.ts';
-import { LinkRole, parseDuration } from '../../review/links.ts';
+import { INBOX_SCOPE, LinkRole, parseDuration } from '../../review/links.ts';
 import { UserError } from '../errors.ts';
 import { stateDirOf } from '../state-home.ts';
 
@@ -18,6 +18,14 @@ export function linkKeysFile(campaign: string): string {
   if (!SAFE_NAME.test(campaign))
     throw new UserError(`campaign ${JSON.stringify(campaign)}: must be ${SAFE_NAME_RULE}`);
   return join(stateDirOf(), 'review-links', `${campaign}.json`);
+}
+
+/**
+ * The inbox's secret and revocations (docs/review.md, "The inbox"): a name no campaign can have
+ * (campaign names start with a letter or digit), so no campaign's file is ever taken for it.
+ */
+export function inboxKeysFile(): string {
+  return join(stateDirOf(), 'review-links', `${INBOX_SCOPE}.json`);
 }
 
 /** `--listen HOST[:PORT]` (or `--port`) as fastify's listen options; loopback by default. */
@@ -39,12 +47,28 @@ interface LinkOptions {
   url?: string;
   revoke?: string;
   list?: boolean;
+  inbox?: boolean;
+}
+
+/** The keys file, the links' scope and how commands name it: a campaign's, or the inbox's. */
+function scopeOf(campaign: string | undefined, options: LinkOptions) {
+  if (Boolean(options.inbox) === (campaign !== undefined))
+    throw new UserError(
+      'name a campaign or give --inbox (one of them)',
+      'e.g. mediaflow review-link launch --name Ana',
+    );
+  return campaign === undefined
+    ? { file: inboxKeysFile(), scope: INBOX_SCOPE, args: '--inbox' }
+    : { file: linkKeysFile(campaign), scope: campaign, args: campaign };
 }
 
 export function register(program: Command): void {
   program
-    .command('review-link <campaign>')
-    .description('Print a signed review link for one person (a role, a name, an expiry), or revoke one.')
+    .command('review-link [campaign]')
+    .description(
+      'Print a signed review link for one person (a role, a name, an expiry), or revoke one; --inbox: a link to the inbox and every campaign’s sheet.',
+    )
+    .option('--inbox', 'a link for the inbox (`mediaflow review` alone): every campaign of this stack')
     .option('--name <name>', 'who the link is for: recorded with each of their decisions')
     .option('--role <role>', 'view (see only) or decide (approve, reject, regenerate)', 'view')
     .option('--expires <duration>', 'how long it opens the sheet: 30m, 48h, 7d', '48h')
@@ -55,13 +79,13 @@ export function register(program: Command): void {
     )
     .option('--revoke <id>', 'revoke the link with this id (from its creation or --list)')
     .option('--list', 'list the links issued, with ids and expiry')
-    .action(async (campaign: string, options: LinkOptions) => {
-      const file = linkKeysFile(campaign);
+    .action(async (campaign: string | undefined, options: LinkOptions) => {
+      const { file, scope, args } = scopeOf(campaign, options);
       if (options.revoke) {
         if (!(await revokeLink(file, options.revoke)))
           throw new UserError(
-            `no link ${options.revoke} for ${campaign}`,
-            `see mediaflow review-link ${campaign} --list`,
+            `no link ${options.revoke} for ${campaign ?? 'the inbox'}`,
+            `see mediaflow review-link ${args} --list`,
           );
         console.log(`Revoked ${options.revoke}: it opens nothing from now on.`);
         return;
@@ -81,7 +105,7 @@ export function register(program: Command): void {
       const name = options.name?.trim();
       if (!name || name.length > 200) throw new UserError('--name is required (up to 200 characters)');
       const { token, claims } = await issueLink(file, {
-        campaign,
+        campaign: scope,
         name,
         role: role.data,
         exp: Date.now() + ms,
@@ -91,7 +115,7 @@ export function register(program: Command): void {
       console.log(`${base}/${token}/`);
       console.error(
         `${claims.role} link for ${claims.name}, id ${claims.id}, until ${new Date(claims.exp).toISOString()}` +
-          ` (revoke: mediaflow review-link ${campaign} --revoke ${claims.id})`,
+          ` (revoke: mediaflow review-link ${args} --revoke ${claims.id})`,
       );
     });
 }

@@ -134,22 +134,26 @@ it('decides from the command line, reports and serves the page', async () => {
 
   // `review` prints its URL, serves the page, and stops on Ctrl-C.
   // In the state folder `run` and `review-link` use: the links' secret is kept there.
-  const child = spawn(process.execPath, [BIN, 'review', c, '--no-open'], {
-    cwd: h.dir,
-    env: withOwnState(h.dir, env),
-  });
-  onTestFinished(() => {
-    child.kill('SIGKILL');
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/127\.0\.0\.1:\d+\/\S+\/)$/m.exec(out);
-      if (match) resolve(match[1]!);
+  const serve = async (...args: string[]) => {
+    const child = spawn(process.execPath, [BIN, 'review', ...args, '--no-open'], {
+      cwd: h.dir,
+      env: withOwnState(h.dir, env),
     });
-    child.on('exit', (code) => reject(new Error(`review exited ${code}: ${out}`)));
-  });
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /at (http:\/\/127\.0\.0\.1:\d+\/\S+\/)$/m.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`review exited ${code}: ${out}`)));
+    });
+    return { child, url };
+  };
+  const { child, url } = await serve(c);
   const page = await request(url);
   expect(page.statusCode).toBe(200);
   expect(await page.body.text()).toContain(`<h1>${c}</h1>`);
@@ -195,4 +199,39 @@ it('decides from the command line, reports and serves the page', async () => {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGINT');
   expect(await exited).toBe(0);
-}, 120_000);
+
+  // `review` alone serves the inbox under inbox links: a campaign's link opens nothing there.
+  const inbox = await serve();
+  const inboxPage = await request(inbox.url);
+  expect(inboxPage.statusCode).toBe(200);
+  expect(await inboxPage.body.text()).toContain('<h1>Inbox</h1>');
+  const inboxOrigin = new URL(inbox.url).origin;
+  const teamLink = await run(
+    'review-link',
+    '--inbox',
+    '--name',
+    'Bo',
+    '--role',
+    'view',
+    '--url',
+    inboxOrigin,
+  );
+  expect(teamLink.code, teamLink.stderr).toBe(0);
+  expect(teamLink.stderr).toContain('(revoke: mediaflow review-link --inbox --revoke ');
+  expect((await request(teamLink.stdout.trim())).statusCode).toBe(200);
+  const ownCampaignLink = await run(
+    'review-link',
+    c,
+    '--name',
+    'Cy',
+    '--role',
+    'decide',
+    '--url',
+    inboxOrigin,
+  );
+  expect((await request(ownCampaignLink.stdout.trim())).statusCode).toBe(401);
+  expect((await run('review-link', '--name', 'Di')).stderr).toContain('name a campaign or give --inbox');
+  const inboxExited = new Promise((resolve) => inbox.child.on('exit', resolve));
+  inbox.child.kill('SIGINT');
+  expect(await inboxExited).toBe(0);
+}, 180_000);
