@@ -21,6 +21,7 @@ import { ProcSampler, readProcSample, treeCpuSeconds } from '../lib/proc-stats.t
 import { replayCampaign } from '../lib/replay.ts';
 import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
 import { type Stack, startStack } from '../lib/stack.ts';
+import { threadCpu, threadCpuSince } from '../lib/thread-cpu.ts';
 import type { Workload } from './workloads.ts';
 
 const BASELINE_SCRIPT = fileURLToPath(new URL('../baseline.ts', import.meta.url));
@@ -49,15 +50,18 @@ export async function measureMediaflow(
     const worker = stack.workers[0]!;
     const peakRssAtReadyMib = round(readProcSample(worker.pid)!.peakRssBytes / MIB, 1);
     const serverCpuAtStart = serverCpu(stack, cluster);
+    const threadsAtStart = threadCpu(worker.pid);
     // Through the key's rate governor, as `run` starts campaigns (docs/engine.md): alone on the
     // key, the campaign's share is the whole limit.
     const run = await runCampaign(stack, specOf(workload), {
       timeoutMs: workload.boundSeconds * TIMEOUT_OVER_BOUND * 1000,
+      abandon: true,
       governor: keyFingerprint(stack.emulatorUrl, stack.apiKey),
       ...(s3 ? { output: `${stack.bucketUrl}/bench` } : {}),
     });
     // Before the reads below, which the server answers too.
     const serverCpuAtEnd = serverCpu(stack, cluster);
+    const threads = threadCpuSince(threadsAtStart, threadCpu(worker.pid));
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
       historyProfile(stack.client, run.workflowId),
@@ -73,7 +77,7 @@ export async function measureMediaflow(
     const heartbeats = Object.values(history.activities).reduce((n, a) => n + a.heartbeatsEstimated, 0);
     return {
       wallS: round(run.wallMs / 1000, 2),
-      outcome: run.progress.outcome,
+      outcome: run.abandoned ? 'abandoned' : run.progress.outcome,
       ...counts,
       workflowRuns: run.progress.runs,
       requests: requestStats(ledger, workload.jobs),
@@ -93,13 +97,21 @@ export async function measureMediaflow(
         // Seconds from the campaign's start to the moment the peak was set (compare with wallS).
         peakRssSetAtS: round((worker.peakRssAt() - started) / 1000, 1),
         cpuSeconds: worker.cpuSeconds(),
+        // The campaign's CPU by thread (thread-cpu.ts): activities on main, workflows on their own.
+        threadCpuSeconds: threads,
       },
       workers: stack.workers.map((w) => ({
         peakRssMb: round(w.peakRssBytes() / 1e6, 1),
         cpuSeconds: w.cpuSeconds(),
       })),
       // The campaign's share of the server's CPU: the Temporal processes (and PostgreSQL on a cluster).
-      server: serverCpuUse(serverCpuAtStart, serverCpuAtEnd, workload.jobs),
+      server: {
+        ...serverCpuUse(serverCpuAtStart, serverCpuAtEnd, workload.jobs),
+        cpuMsPerEvent: round(
+          ((serverCpuAtEnd.temporal - serverCpuAtStart.temporal) * 1000) / history.events,
+          3,
+        ),
+      },
       replay,
       pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
       perJob: perJobTimes(manifest),
