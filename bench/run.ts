@@ -138,14 +138,7 @@ function verdictsOf(workload: Workload, m: Measured, baseline: BaselineMeasured 
   if (baseline && goals.wallOverBaseline !== undefined)
     verdicts.push(verdict('wall / baseline', m.wallS / baseline.wallS, goals.wallOverBaseline));
   if (goals.workerCpuMsPerJob !== undefined)
-    verdicts.push(
-      verdict(
-        'worker CPU per job',
-        (m.worker.cpuSeconds * 1000) / workload.jobs,
-        goals.workerCpuMsPerJob,
-        ' ms',
-      ),
-    );
+    verdicts.push(verdict('worker CPU per job', m.worker.cpuMsPerJob, goals.workerCpuMsPerJob, ' ms'));
   if (goals.eventsPerJob !== undefined)
     verdicts.push(verdict('history events per job', m.history.eventsPerJob, goals.eventsPerJob));
   if (goals.actionsPerJob !== undefined)

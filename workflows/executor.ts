@@ -139,18 +139,23 @@ export function executor(
   }
 
   async function finishBatch(flights: readonly InFlightJob[]): Promise<void> {
-    const items = flights.map(({ pending, predictionId, startedAt }) => ({
+    const items = flights.map(({ pending, predictionId, startedAt, heir }) => ({
       ...itemOf(pending),
       ...deadlineOf(pending),
       predictionId,
       startedAt,
       resumed: false,
+      ...(heir ? { heir: itemOf(heir) } : {}),
     }));
+    const options = { summary: finishBatchSummary(flights) };
+    const run = () => finishPredictions.executeWithOptions(options, [{ ...context, items }]);
     let event: CampaignEvent;
     try {
-      const results = await finishPredictions.executeWithOptions({ summary: finishBatchSummary(flights) }, [
-        { ...context, items },
-      ]);
+      // As a single finish naming an heir: not canceled with the campaign, so every heir it
+      // creates is reported and claimed before cancel's second pass.
+      const results = flights.some((flight) => flight.heir)
+        ? await CancellationScope.nonCancellable(run)
+        : await run();
       event = { kind: 'batch-finished', flights, results };
     } catch (error) {
       event = { kind: 'batch-lost', flights, lost: lostOfError(error) };

@@ -74,6 +74,9 @@ export async function measureMediaflow(
       { succeeded: 0, failed: 0 },
     );
     const started = run.progress.startedAt;
+    // Per job counts what ended: an abandoned run is judged on the jobs it got through.
+    const jobsDone = Math.max(1, run.abandoned ? counts.succeeded + counts.failed : workload.jobs);
+    const campaignCpuSeconds = Object.values(threads).reduce((n, s) => n + s, 0);
     const heartbeats = Object.values(history.activities).reduce((n, a) => n + a.heartbeatsEstimated, 0);
     return {
       wallS: round(run.wallMs / 1000, 2),
@@ -84,10 +87,10 @@ export async function measureMediaflow(
       predictionsCreated: ledger.predictionsCreated,
       history: {
         ...history,
-        eventsPerJob: round(history.events / workload.jobs, 2),
+        eventsPerJob: round(history.events / jobsDone, 2),
         // Heartbeats leave no event (history-profile.ts estimates them); the runner sends no queries.
         heartbeatsEstimated: heartbeats,
-        actionsPerJob: round((history.actionsTotal + heartbeats) / workload.jobs, 2),
+        actionsPerJob: round((history.actionsTotal + heartbeats) / jobsDone, 2),
       },
       worker: {
         peakRssMib: round(worker.peakRssBytes() / MIB, 1),
@@ -99,6 +102,9 @@ export async function measureMediaflow(
         cpuSeconds: worker.cpuSeconds(),
         // The campaign's CPU by thread (thread-cpu.ts): activities on main, workflows on their own.
         threadCpuSeconds: threads,
+        // From the first poll to the campaign's end (start-up excluded), per job that ended.
+        campaignCpuSeconds: round(campaignCpuSeconds, 2),
+        cpuMsPerJob: round((campaignCpuSeconds * 1000) / jobsDone, 2),
       },
       workers: stack.workers.map((w) => ({
         peakRssMb: round(w.peakRssBytes() / 1e6, 1),
@@ -106,7 +112,7 @@ export async function measureMediaflow(
       })),
       // The campaign's share of the server's CPU: the Temporal processes (and PostgreSQL on a cluster).
       server: {
-        ...serverCpuUse(serverCpuAtStart, serverCpuAtEnd, workload.jobs),
+        ...serverCpuUse(serverCpuAtStart, serverCpuAtEnd, jobsDone),
         cpuMsPerEvent: round(
           ((serverCpuAtEnd.temporal - serverCpuAtStart.temporal) * 1000) / history.events,
           3,

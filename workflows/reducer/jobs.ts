@@ -58,7 +58,7 @@ function answered(
       const pending = jobs.pendingOf(outcome.i);
       const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
       const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir };
-      if (heir === null && unpaired) {
+      if ((heir === null || m.run.batchedHeirs) && unpaired) {
         unpaired.push(flight);
         return [];
       }
@@ -107,8 +107,13 @@ export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] 
   if (m.run.cancelled) return [];
   const unpaired: InFlightJob[] = [];
   const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
-  for (const flights of byStep(unpaired)) effects.push({ kind: 'finish-batch', flights });
-  return effects;
+  return [...effects, ...finishBatches(m, unpaired)];
+}
+
+/** One finish-batch per step; each heir named in them is held until its batch reports (cancel waits). */
+function finishBatches(m: Model, flights: readonly InFlightJob[]): Effect[] {
+  for (const flight of flights) if (flight.heir) m.run.chaining++;
+  return byStep(flights).map((group) => ({ kind: 'finish-batch', flights: group }) as const);
 }
 
 /** A create batch failed for good: a stop keeps its jobs for the next run, else each is rejected. */
@@ -125,7 +130,7 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
 /** One prediction ended (finishPrediction): its outcome, then its heir takes the slot. */
 export function finished(m: Model, flight: InFlightJob, resumed: boolean, result: FinishResult): Effect[] {
   const { pending, heir } = flight;
-  const { jobs, run, clock, pacer } = m;
+  const { jobs, run, clock } = m;
   if (heir) run.chaining--;
   clock.observe(result.at);
   if (run.cancelled) {
@@ -134,12 +139,26 @@ export function finished(m: Model, flight: InFlightJob, resumed: boolean, result
   }
   const effects = ended(m, pending, result.outcome, resumed ? null : result.waitedMs);
   if (!heir) return effects;
-  jobs.promoteHeir(pending.job.i);
-  // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
-  if (result.heir?.kind === 'created') pacer.take(1, clock.now());
-  if (result.heir) effects.push(...onCreate(m, result.heir));
-  else jobs.onRetry(heir.job.i);
-  return effects;
+  return [...effects, ...handOver(m, flight, result.heir)];
+}
+
+/**
+ * A prediction that named an heir ended: the heir takes its slot. The heir's create spent a token
+ * of the service's rate; an heir not tried waits its turn. With `unpaired`, an heir created is
+ * left there to be finished in a batch (batchedHeirs).
+ */
+function handOver(
+  m: Model,
+  flight: InFlightJob,
+  heirOutcome: CreateOutcome | null,
+  unpaired?: InFlightJob[],
+): Effect[] {
+  const { jobs, clock, pacer } = m;
+  jobs.promoteHeir(flight.pending.job.i);
+  if (heirOutcome?.kind === 'created') pacer.take(1, clock.now());
+  if (heirOutcome) return onCreate(m, heirOutcome, unpaired);
+  if (flight.heir) jobs.onRetry(flight.heir.job.i);
+  return [];
 }
 
 /** A finish failed for good; whether its heir was created is unknown: it is created again under the same key. */
@@ -160,30 +179,52 @@ export function batchFinished(
   flights: readonly InFlightJob[],
   results: readonly FinishBatchItem[],
 ): Effect[] {
-  if (m.run.cancelled) return [];
+  for (const flight of flights) if (flight.heir) m.run.chaining--;
+  if (m.run.cancelled) return canceledBatch(m, flights, results);
   const effects: Effect[] = [];
-  // Still running when the others were reported: finished by a batch of their own.
+  // Still running when the others were reported, and heirs created: finished by a batch of their own.
   const unfinished: InFlightJob[] = [];
   for (const [n, result] of results.entries()) {
-    const { pending } = flights[n]!;
+    const flight = flights[n]!;
     if (result.kind === 'pending') {
-      unfinished.push(flights[n]!);
+      unfinished.push(flight);
       continue;
     }
     if (result.kind === 'stopped') {
-      jobLost(m, pending.job.i, lostOf(result.failure, result.message));
+      jobLost(m, flight.pending.job.i, lostOf(result.failure, result.message));
+      // Whether its heir was created is unknown: it is created again under the same key.
+      if (flight.heir) effects.push(...handOver(m, flight, null));
       continue;
     }
     m.clock.observe(result.at);
-    effects.push(...ended(m, pending, result.outcome, result.waitedMs));
+    effects.push(...ended(m, flight.pending, result.outcome, result.waitedMs));
+    if (flight.heir) effects.push(...handOver(m, flight, result.heir, unfinished));
   }
-  if (unfinished.length > 0) effects.push({ kind: 'finish-batch', flights: unfinished });
-  return effects;
+  return [...effects, ...finishBatches(m, unfinished)];
+}
+
+/**
+ * A batch that reported after the cancel: heirs it created are canceled upstream by cancel's second
+ * pass, and items still running with an heir are waited for again so that pass sees their heirs.
+ */
+function canceledBatch(m: Model, flights: readonly InFlightJob[], results: readonly FinishBatchItem[]) {
+  const running: InFlightJob[] = [];
+  for (const [n, result] of results.entries()) {
+    const { heir } = flights[n]!;
+    if (!heir) continue;
+    if (result.kind === 'pending') running.push(flights[n]!);
+    else if (result.kind === 'finished' && result.heir?.kind === 'created') m.jobs.onCanceledHeir(heir);
+  }
+  return finishBatches(m, running);
 }
 
 export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost | null): Effect[] {
+  for (const flight of flights) if (flight.heir) m.run.chaining--;
   if (m.run.cancelled || lost === null) return [];
-  for (const { pending } of flights) jobLost(m, pending.job.i, lost);
+  for (const flight of flights) {
+    jobLost(m, flight.pending.job.i, lost);
+    if (flight.heir) handOver(m, flight, null);
+  }
   return [];
 }
 
