@@ -24,7 +24,13 @@ import { WORKLOADS, type Workload, workloadSummary } from './throughput/workload
 const loadAtStart = os.loadavg().map((n) => round(n, 2));
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string' }, campaigns: { type: 'string' }, 'stagger-s': { type: 'string' } },
+  options: {
+    jobs: { type: 'string' },
+    // Mediaflow alone, for a profile: the baseline's wall is not compared.
+    'no-baseline': { type: 'boolean' },
+    campaigns: { type: 'string' },
+    'stagger-s': { type: 'string' },
+  },
 });
 const [name, ...rest] = positionals;
 
@@ -72,7 +78,8 @@ if (name === 's3-throughput-2k') {
   const resultName = workload.jobs === named.jobs ? workload.name : `${workload.name}-at-${workload.jobs}`;
   const mediaflow = await measureMediaflow(workload);
   console.log('mediaflow', JSON.stringify(summary(mediaflow)));
-  const baseline = workload.goals.wallOverBaseline === undefined ? null : await measureBaseline(workload);
+  const skip = workload.goals.wallOverBaseline === undefined || values['no-baseline'];
+  const baseline = skip ? null : await measureBaseline(workload);
   if (baseline) console.log('baseline', JSON.stringify(summary(baseline)));
   const verdicts = verdictsOf(workload, mediaflow, baseline);
   const file = writeResult(resultName, {
