@@ -143,4 +143,20 @@ describe('step: heirs in batched finishes', () => {
     m.run.batchedHeirs = false;
     expect(kinds(createAll(m))).toEqual(['finish', 'finish']);
   });
+
+  it('window-bound creates gather 250 ms of the rate into one batch (not 100 ms), so fewer, larger batches cycle', () => {
+    const shape: Shape = {
+      stills: 300,
+      concurrency: 100,
+      limits: { createsPerSecond: 100, maxInFlight: 100 },
+    };
+    const gathered = loaded(shape);
+    gathered.pacer.take(90, 0);
+    expect(step(gathered, tick).filter((e) => e.kind !== 'publish')).toEqual([{ kind: 'wait', ms: 150 }]);
+    // Runs started before the patch create what 100 ms of the rate gives.
+    const before = loaded(shape);
+    before.run.batchedHeirs = false;
+    before.pacer.take(90, 0);
+    expect(step(before, tick)).toMatchObject([{ kind: 'create', batch: { length: 10 } }]);
+  });
 });

@@ -20,7 +20,7 @@ import type { Model } from './model.ts';
 import { serviceAnswered, serviceDown } from './outage.ts';
 
 /** An heir is named only while the window, not the create rate, binds (decide.ts). */
-function mayName({ jobs, run }: Model): boolean {
+export function mayName({ jobs, run }: Model): boolean {
   return mayNameHeir({
     draining: run.draining,
     limitsStale: run.limitsStale,
