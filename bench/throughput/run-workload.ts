@@ -79,7 +79,10 @@ export async function measureMediaflow(
     const started = run.progress.startedAt;
     // Per job counts what ended: an abandoned run is judged on the jobs it got through.
     const jobsDone = Math.max(1, run.abandoned ? counts.succeeded + counts.failed : workload.jobs);
-    const campaignCpuSeconds = Object.values(threads).reduce((n, s) => n + s, 0);
+    // The profiler's own thread (BENCH_WORKER_NODE_OPTIONS=--cpu-prof) is not the campaign's.
+    const campaignCpuSeconds = Object.entries(threads)
+      .filter(([name]) => !name.startsWith('v8:Prof'))
+      .reduce((n, [, s]) => n + s, 0);
     const heartbeats = Object.values(history.activities).reduce((n, a) => n + a.heartbeatsEstimated, 0);
     return {
       wallS: round(run.wallMs / 1000, 2),
