@@ -159,4 +159,27 @@ describe('step: heirs in batched finishes', () => {
     before.pacer.take(90, 0);
     expect(step(before, tick)).toMatchObject([{ kind: 'create', batch: { length: 10 } }]);
   });
+
+  it('a run that took predictions over waits for them in batches per step, their waits not taken as latencies', () => {
+    const m = loaded(WINDOW_BOUND);
+    const flights = flightsOf(createAll(m));
+    m.run.chaining = 0; // as a new run starts: nothing of its own under way yet
+    const effects = step(m, { kind: 'started', joinedOthers: false });
+    expect(effects).toMatchObject([{ kind: 'finish-batch', resumed: true, flights }]);
+    expect(m.run.chaining).toBe(2);
+    const [ended] = endedWithHeirs(flights);
+    const next = step(m, {
+      kind: 'batch-finished',
+      flights,
+      results: [ended!, { kind: 'pending' }],
+      resumed: true,
+    });
+    // The one still running stays resumed; the heir created is this run's own.
+    expect(next).toMatchObject([
+      { kind: 'finish-batch', resumed: true, flights: [{ pending: { job: { name: 'still-1' } } }] },
+      { kind: 'finish-batch', flights: [{ pending: { job: { name: 'still-2' } } }] },
+    ]);
+    expect(next[1]).not.toHaveProperty('resumed');
+    expect(m.jobs.latencyMs).toBeNull();
+  });
 });

@@ -111,9 +111,18 @@ export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] 
 }
 
 /** One finish-batch per step; each heir named in them is held until its batch reports (cancel waits). */
-function finishBatches(m: Model, flights: readonly InFlightJob[]): Effect[] {
+function finishBatches(m: Model, flights: readonly InFlightJob[], resumed?: true): Effect[] {
   for (const flight of flights) if (flight.heir) m.run.chaining++;
-  return byStep(flights).map((group) => ({ kind: 'finish-batch', flights: group }) as const);
+  return byStep(flights).map((group) => ({
+    kind: 'finish-batch' as const,
+    flights: group,
+    ...(resumed ? { resumed } : {}),
+  }));
+}
+
+/** Predictions an earlier run handed over (batchedHeirs): waited for in batches, per step. */
+export function resumedBatches(m: Model, flights: readonly InFlightJob[]): Effect[] {
+  return finishBatches(m, flights, true);
 }
 
 /** A create batch failed for good: a stop keeps its jobs for the next run, else each is rejected. */
@@ -178,6 +187,7 @@ export function batchFinished(
   m: Model,
   flights: readonly InFlightJob[],
   results: readonly FinishBatchItem[],
+  resumed?: true,
 ): Effect[] {
   for (const flight of flights) if (flight.heir) m.run.chaining--;
   if (m.run.cancelled) return canceledBatch(m, flights, results);
@@ -197,10 +207,14 @@ export function batchFinished(
       continue;
     }
     m.clock.observe(result.at);
-    effects.push(...ended(m, flight.pending, result.outcome, result.waitedMs));
+    effects.push(...ended(m, flight.pending, result.outcome, resumed ? null : result.waitedMs));
     if (flight.heir) effects.push(...handOver(m, flight, result.heir, unfinished));
   }
-  return [...effects, ...finishBatches(m, unfinished)];
+  if (!resumed) return [...effects, ...finishBatches(m, unfinished)];
+  // Items of a resumed batch still running stay resumed; heirs it created are this run's own.
+  const handed = unfinished.filter((flight) => flights.includes(flight));
+  const own = unfinished.filter((flight) => !flights.includes(flight));
+  return [...effects, ...finishBatches(m, handed, true), ...finishBatches(m, own)];
 }
 
 /**
