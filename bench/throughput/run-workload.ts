@@ -233,7 +233,11 @@ interface ManifestEntry {
 async function readManifest(outputDir: string, store: Store): Promise<ManifestEntry[]> {
   const text = isS3Url(outputDir)
     ? await materializeManifest(outputDir, store)
-    : await readFile(join(outputDir, 'manifest.jsonl'), 'utf8');
+    : // An abandoned run may have recorded nothing yet: no manifest is no jobs, not a crash.
+      await readFile(join(outputDir, 'manifest.jsonl'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return '';
+        throw error;
+      });
   return text
     .split('\n')
     .filter(Boolean)
