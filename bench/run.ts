@@ -78,9 +78,15 @@ if (name === 's3-throughput-2k') {
   const resultName = workload.jobs === named.jobs ? workload.name : `${workload.name}-at-${workload.jobs}`;
   const mediaflow = await measureMediaflow(workload);
   console.log('mediaflow', JSON.stringify(summary(mediaflow)));
-  const skip = workload.goals.wallOverBaseline === undefined || values['no-baseline'];
+  const skip =
+    (workload.goals.wallOverBaseline === undefined && !workload.withBaseline) || values['no-baseline'];
   const baseline = skip ? null : await measureBaseline(workload);
   if (baseline) console.log('baseline', JSON.stringify(summary(baseline)));
+  // On 2 cores the worker and the Temporal server compete: which one binds (issue 22).
+  console.log(
+    `CPU during the campaign: worker ${mediaflow.worker.campaignCpuSeconds} s (${mediaflow.worker.cpuMsPerJob} ms/job),`,
+    `Temporal server ${mediaflow.server.temporalCpuSeconds} s (${mediaflow.server.cpuMsPerJob} ms/job, ${mediaflow.server.cpuMsPerEvent} ms/event)`,
+  );
   const verdicts = verdictsOf(workload, mediaflow, baseline);
   const file = writeResult(resultName, {
     benchmark: resultName,

@@ -24,6 +24,8 @@ export interface Workload {
   readonly goals: Goals;
   /** The same workload at another size (`npm run bench -- <name> --jobs N`), to profile it small. */
   readonly resize?: (jobs: number) => Workload;
+  /** Run the baseline after mediaflow even without a goal over it (to report beside it). */
+  readonly withBaseline?: true;
 }
 
 export interface Goals {
@@ -112,6 +114,7 @@ function saturation(name: string, jobs: number, inFlight: number, perSecond: num
     // Smaller runs keep the goals per job; RSS grows with the campaign and is judged at full size.
     goals: fullSize ? full : { ...full, peakRssMb: undefined },
     resize: (n) => saturation(name, n, inFlight, perSecond, full),
+    withBaseline: true,
   };
 }
 
