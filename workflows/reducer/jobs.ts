@@ -13,6 +13,7 @@ import type {
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
+import { canceledBatch, finishBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
 import { observeLatency } from './governor.ts';
@@ -110,21 +111,6 @@ export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] 
   return [...effects, ...finishBatches(m, unpaired)];
 }
 
-/** One finish-batch per step; each heir named in them is held until its batch reports (cancel waits). */
-function finishBatches(m: Model, flights: readonly InFlightJob[], resumed?: true): Effect[] {
-  for (const flight of flights) if (flight.heir) m.run.chaining++;
-  return byStep(flights).map((group) => ({
-    kind: 'finish-batch' as const,
-    flights: group,
-    ...(resumed ? { resumed } : {}),
-  }));
-}
-
-/** Predictions an earlier run handed over (batchedHeirs): waited for in batches, per step. */
-export function resumedBatches(m: Model, flights: readonly InFlightJob[]): Effect[] {
-  return finishBatches(m, flights, true);
-}
-
 /** A create batch failed for good: a stop keeps its jobs for the next run, else each is rejected. */
 export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | null): Effect[] {
   m.run.creating--;
@@ -217,21 +203,6 @@ export function batchFinished(
   return [...effects, ...finishBatches(m, handed, true), ...finishBatches(m, own)];
 }
 
-/**
- * A batch that reported after the cancel: heirs it created are canceled upstream by cancel's second
- * pass, and items still running with an heir are waited for again so that pass sees their heirs.
- */
-function canceledBatch(m: Model, flights: readonly InFlightJob[], results: readonly FinishBatchItem[]) {
-  const running: InFlightJob[] = [];
-  for (const [n, result] of results.entries()) {
-    const { heir } = flights[n]!;
-    if (!heir) continue;
-    if (result.kind === 'pending') running.push(flights[n]!);
-    else if (result.kind === 'finished' && result.heir?.kind === 'created') m.jobs.onCanceledHeir(heir);
-  }
-  return finishBatches(m, running);
-}
-
 export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost | null): Effect[] {
   for (const flight of flights) if (flight.heir) m.run.chaining--;
   if (m.run.cancelled || lost === null) return [];
@@ -260,15 +231,4 @@ function jobLost(m: Model, i: number, lost: Lost): void {
 export function lostOf(kind: FailureKind, message: string): Lost {
   const effect = effectOf(kind);
   return { stop: effect.kind === 'stop_campaign' ? effect.outcome : null, message };
-}
-
-/** Flights grouped by step, in their order: a step's predictions end about together. */
-function byStep(flights: readonly InFlightJob[]): InFlightJob[][] {
-  const groups = new Map<number, InFlightJob[]>();
-  for (const flight of flights) {
-    const group = groups.get(flight.pending.job.step);
-    if (group) group.push(flight);
-    else groups.set(flight.pending.job.step, [flight]);
-  }
-  return [...groups.values()];
 }

@@ -8,19 +8,11 @@
  * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
  * copying them on every event would cost each event as much as the campaign's size.
  */
+import { resumedBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { shareTaken } from './governor.ts';
-import {
-  batchFinished,
-  batchLost,
-  created,
-  createLost,
-  finish,
-  finished,
-  finishLost,
-  resumedBatches,
-} from './jobs.ts';
+import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
 import type { Model } from './model.ts';
 import { jobsLoaded, limitsRead, next, publishing, pulsed, readLost } from './next.ts';
 import { noticed, notified, rearm } from './notify.ts';
