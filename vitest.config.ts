@@ -28,6 +28,7 @@ export const UNIT = [
   'test/engine/review-rules.test.ts',
   'test/engine/review-state.test.ts',
   'test/engine/selection.test.ts',
+  'test/engine/step-batched-heirs.test.ts',
   'test/engine/step-counts.test.ts',
   'test/engine/step-downloads.test.ts',
   'test/engine/step-notify.test.ts',

@@ -24,7 +24,13 @@ import { WORKLOADS, type Workload, workloadSummary } from './throughput/workload
 const loadAtStart = os.loadavg().map((n) => round(n, 2));
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string' }, campaigns: { type: 'string' }, 'stagger-s': { type: 'string' } },
+  options: {
+    jobs: { type: 'string' },
+    // Mediaflow alone, for a profile: the baseline's wall is not compared.
+    'no-baseline': { type: 'boolean' },
+    campaigns: { type: 'string' },
+    'stagger-s': { type: 'string' },
+  },
 });
 const [name, ...rest] = positionals;
 
@@ -66,14 +72,24 @@ if (name === 's3-throughput-2k') {
   }
   writeResult('baseline', { benchmark: 'baseline', ...header(), results });
 } else {
-  const workload = workloadOf(name);
+  const named = workloadOf(name);
+  // `--jobs N` runs a smaller copy (to profile): printed and written under a name of its own.
+  const workload = values.jobs && named.resize ? named.resize(Number(values.jobs)) : named;
+  const resultName = workload.jobs === named.jobs ? workload.name : `${workload.name}-at-${workload.jobs}`;
   const mediaflow = await measureMediaflow(workload);
   console.log('mediaflow', JSON.stringify(summary(mediaflow)));
-  const baseline = workload.goals.wallOverBaseline === undefined ? null : await measureBaseline(workload);
+  const skip =
+    (workload.goals.wallOverBaseline === undefined && !workload.withBaseline) || values['no-baseline'];
+  const baseline = skip ? null : await measureBaseline(workload);
   if (baseline) console.log('baseline', JSON.stringify(summary(baseline)));
+  // On 2 cores the worker and the Temporal server compete: which one binds (issue 22).
+  console.log(
+    `CPU during the campaign: worker ${mediaflow.worker.campaignCpuSeconds} s (${mediaflow.worker.cpuMsPerJob} ms/job),`,
+    `Temporal server ${mediaflow.server.temporalCpuSeconds} s (${mediaflow.server.cpuMsPerJob} ms/job, ${mediaflow.server.cpuMsPerEvent} ms/event)`,
+  );
   const verdicts = verdictsOf(workload, mediaflow, baseline);
-  const file = writeResult(workload.name, {
-    benchmark: workload.name,
+  const file = writeResult(resultName, {
+    benchmark: resultName,
     ...header(),
     workload: workloadSummary(workload),
     mediaflow: {
@@ -127,12 +143,17 @@ function verdictsOf(workload: Workload, m: Measured, baseline: BaselineMeasured 
   const { goals } = workload;
   const verdicts = [
     verdict('all jobs succeeded', workload.jobs - m.succeeded, 0, ' missing'),
+    verdict('finished (not abandoned at 5 × bound)', m.outcome === 'abandoned' ? 1 : 0, 0, ''),
     verdict('wall / bound', m.wallS / workload.boundSeconds, goals.wallOverBound),
     verdict('API requests per job', m.requests.perJob, goals.requestsPerJob),
     verdict('share of 429s', m.requests.rateLimitedShare, goals.rateLimitedShare),
   ];
   if (baseline && goals.wallOverBaseline !== undefined)
     verdicts.push(verdict('wall / baseline', m.wallS / baseline.wallS, goals.wallOverBaseline));
+  if (goals.workerCpuMsPerJob !== undefined)
+    verdicts.push(verdict('worker CPU per job', m.worker.cpuMsPerJob, goals.workerCpuMsPerJob, ' ms'));
+  if (goals.eventsPerJob !== undefined)
+    verdicts.push(verdict('history events per job', m.history.eventsPerJob, goals.eventsPerJob));
   if (goals.actionsPerJob !== undefined)
     verdicts.push(verdict('Temporal actions per job', m.history.actionsPerJob, goals.actionsPerJob));
   if (goals.peakRssMb !== undefined)

@@ -143,8 +143,17 @@ export interface FinishBatchRequest {
   readonly campaign: string;
   readonly plan: PlanRef;
   readonly outputDir: string;
-  readonly items: readonly Omit<FinishRequest, 'campaign' | 'plan' | 'outputDir' | 'heir'>[];
+  readonly items: readonly FinishBatchRequestItem[];
 }
+
+/**
+ * One item of a batch. `heir` (absent in batches of runs before `batched-heirs`): the job to create
+ * the moment this prediction ends, as FinishRequest's, so a window-bound campaign's slots pass
+ * straight on without an activity per job (docs/engine.md, "The ceiling").
+ */
+export type FinishBatchRequestItem = Omit<FinishRequest, 'campaign' | 'plan' | 'outputDir' | 'heir'> & {
+  readonly heir?: CreateItem;
+};
 
 /**
  * Each item's result, in the request's order: finished as finishPrediction reports, or stopped by

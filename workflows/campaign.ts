@@ -15,6 +15,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -71,6 +72,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     searchable: attributes !== null,
     ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
   };
+  // Heirs ride in batched finishes (docs/engine.md, "The ceiling"); runs started before do not.
+  model.run.batchedHeirs = patched('batched-heirs');
   const effects = executor(model, input, link, attributes);
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));
   setHandler(progressQuery, () => progressOf(model, input.campaign, Date.now()));

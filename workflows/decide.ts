@@ -116,9 +116,17 @@ export function decide(s: Situation): Command {
  * each batch costs a create activity, a finish activity and their workflow tasks: a 10k run made
  * 3,597 batches of ~2.8 jobs. Waiting for this many loses no rate (the bucket keeps refilling).
  */
-export function batchWorth(createsPerSecond: number): number {
-  return Math.max(1, Math.floor((createsPerSecond * MIN_PACING_MS) / 1_000));
+export function batchWorth(createsPerSecond: number, ms = MIN_PACING_MS): number {
+  return Math.min(MAX_BATCH, Math.max(1, Math.floor((createsPerSecond * ms) / 1_000)));
 }
+
+/**
+ * With heirs in batched finishes (docs/engine.md, "The ceiling"), the jobs of one create batch and
+ * their heirs cycle together in one finish batch for the rest of the run, so each batch's
+ * activity and workflow task are shared by as many jobs as it holds: creates gather this long of
+ * the rate (at most MAX_BATCH) before they go, once, at the start of the window.
+ */
+export const HEIR_BATCH_MS = 250;
 
 /**
  * Whether gathering `count` tokens first costs nothing: that many jobs wait and that many slots

@@ -76,7 +76,7 @@ export function executor(
         void finish(effect.flight, effect.resumed);
         return;
       case 'finish-batch':
-        void finishBatch(effect.flights);
+        void finishBatch(effect.flights, effect.resumed);
         return;
       case 'tell-governor':
         if (link) telling.push(link.tell(effect.note));
@@ -138,20 +138,25 @@ export function executor(
     dispatch(event);
   }
 
-  async function finishBatch(flights: readonly InFlightJob[]): Promise<void> {
-    const items = flights.map(({ pending, predictionId, startedAt }) => ({
+  async function finishBatch(flights: readonly InFlightJob[], resumed?: true): Promise<void> {
+    const items = flights.map(({ pending, predictionId, startedAt, heir }) => ({
       ...itemOf(pending),
       ...deadlineOf(pending),
       predictionId,
       startedAt,
-      resumed: false,
+      resumed: resumed ?? false,
+      ...(heir ? { heir: itemOf(heir) } : {}),
     }));
+    const options = { summary: finishBatchSummary(flights) };
+    const run = () => finishPredictions.executeWithOptions(options, [{ ...context, items }]);
     let event: CampaignEvent;
     try {
-      const results = await finishPredictions.executeWithOptions({ summary: finishBatchSummary(flights) }, [
-        { ...context, items },
-      ]);
-      event = { kind: 'batch-finished', flights, results };
+      // As a single finish naming an heir: not canceled with the campaign, so every heir it
+      // creates is reported and claimed before cancel's second pass.
+      const results = flights.some((flight) => flight.heir)
+        ? await CancellationScope.nonCancellable(run)
+        : await run();
+      event = { kind: 'batch-finished', flights, results, ...(resumed ? { resumed } : {}) };
     } catch (error) {
       event = { kind: 'batch-lost', flights, lost: lostOfError(error) };
     }

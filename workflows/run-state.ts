@@ -12,6 +12,12 @@ export class RunState {
   /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
   chaining = 0;
   cancelled = false;
+  /**
+   * Heirs ride in batched finishes (docs/engine.md, "The ceiling"): a created job that names an heir
+   * is finished with the rest of its batch, not by an activity of its own. Set by the workflow
+   * from `patched('batched-heirs')`, so runs started before replay with one finish per heir.
+   */
+  batchedHeirs = false;
   /** The service's outage, if one is under way (outage.ts): creates pause, jobs wait. */
   readonly outage = new Outage();
   /** Set by a 429: the service's limits may have changed under us. */

@@ -34,7 +34,7 @@ export async function finishPredictions(
     const settled: (PromiseSettledResult<JobResult> | undefined)[] = items.map(() => undefined);
     const work = items.map((item, n) => {
       const again = item.resumed || activity.info.attempt > 1;
-      const request = { ...context, ...item, heir: null };
+      const request = { ...context, ...item, heir: item.heir ?? null };
       const attempt = { again, by: attemptOf(activity.info) };
       return deps.finishing
         .run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt))

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServiceClient } from '../../api/client/index.ts';
 import { preflight } from '../../cli/preflight.ts';
-import type { CampaignProgress } from '../../contract/campaign.ts';
+import { CampaignProgress } from '../../contract/progress.ts';
 import { campaignView, startOrAttach } from '../../control/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -25,6 +25,8 @@ export interface CampaignRun {
   progress: CampaignProgress;
   /** From the workflow start request to its result. */
   wallMs: number;
+  /** The run was abandoned at its timeout (RunCampaignOptions.abandon): `progress` is its last memo. */
+  abandoned: boolean;
 }
 
 export interface RunCampaignOptions {
@@ -35,6 +37,11 @@ export interface RunCampaignOptions {
   onProgress?: (p: CampaignProgress) => void;
   /** Default 30 minutes; the run is abandoned (not canceled) with an error after it. */
   timeoutMs?: number;
+  /**
+   * At the timeout, terminate the workflow and return its last published progress (`abandoned`)
+   * instead of throwing: a benchmark still reports how far a slow engine got.
+   */
+  abandon?: boolean;
   /** The API key's fingerprint: the campaign shares the key through its rate governor, as `run` does. */
   governor?: string;
 }
@@ -97,10 +104,32 @@ export async function runCampaign(
     }
   }
   const wallMs = Date.now() - started;
+  if (outcome === null && opts.abandon) {
+    const progress = await abandonRun(handle, settled);
+    return { plan, workflowId: handle.workflowId, progress, wallMs, abandoned: true };
+  }
   if (outcome === null) throw new Error(`${plan.campaign} did not finish within ${timeoutMs} ms`);
   if ('error' in outcome) throw outcome.error;
   opts.onProgress?.(outcome.progress);
-  return { plan, workflowId: handle.workflowId, progress: outcome.progress, wallMs };
+  return { plan, workflowId: handle.workflowId, progress: outcome.progress, wallMs, abandoned: false };
+}
+
+/**
+ * Ends a run the benchmark gave up on: its memo first (the progress it had published), then a
+ * terminate, and the pending result() is awaited before anyone closes the connection. Leaving that
+ * long poll open is what crashed the bench with `Channel has been shut down` when the stack
+ * stopped under it.
+ */
+async function abandonRun(
+  handle: Awaited<ReturnType<typeof startOrAttach>>['handle'],
+  settled: Promise<unknown>,
+): Promise<CampaignProgress> {
+  const { memo } = await handle.describe();
+  const published = CampaignProgress.safeParse(memo?.progress);
+  await handle.terminate('abandoned by the benchmark at its timeout').catch(() => {});
+  await settled;
+  if (!published.success) throw new Error(`${handle.workflowId}: abandoned before it published any progress`);
+  return published.data;
 }
 
 export interface HistoryStats {

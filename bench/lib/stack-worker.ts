@@ -62,7 +62,7 @@ export function spawnWorker({
   const child = spawn('sh', ['-c', WATCHDOG, process.execPath, ...args], {
     cwd,
     stdio: ['pipe', output, output],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...profiling() },
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start `mediaflow worker`');
@@ -98,6 +98,16 @@ export function spawnWorker({
     peakRssAt: () => sampler.peakRisenAt,
     cpuSeconds: () => sampler.last.cpuSeconds,
   };
+}
+
+/**
+ * `BENCH_WORKER_NODE_OPTIONS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) reaches the workers
+ * alone, not the emulator or the baseline: how docs/engine.md's profile of the ceiling was taken.
+ */
+function profiling(): Record<string, string> {
+  const extra = process.env.BENCH_WORKER_NODE_OPTIONS;
+  if (!extra) return {};
+  return { NODE_OPTIONS: [process.env.NODE_OPTIONS, extra].filter(Boolean).join(' ') };
 }
 
 /** Sends `signal`, then SIGKILL after a grace period; resolves once the child has exited. */

@@ -22,6 +22,10 @@ export interface Workload {
   readonly boundSeconds: number;
   readonly boundFormula: string;
   readonly goals: Goals;
+  /** The same workload at another size (`npm run bench -- <name> --jobs N`), to profile it small. */
+  readonly resize?: (jobs: number) => Workload;
+  /** Run the baseline after mediaflow even without a goal over it (to report beside it). */
+  readonly withBaseline?: true;
 }
 
 export interface Goals {
@@ -36,6 +40,10 @@ export interface Goals {
   readonly maxEventsPerRun?: number;
   /** Billable Temporal actions per job (history-profile.ts counts them). */
   readonly actionsPerJob?: number;
+  /** Worker CPU milliseconds per job. */
+  readonly workerCpuMsPerJob?: number;
+  /** History events per job, every run together. */
+  readonly eventsPerJob?: number;
 }
 
 const COMMON_GOALS = { wallOverBaseline: 1.1, requestsPerJob: 3, rateLimitedShare: 0.01 } as const;
@@ -84,6 +92,39 @@ steps:
 export function tMin(jobs: number, latencyS: number, inFlight: number, perSecond: number): number {
   return Math.max(jobs / perSecond, (jobs * latencyS) / inFlight) + latencyS;
 }
+
+/**
+ * Issue 22's saturation workloads: the service allows more than a typical account, so the engine's
+ * own cost per job binds, not the service. L = 2 s fixed; C is both `concurrency:` and the
+ * emulator's in-flight limit. `jobs` is configurable so the profile can be taken small: the bound
+ * and the spec follow it (rows × 100 columns, so sizes are multiples of 100).
+ */
+function saturation(name: string, jobs: number, inFlight: number, perSecond: number, full: Goals): Workload {
+  const rows = Math.max(1, Math.round(jobs / 100));
+  const size = rows * 100;
+  const fullSize = size === 10_000;
+  return {
+    name,
+    description: `${size.toLocaleString('en-US')} I4 jobs, L = 2 s, C = ${inFlight}, R = ${perSecond}/s`,
+    jobs: size,
+    spec: imageSweep(`bench-sat-${inFlight}`, rows, 100, inFlight),
+    emulator: emulatorFor(perSecond, inFlight, 2_000),
+    boundSeconds: tMin(size, 2, inFlight, perSecond),
+    boundFormula: `max(${size}/${perSecond}, ${size}·2/${inFlight}) + 2`,
+    // Smaller runs keep the goals per job; RSS grows with the campaign and is judged at full size.
+    goals: fullSize ? full : { ...full, peakRssMb: undefined },
+    resize: (n) => saturation(name, n, inFlight, perSecond, full),
+    withBaseline: true,
+  };
+}
+
+const SATURATION_GOALS: Goals = {
+  ...COMMON_GOALS,
+  wallOverBound: 1.15,
+  peakRssMb: 300,
+  workerCpuMsPerJob: 5,
+  eventsPerJob: 0.5,
+};
 
 export const WORKLOADS: Readonly<Record<string, Workload>> = {
   'throughput-2k': {
@@ -150,4 +191,11 @@ steps:
     boundFormula: 'max(1000/50, (500·1 + 500·3)/50) + 3',
     goals: { ...COMMON_GOALS, wallOverBound: 1.2 },
   },
+  'saturation-10k': saturation('saturation-10k', 10_000, 400, 200, SATURATION_GOALS),
+  // Must finish and report; its goals are the wall and naming which of worker and server binds.
+  'saturation-10k-wide': saturation('saturation-10k-wide', 10_000, 1_000, 500, {
+    requestsPerJob: 3,
+    rateLimitedShare: 0.01,
+    wallOverBound: 1.5,
+  }),
 };

@@ -106,4 +106,33 @@ describe('finishPredictions', () => {
     const manifest = await readFile(join(plan.outputDir, 'manifest.jsonl'), 'utf8');
     expect(manifest.trim().split('\n')).toHaveLength(2);
   });
+
+  it('creates each item’s heir the moment its prediction ends; a retry on another worker adopts them, never paying twice', async () => {
+    const h = await harness();
+    const plan = await h.plan(twoStills('batch-heirs').replace('repeat: 2', 'repeat: 4'));
+    const activities = activitiesFor(h);
+    const first = await bothRequest(h, plan, activities);
+    const request = {
+      ...first,
+      items: first.items.map((item) => ({ ...item, heir: { i: item.i + 2, regen: 0 } })),
+    };
+    const results = await finishBatch(activities, request);
+    expect(results).toMatchObject([
+      { kind: 'finished', outcome: { kind: 'succeeded' }, heir: { kind: 'created', i: 2 } },
+      { kind: 'finished', outcome: { kind: 'succeeded' }, heir: { kind: 'created', i: 3 } },
+    ]);
+    expect(h.emulator.ledger().predictionsCreated).toBe(4);
+    // The same batch retried by another worker (its own shared work): the heirs are found, not made again.
+    const again = await new MockActivityEnvironment({ attempt: 2 }).run<
+      [FinishBatchRequest],
+      FinishBatchItem[],
+      Activities['finishPredictions']
+    >(activitiesFor(h).finishPredictions, request);
+    const heirIds = (items: FinishBatchItem[]) =>
+      items.map((item) =>
+        item.kind === 'finished' && item.heir?.kind === 'created' ? item.heir.predictionId : null,
+      );
+    expect(heirIds(again)).toEqual(heirIds(results));
+    expect(h.emulator.ledger().predictionsCreated).toBe(4);
+  });
 });

@@ -24,7 +24,12 @@ export type Effect =
   /** Wait for one prediction, save it and create its heir (finishPrediction); answers `finished`. */
   | { readonly kind: 'finish'; readonly flight: InFlightJob; readonly resumed: boolean }
   /** Wait for these predictions of one step, none naming an heir (finishPredictions). */
-  | { readonly kind: 'finish-batch'; readonly flights: readonly InFlightJob[] }
+  | {
+      readonly kind: 'finish-batch';
+      readonly flights: readonly InFlightJob[];
+      /** Handed over from an earlier run (batchedHeirs): a killed worker may have left partial files. */
+      readonly resumed?: true;
+    }
   /** The loop reads the service's limits, and waits for them; answers `limits-read`. */
   | { readonly kind: 'read-limits' }
   /** The loop reads `count` jobs of the plan at the cursor; answers `jobs-loaded`. */

@@ -60,6 +60,8 @@ export type CampaignEvent =
   | {
       readonly kind: 'batch-finished';
       readonly flights: readonly InFlightJob[];
+      /** The batch waited for predictions an earlier run handed over: their waits are not latencies. */
+      readonly resumed?: true;
       readonly results: readonly FinishBatchItem[];
     }
   | { readonly kind: 'batch-lost'; readonly flights: readonly InFlightJob[]; readonly lost: Lost | null }

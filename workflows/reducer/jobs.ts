@@ -13,6 +13,7 @@ import type {
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
+import { canceledBatch, finishBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
 import { observeLatency } from './governor.ts';
@@ -20,7 +21,7 @@ import type { Model } from './model.ts';
 import { serviceAnswered, serviceDown } from './outage.ts';
 
 /** An heir is named only while the window, not the create rate, binds (decide.ts). */
-function mayName({ jobs, run }: Model): boolean {
+export function mayName({ jobs, run }: Model): boolean {
   return mayNameHeir({
     draining: run.draining,
     limitsStale: run.limitsStale,
@@ -58,7 +59,7 @@ function answered(
       const pending = jobs.pendingOf(outcome.i);
       const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
       const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir };
-      if (heir === null && unpaired) {
+      if ((heir === null || m.run.batchedHeirs) && unpaired) {
         unpaired.push(flight);
         return [];
       }
@@ -107,8 +108,7 @@ export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] 
   if (m.run.cancelled) return [];
   const unpaired: InFlightJob[] = [];
   const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
-  for (const flights of byStep(unpaired)) effects.push({ kind: 'finish-batch', flights });
-  return effects;
+  return [...effects, ...finishBatches(m, unpaired)];
 }
 
 /** A create batch failed for good: a stop keeps its jobs for the next run, else each is rejected. */
@@ -125,7 +125,7 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
 /** One prediction ended (finishPrediction): its outcome, then its heir takes the slot. */
 export function finished(m: Model, flight: InFlightJob, resumed: boolean, result: FinishResult): Effect[] {
   const { pending, heir } = flight;
-  const { jobs, run, clock, pacer } = m;
+  const { jobs, run, clock } = m;
   if (heir) run.chaining--;
   clock.observe(result.at);
   if (run.cancelled) {
@@ -134,12 +134,26 @@ export function finished(m: Model, flight: InFlightJob, resumed: boolean, result
   }
   const effects = ended(m, pending, result.outcome, resumed ? null : result.waitedMs);
   if (!heir) return effects;
-  jobs.promoteHeir(pending.job.i);
-  // The heir's create spent a token of the service's rate; an heir not tried waits its turn.
-  if (result.heir?.kind === 'created') pacer.take(1, clock.now());
-  if (result.heir) effects.push(...onCreate(m, result.heir));
-  else jobs.onRetry(heir.job.i);
-  return effects;
+  return [...effects, ...handOver(m, flight, result.heir)];
+}
+
+/**
+ * A prediction that named an heir ended: the heir takes its slot. The heir's create spent a token
+ * of the service's rate; an heir not tried waits its turn. With `unpaired`, an heir created is
+ * left there to be finished in a batch (batchedHeirs).
+ */
+function handOver(
+  m: Model,
+  flight: InFlightJob,
+  heirOutcome: CreateOutcome | null,
+  unpaired?: InFlightJob[],
+): Effect[] {
+  const { jobs, clock, pacer } = m;
+  jobs.promoteHeir(flight.pending.job.i);
+  if (heirOutcome?.kind === 'created') pacer.take(1, clock.now());
+  if (heirOutcome) return onCreate(m, heirOutcome, unpaired);
+  if (flight.heir) jobs.onRetry(flight.heir.job.i);
+  return [];
 }
 
 /** A finish failed for good; whether its heir was created is unknown: it is created again under the same key. */
@@ -159,31 +173,43 @@ export function batchFinished(
   m: Model,
   flights: readonly InFlightJob[],
   results: readonly FinishBatchItem[],
+  resumed?: true,
 ): Effect[] {
-  if (m.run.cancelled) return [];
+  for (const flight of flights) if (flight.heir) m.run.chaining--;
+  if (m.run.cancelled) return canceledBatch(m, flights, results);
   const effects: Effect[] = [];
-  // Still running when the others were reported: finished by a batch of their own.
+  // Still running when the others were reported, and heirs created: finished by a batch of their own.
   const unfinished: InFlightJob[] = [];
   for (const [n, result] of results.entries()) {
-    const { pending } = flights[n]!;
+    const flight = flights[n]!;
     if (result.kind === 'pending') {
-      unfinished.push(flights[n]!);
+      unfinished.push(flight);
       continue;
     }
     if (result.kind === 'stopped') {
-      jobLost(m, pending.job.i, lostOf(result.failure, result.message));
+      jobLost(m, flight.pending.job.i, lostOf(result.failure, result.message));
+      // Whether its heir was created is unknown: it is created again under the same key.
+      if (flight.heir) effects.push(...handOver(m, flight, null));
       continue;
     }
     m.clock.observe(result.at);
-    effects.push(...ended(m, pending, result.outcome, result.waitedMs));
+    effects.push(...ended(m, flight.pending, result.outcome, resumed ? null : result.waitedMs));
+    if (flight.heir) effects.push(...handOver(m, flight, result.heir, unfinished));
   }
-  if (unfinished.length > 0) effects.push({ kind: 'finish-batch', flights: unfinished });
-  return effects;
+  if (!resumed) return [...effects, ...finishBatches(m, unfinished)];
+  // Items of a resumed batch still running stay resumed; heirs it created are this run's own.
+  const handed = unfinished.filter((flight) => flights.includes(flight));
+  const own = unfinished.filter((flight) => !flights.includes(flight));
+  return [...effects, ...finishBatches(m, handed, true), ...finishBatches(m, own)];
 }
 
 export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost | null): Effect[] {
+  for (const flight of flights) if (flight.heir) m.run.chaining--;
   if (m.run.cancelled || lost === null) return [];
-  for (const { pending } of flights) jobLost(m, pending.job.i, lost);
+  for (const flight of flights) {
+    jobLost(m, flight.pending.job.i, lost);
+    if (flight.heir) handOver(m, flight, null);
+  }
   return [];
 }
 
@@ -205,15 +231,4 @@ function jobLost(m: Model, i: number, lost: Lost): void {
 export function lostOf(kind: FailureKind, message: string): Lost {
   const effect = effectOf(kind);
   return { stop: effect.kind === 'stop_campaign' ? effect.outcome : null, message };
-}
-
-/** Flights grouped by step, in their order: a step's predictions end about together. */
-function byStep(flights: readonly InFlightJob[]): InFlightJob[][] {
-  const groups = new Map<number, InFlightJob[]>();
-  for (const flight of flights) {
-    const group = groups.get(flight.pending.job.step);
-    if (group) group.push(flight);
-    else groups.set(flight.pending.job.step, [flight]);
-  }
-  return [...groups.values()];
 }

@@ -4,19 +4,22 @@
  * the campaign clock. Also what the loop's own reads bring back: limits, jobs, a stop.
  */
 import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
-import { batchWorth, decide, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
+import { batchWorth, decide, HEIR_BATCH_MS, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
 import type { StopReason } from '../state/stop.ts';
 import type { Effect } from './effects.ts';
 import type { Tick } from './events.ts';
+import { mayName } from './jobs.ts';
 import type { Model } from './model.ts';
 import { timedOut } from './reviews.ts';
 
 /** Campaign-clock time between two search-attribute updates while it runs (each is a history event). */
 const INDEX_EVERY_MS = 10_000;
 
-function situation({ jobs, run, pacer, clock, rollOverLimit }: Model, tick: Tick): Situation {
+function situation(m: Model, tick: Tick): Situation {
+  const { jobs, run, pacer, clock, rollOverLimit } = m;
   const now = clock.now();
-  const minBatch = batchWorth(jobs.limits.createsPerSecond);
+  const rate = jobs.limits.createsPerSecond;
+  const minBatch = run.batchedHeirs && mayName(m) ? batchWorth(rate, HEIR_BATCH_MS) : batchWorth(rate);
   return {
     done: jobs.isDone(),
     draining: run.draining,

@@ -8,6 +8,7 @@
  * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
  * copying them on every event would cost each event as much as the campaign's size.
  */
+import { resumedBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { shareTaken } from './governor.ts';
@@ -26,6 +27,9 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
       // The others may have spent the service's one-second burst just now: a newcomer's own burst
       // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
       if (event.joinedOthers) m.pacer.pauseUntil(m.clock.now(), m.clock.now());
+      // With heirs in batches, what the last run handed over is finished in batches too: one
+      // activity per step, not one per prediction (up to C of them at every roll-over).
+      if (m.run.batchedHeirs) return resumedBatches(m, m.jobs.inFlight());
       return m.jobs.inFlight().map((flight) => finish(m, flight, true));
     case 'slept':
       m.clock.slept(event.from, event.ms);
@@ -41,7 +45,7 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
     case 'finish-lost':
       return reported(m, finishLost(m, event.flight, event.lost));
     case 'batch-finished':
-      return reported(m, batchFinished(m, event.flights, event.results));
+      return reported(m, batchFinished(m, event.flights, event.results, event.resumed));
     case 'batch-lost':
       return reported(m, batchLost(m, event.flights, event.lost));
     case 'limits-read':
