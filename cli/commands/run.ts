@@ -30,6 +30,7 @@ import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
+import { answeredByRecords, finishedProgress } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -101,6 +102,7 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
+  const startedAt = Date.now();
   const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: EXIT.error, exitNow: false };
   const plan = withNotifyEnvironment(
@@ -147,6 +149,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       );
       if (report.review) console.error(reviewLine(report.review));
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
+      // Nothing left to make and nothing running: the records answer, and no workflow walks every
+      // cached job again (cli/finished-from-records.ts). An older engine's run is continued instead.
+      if ((await answeredByRecords(plan, report.toRun)) && !(await runsOnOlderEngine(handle))) {
+        return finishedByRecords(plan, startedAt, options.json === true);
+      }
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
@@ -256,6 +263,27 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The embedded stack is a service: it outlives this run, finished or detached (worker/embedded.ts).
     await env.close();
   }
+}
+
+/** The end of a run that found every job recorded: the summary a finished run prints, $0 paid. */
+async function finishedByRecords(
+  plan: Plan,
+  startedAt: number,
+  json: boolean,
+): Promise<{ code: number; exitNow: boolean }> {
+  // A record whose line a killed writer never appended is listed, as a run's sweep would.
+  await restoreLines(plan);
+  if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
+  const closedAt = Date.now();
+  const view: CampaignView = {
+    progress: finishedProgress(plan, startedAt, closedAt),
+    closedAt,
+    paused: false,
+  };
+  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, 0), json);
+  const exit = exitOf(view.progress, plan.outputDir);
+  if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
+  return { code: exit.code, exitNow: false };
 }
 
 /**
