@@ -17,8 +17,10 @@ import {
   attach,
   type CampaignView,
   campaignHandle,
+  campaignInputOf,
   campaignView,
   finalView,
+  nothingRunYet,
   startOrAttach,
 } from '../../control/campaign.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
@@ -33,7 +35,7 @@ import { EXIT, exitOf } from '../exit-codes.ts';
 import { answeredByRecords, finishedProgress } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
-import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import type { LocalWorker } from '../local-worker.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
 import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
@@ -42,6 +44,7 @@ import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { stateDirOf } from '../state-home.ts';
+import { campaignTaskQueue } from '../task-queue.ts';
 import { refusalLine, reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
@@ -121,8 +124,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   // Nothing is written to a local folder in S3 mode but this process's own log, in the state folder.
   const logDir = isS3Url(plan.outputDir) ? stateDirOf() : join(plan.outputDir, '.mediaflow');
   const logFile = join(logDir, 'logs', `${plan.campaign}.log`);
-  const startWorker = (taskQueue: string) =>
-    startLocalWorker(env, taskQueue, {
+  // The worker's code (the SDK's native bridge, the activities) loads when it starts, after the
+  // first frame: most of what `run` loaded before drawing anything.
+  const startWorker = async (taskQueue: string) =>
+    (await import('../local-worker.ts')).startLocalWorker(env, taskQueue, {
       logFile,
       onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
       // A full disk says so in the campaign's outcome; this says why the log file is short.
@@ -169,6 +174,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         console.error(`refusing to start: ${ref.refused}`);
         return { code: EXIT.stopped, exitNow: false };
       }
+      // The first frame at once: the worker's start and the access check take seconds, and until
+      // the workflow publishes, its memo says exactly this (control/campaign.ts).
+      display.update(nothingRunYet(campaignInputOf(plan, ref)), false);
+      // Lines from here on go above the frame, which a live terminal redraws in place.
+      const say = (line: string) => display.note(line);
       // Before the run that continues it starts, so no writer of that run can meet these lines.
       if (await runsOnOlderEngine(handle)) await restoreLines(plan);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -180,19 +190,20 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         waitMs: ACCESS_WAIT_MS,
       });
       if (!access.ok && access.outcome !== 'no_worker') {
+        display.stop();
         console.error(`refusing to start: ${stopLine(access.outcome, access.message)}`);
         return { code: EXIT.error, exitNow: false };
       }
-      if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
+      if (!access.ok) say(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
       const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
       const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
       if (continuedFrom !== undefined)
-        console.error(
+        say(
           `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,
         );
       if (attached) {
-        console.error(`${plan.campaign} is already running: attaching to it.`);
+        say(`${plan.campaign} is already running: attaching to it.`);
         taskQueue = (await handle.describe()).taskQueue;
       }
     } else {
