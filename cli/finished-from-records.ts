@@ -11,9 +11,15 @@
  * workflow as before.
  */
 import type { CampaignProgress, StepProgress } from '../contract/progress.ts';
+import type { CampaignView } from '../control/campaign.ts';
 import type { Plan } from '../plan/types.ts';
 import { readDecisions } from '../records/decisions.ts';
-import { Manifest } from '../records/manifest.ts';
+import { Manifest, materializeManifest } from '../records/manifest.ts';
+import { isS3Url } from '../store/index.ts';
+import { campaignTotal } from './campaign-total.ts';
+import { exitOf } from './exit-codes.ts';
+import { restoreLines } from './restore-lines.ts';
+import { printSummary } from './run-summary.ts';
 
 /** Whether the re-run may be answered from the records (`left`: the preflight's jobs to run). */
 export async function answeredByRecords(plan: Plan, left: number): Promise<boolean> {
@@ -66,4 +72,21 @@ export function finishedProgress(plan: Plan, startedAt: number, now: number): Ca
     // No workflow run: the records answered.
     runs: 0,
   };
+}
+
+/** The end of a run the records answered: the summary a finished run prints, $0 paid; its exit code. */
+export async function answerFromRecords(plan: Plan, startedAt: number, json: boolean): Promise<number> {
+  // A record whose line a killed writer never appended is listed, as before a continued run.
+  await restoreLines(plan);
+  if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
+  const closedAt = Date.now();
+  const view: CampaignView = {
+    progress: finishedProgress(plan, startedAt, closedAt),
+    closedAt,
+    paused: false,
+  };
+  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, 0), json);
+  const exit = exitOf(view.progress, plan.outputDir);
+  if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
+  return exit.code;
 }

@@ -11,11 +11,10 @@ import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
 import { localFailureKind } from '../../activities/failure-kind.ts';
 import { createServiceClient } from '../../api/client/index.ts';
-import { formatDollars, type Micros } from '../../api/money.ts';
+import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import {
   attach,
-  type CampaignView,
   campaignHandle,
   campaignInputOf,
   campaignView,
@@ -25,24 +24,24 @@ import {
 } from '../../control/campaign.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
-import type { Plan } from '../../plan/types.ts';
-import { Manifest, materializeManifest } from '../../records/manifest.ts';
+import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
-import { answeredByRecords, finishedProgress } from '../finished-from-records.ts';
+import { answeredByRecords, answerFromRecords } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import type { LocalWorker } from '../local-worker.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
-import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
-import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { ProgressDisplay } from '../progress-view.ts';
+import { restoreLines } from '../restore-lines.ts';
+import { printSummary } from '../run-summary.ts';
 import { stateDirOf } from '../state-home.ts';
 import { campaignTaskQueue } from '../task-queue.ts';
 import { refusalLine, reviewLine } from './estimate.ts';
@@ -157,7 +156,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       // Nothing left to make and nothing running: the records answer, and no workflow walks every
       // cached job again (cli/finished-from-records.ts). An older engine's run is continued instead.
       if ((await answeredByRecords(plan, report.toRun)) && !(await runsOnOlderEngine(handle))) {
-        return finishedByRecords(plan, startedAt, options.json === true);
+        return { code: await answerFromRecords(plan, startedAt, options.json === true), exitNow: false };
       }
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
@@ -276,39 +275,6 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   }
 }
 
-/** The end of a run that found every job recorded: the summary a finished run prints, $0 paid. */
-async function finishedByRecords(
-  plan: Plan,
-  startedAt: number,
-  json: boolean,
-): Promise<{ code: number; exitNow: boolean }> {
-  // A record whose line a killed writer never appended is listed, as a run's sweep would.
-  await restoreLines(plan);
-  if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
-  const closedAt = Date.now();
-  const view: CampaignView = {
-    progress: finishedProgress(plan, startedAt, closedAt),
-    closedAt,
-    paused: false,
-  };
-  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, 0), json);
-  const exit = exitOf(view.progress, plan.outputDir);
-  if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
-  return { code: exit.code, exitNow: false };
-}
-
-/**
- * A job an older engine's run recorded while its worker was killed before the job's line reached
- * manifest.jsonl (records/manifest.ts, record): within a run the job's next finish attempt appends
- * the line, but a run continued by a newer engine makes no next attempt, and the newer run finds
- * the record and takes the job as done. Its line is appended here, so manifest.jsonl lists every
- * recorded job (in S3 mode the manifest is made from the records: nothing to do).
- */
-async function restoreLines(plan: Plan): Promise<void> {
-  const manifest = await Manifest.open(plan.outputDir);
-  for (const job of plan.jobs) await manifest.restoreLine(job.key);
-}
-
 /** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
 function detachLine(env: Environment, spec: string, campaign: string, hadWorker: boolean): string {
   const clear = process.stderr.isTTY ? '\r\x1b[2K' : '\n';
@@ -339,23 +305,6 @@ async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<str
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
-}
-
-function printSummary(
-  { progress, closedAt }: CampaignView,
-  outputDir: string,
-  total: Micros | null,
-  json: boolean,
-): void {
-  if (json) {
-    const output = { ...progress, campaign_spent: total, output_dir: outputDir };
-    console.log(JSON.stringify(output, moneyAsDecimal, 2));
-    return;
-  }
-  console.log(summaryTable(progress, closedAt, total));
-  console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
-  const notices = notifyLine(progress);
-  if (notices) console.log(notices);
 }
 
 function sleep(ms: number): Promise<'tick'> {

@@ -33,7 +33,7 @@ async function setup() {
 
 describe('mediaflow run again', () => {
   it('answers an unchanged re-run from the records: no workflow, no create, nothing paid or in flight', async () => {
-    const { emulator, run, latestRun } = await setup();
+    const { emulator, dir, campaign, run, latestRun, envOf } = await setup();
     const first = await run();
     expect(first.code).toBe(0);
     expect(emulator.ledger().predictionsCreated).toBe(3);
@@ -63,6 +63,16 @@ describe('mediaflow run again', () => {
     expect(text.stdout).toContain('spent $0.00 in this run ($0.09 in all runs)');
     expect(text.stdout).not.toContain('in flight');
     expect(emulator.ledger().predictionsCreated).toBe(3);
+
+    // No worker runs now (each run's own stopped with it): status reads the finished workflow's
+    // result, the run that made the files, and the records' total.
+    const status = await mediaflow(['status', campaign, '--json'], { cwd: dir, env: envOf(emulator) });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      outcome: 'completed',
+      spent: '0.09',
+      campaign_spent: '0.09',
+    });
   }, 120_000);
 
   it('a lost file costs only its job: fetched again from its prediction, else made again alone', async () => {
