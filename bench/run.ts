@@ -7,6 +7,7 @@
  *   shared-key [--jobs N --campaigns K --stagger-s S]   campaigns on one key (bench/shared-key.ts)
  *   s3-throughput-2k                             throughput-2k into a folder, then into S3
  *   cluster-10k [--jobs N]                       throughput-10k, two workers, dev server then local cluster
+ *   rerun-2k | rerun-100k [--jobs N]             a finished campaign run again unchanged (bench/rerun.ts)
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -14,6 +15,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
+import { measureRerun, RERUNS, resized } from './rerun.ts';
 import { measureSharedKey } from './shared-key.ts';
 import { measureClusterThroughput } from './throughput/cluster-comparison.ts';
 import { measureBaseline, measureMediaflow } from './throughput/run-workload.ts';
@@ -46,6 +48,17 @@ if (name === 's3-throughput-2k') {
   const recorded = { benchmark: name, ...header(), ...measured };
   // A smaller run only checks the code: printed, never recorded as the benchmark's result.
   const full = measured.workload.jobs === 10_000;
+  if (!full) console.log(JSON.stringify(recorded, null, 2));
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  if (full) console.log(`written ${writeResult(name, recorded)}`);
+} else if (name !== undefined && name in RERUNS) {
+  const workload = RERUNS[name]!;
+  const jobs = values.jobs === undefined ? workload.jobs : Number(values.jobs);
+  const measured = await measureRerun(jobs === workload.jobs ? workload : resized(workload, jobs));
+  const recorded = { benchmark: name, ...header(), ...measured };
+  // A smaller run only checks the code: printed, never recorded as the benchmark's result.
+  const full = measured.workload.jobs === workload.jobs;
   if (!full) console.log(JSON.stringify(recorded, null, 2));
   for (const v of measured.verdicts)
     console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
@@ -110,7 +123,7 @@ function workloadOf(workloadName: string | undefined): Workload {
   const workload = workloadName ? WORKLOADS[workloadName] : undefined;
   if (!workload) {
     console.error(
-      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), 'baseline', 'shared-key', 's3-throughput-2k', 'cluster-10k'].join(' | ')}>`,
+      `usage: npm run bench -- <${[...Object.keys(WORKLOADS), ...Object.keys(RERUNS), 'baseline', 'shared-key', 's3-throughput-2k', 'cluster-10k'].join(' | ')}>`,
     );
     process.exit(2);
   }

@@ -9,7 +9,6 @@ import { CampaignEndedError, openReviewCampaign, type ReviewCampaign } from '../
 import { buildModel, type Item } from '../review/model.ts';
 import type { Environment } from './environment.ts';
 import { UserError, unknownCampaign } from './errors.ts';
-import { startLocalWorker } from './local-worker.ts';
 
 /** How long the worker carried for decisions may finish what it holds (a video's wait) on exit. */
 const HAND_BACK_MS = 5_000;
@@ -19,6 +18,8 @@ const HAND_BACK_MS = 5_000;
  * it still holds after a few seconds, as a detach does: the next worker picks it up (docs/engine.md).
  */
 async function helperWorker(env: Environment, taskQueue: string) {
+  // Loaded only when a worker is needed: `status` of most campaigns needs none.
+  const { startLocalWorker } = await import('./local-worker.ts');
   const worker = await startLocalWorker(env, taskQueue);
   return { stop: () => worker.stop(HAND_BACK_MS) };
 }

@@ -3,6 +3,7 @@
  * and `cancel` carry one while they wait for the campaign. With a configured Temporal the
  * workers are separate processes (`mediaflow worker`) and this is opt-in (`run --worker`).
  */
+import { join } from 'node:path';
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { engineQueue } from '../contract/engine.ts';
@@ -10,7 +11,9 @@ import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../contract/task-queues.ts';
 import { loadTemporalTarget } from '../worker/connection.ts';
 import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
 import { createGovernorWorker } from '../worker/governor.ts';
+import { workflowBundle } from '../worker/workflow-bundle.ts';
 import type { Environment } from './environment.ts';
+import { stateDirOf } from './state-home.ts';
 import { workerLog } from './worker-log.ts';
 
 export interface LocalWorker {
@@ -39,14 +42,7 @@ export interface LocalWorkerOptions {
   readonly onLogLost?: (code: string) => void;
 }
 
-/**
- * The task queue of a campaign `run` starts. On the embedded default every campaign has its own,
- * so the worker in one terminal never runs (or reports on) another terminal's campaign; with a
- * configured Temporal it is the queue the `mediaflow worker` processes poll (docs/engine.md).
- */
-export function campaignTaskQueue(embedded: boolean, campaign: string, given?: string): string {
-  return engineQueue(given ?? (embedded ? `${TASK_QUEUE}-${campaign}` : TASK_QUEUE));
-}
+export { campaignTaskQueue } from './task-queue.ts';
 
 export async function startLocalWorker(
   env: Environment,
@@ -71,10 +67,18 @@ export async function startLocalWorker(
   const service = createServiceClient({ ...env.service, connections: serviceConnectionsFor() });
   let workers: Worker[];
   try {
+    // Bundled once per version of the code, not once per command (worker/bundle-cache.ts).
+    const bundle = await workflowBundle(join(stateDirOf(), 'bundles'));
     // The rate governors' queue too: they live as long as any campaign on their key has a worker.
     workers = [
-      await createMediaflowWorker({ connection, namespace: env.namespace, client: service, taskQueue }),
-      await createGovernorWorker({ connection, namespace: env.namespace }),
+      await createMediaflowWorker({
+        connection,
+        namespace: env.namespace,
+        client: service,
+        taskQueue,
+        workflowBundle: bundle,
+      }),
+      await createGovernorWorker({ connection, namespace: env.namespace, workflowBundle: bundle }),
     ];
   } catch (error) {
     await connection.close();

@@ -48,8 +48,8 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
   };
 }
 
-/** The progress of a campaign that has not started any job. */
-function nothingRunYet(input: CampaignInput): CampaignProgress {
+/** The progress of a campaign that has not started any job (`run` draws it while its worker starts). */
+export function nothingRunYet(input: CampaignInput): CampaignProgress {
   return {
     campaign: input.campaign,
     outcome: 'running',

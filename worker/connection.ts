@@ -10,7 +10,7 @@ import {
   loadClientConfigProfile,
   loadClientConnectConfig,
 } from '@temporalio/envconfig';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 
 /** The variables envconfig understands (docs/deployment.md explains each). */
 export const TEMPORAL_ENV_VARS = [
@@ -88,6 +88,9 @@ export async function connectWorker(
   options: ConnectOptions = {},
 ): Promise<{ connection: NativeConnection; namespace: string; address: string }> {
   const target = loadTemporalTarget(options);
+  // Loaded here, not with this module: the worker package (its native bridge) is most of what a
+  // client command would load before its first line (`run` draws its first frame before it).
+  const { NativeConnection } = await import('@temporalio/worker');
   const connection = await NativeConnection.connect(target.connectionOptions);
   return { connection, namespace: target.namespace, address: target.address };
 }

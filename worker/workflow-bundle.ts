@@ -5,13 +5,14 @@
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { WorkflowBundlePath } from '@temporalio/worker';
+import { cachedBundle, codeFingerprint, keepBundle } from './bundle-cache.ts';
 
 const BUNDLER = fileURLToPath(new URL('./bundle-workflows.ts', import.meta.url));
 /**
@@ -31,17 +32,28 @@ let bundle: Promise<WorkflowBundlePath> | undefined;
  */
 export const PREBUILT_BUNDLE_ENV = 'MEDIAFLOW_WORKFLOW_BUNDLE';
 
-export function workflowBundle(): Promise<WorkflowBundlePath> {
+/**
+ * The bundle of this code. Given `cacheDir` (a private folder: the CLI's state folder), a bundle an
+ * earlier process made of the very same code is taken from there, and a new one is kept there
+ * (worker/bundle-cache.ts).
+ */
+export function workflowBundle(cacheDir?: string): Promise<WorkflowBundlePath> {
   const prebuilt = process.env[PREBUILT_BUNDLE_ENV];
   if (prebuilt) return Promise.resolve({ codePath: prebuilt });
   bundle ??= (async () => {
+    const fingerprint = cacheDir === undefined ? null : await codeFingerprint();
+    const cached = fingerprint === null ? null : await cachedBundle(cacheDir!, fingerprint);
+    if (cached) return { codePath: cached };
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-workflows-'));
     // Workers of this process may be created from it until the end (tests create several), so it
     // goes when the process does: each start used to leave its 2 MB behind in the temp folder.
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const codePath = join(dir, 'workflows.js');
     await promisify(execFile)(process.execPath, ['--import', TSX, BUNDLER, codePath], { timeout: 120_000 });
-    return { codePath };
+    if (fingerprint === null) return { codePath };
+    // A cache that cannot be written (a full disk) costs the next process a bundling, nothing more.
+    const kept = await keepBundle(cacheDir!, fingerprint, await readFile(codePath, 'utf8')).catch(() => null);
+    return { codePath: kept ?? codePath };
   })();
   bundle.catch(() => {
     bundle = undefined;

@@ -11,36 +11,39 @@ import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
 import { localFailureKind } from '../../activities/failure-kind.ts';
 import { createServiceClient } from '../../api/client/index.ts';
-import { formatDollars, type Micros } from '../../api/money.ts';
+import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import {
   attach,
-  type CampaignView,
   campaignHandle,
+  campaignInputOf,
   campaignView,
   finalView,
+  nothingRunYet,
   startOrAttach,
 } from '../../control/campaign.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
-import type { Plan } from '../../plan/types.ts';
-import { Manifest, materializeManifest } from '../../records/manifest.ts';
+import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
+import { answeredByRecords, answerFromRecords } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
-import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import type { LocalWorker } from '../local-worker.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
-import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
-import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { ProgressDisplay } from '../progress-view.ts';
+import { restoreLines } from '../restore-lines.ts';
+import { printSummary } from '../run-summary.ts';
 import { stateDirOf } from '../state-home.ts';
+import { campaignTaskQueue } from '../task-queue.ts';
 import { refusalLine, reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
@@ -101,6 +104,7 @@ export function register(program: Command): void {
 }
 
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
+  const startedAt = Date.now();
   const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: EXIT.error, exitNow: false };
   const plan = withNotifyEnvironment(
@@ -119,8 +123,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   // Nothing is written to a local folder in S3 mode but this process's own log, in the state folder.
   const logDir = isS3Url(plan.outputDir) ? stateDirOf() : join(plan.outputDir, '.mediaflow');
   const logFile = join(logDir, 'logs', `${plan.campaign}.log`);
-  const startWorker = (taskQueue: string) =>
-    startLocalWorker(env, taskQueue, {
+  // The worker's code (the SDK's native bridge, the activities) loads when it starts, after the
+  // first frame: most of what `run` loaded before drawing anything.
+  const startWorker = async (taskQueue: string) =>
+    (await import('../local-worker.ts')).startLocalWorker(env, taskQueue, {
       logFile,
       onFirstWarning: () => display.note(`worker warnings are written to ${relative('.', logFile)}`),
       // A full disk says so in the campaign's outcome; this says why the log file is short.
@@ -147,6 +153,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       );
       if (report.review) console.error(reviewLine(report.review));
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
+      // Nothing left to make and nothing running: the records answer, and no workflow walks every
+      // cached job again (cli/finished-from-records.ts). An older engine's run is continued instead.
+      if ((await answeredByRecords(plan, report.toRun)) && !(await runsOnOlderEngine(handle))) {
+        return { code: await answerFromRecords(plan, startedAt, options.json === true), exitNow: false };
+      }
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
@@ -162,6 +173,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         console.error(`refusing to start: ${ref.refused}`);
         return { code: EXIT.stopped, exitNow: false };
       }
+      // The first frame at once: the worker's start and the access check take seconds, and until
+      // the workflow publishes, its memo says exactly this (control/campaign.ts).
+      display.update(nothingRunYet(campaignInputOf(plan, ref)), false);
+      // Lines from here on go above the frame, which a live terminal redraws in place.
+      const say = (line: string) => display.note(line);
       // Before the run that continues it starts, so no writer of that run can meet these lines.
       if (await runsOnOlderEngine(handle)) await restoreLines(plan);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -173,19 +189,20 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         waitMs: ACCESS_WAIT_MS,
       });
       if (!access.ok && access.outcome !== 'no_worker') {
+        display.stop();
         console.error(`refusing to start: ${stopLine(access.outcome, access.message)}`);
         return { code: EXIT.error, exitNow: false };
       }
-      if (!access.ok) console.error(`${access.message}; ${plan.campaign} waits for one`);
+      if (!access.ok) say(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
       const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
       const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
       if (continuedFrom !== undefined)
-        console.error(
+        say(
           `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,
         );
       if (attached) {
-        console.error(`${plan.campaign} is already running: attaching to it.`);
+        say(`${plan.campaign} is already running: attaching to it.`);
         taskQueue = (await handle.describe()).taskQueue;
       }
     } else {
@@ -258,18 +275,6 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   }
 }
 
-/**
- * A job an older engine's run recorded while its worker was killed before the job's line reached
- * manifest.jsonl (records/manifest.ts, record): within a run the job's next finish attempt appends
- * the line, but a run continued by a newer engine makes no next attempt, and the newer run finds
- * the record and takes the job as done. Its line is appended here, so manifest.jsonl lists every
- * recorded job (in S3 mode the manifest is made from the records: nothing to do).
- */
-async function restoreLines(plan: Plan): Promise<void> {
-  const manifest = await Manifest.open(plan.outputDir);
-  for (const job of plan.jobs) await manifest.restoreLine(job.key);
-}
-
 /** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
 function detachLine(env: Environment, spec: string, campaign: string, hadWorker: boolean): string {
   const clear = process.stderr.isTTY ? '\r\x1b[2K' : '\n';
@@ -300,23 +305,6 @@ async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<str
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
-}
-
-function printSummary(
-  { progress, closedAt }: CampaignView,
-  outputDir: string,
-  total: Micros | null,
-  json: boolean,
-): void {
-  if (json) {
-    const output = { ...progress, campaign_spent: total, output_dir: outputDir };
-    console.log(JSON.stringify(output, moneyAsDecimal, 2));
-    return;
-  }
-  console.log(summaryTable(progress, closedAt, total));
-  console.log(`outputs: ${outputDir} (manifest.jsonl lists every file)`);
-  const notices = notifyLine(progress);
-  if (notices) console.log(notices);
 }
 
 function sleep(ms: number): Promise<'tick'> {
