@@ -22,6 +22,7 @@ import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
+import { capsLinkOf } from './caps/link.ts';
 import { CampaignClock } from './clock.ts';
 import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
@@ -49,6 +50,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
   const link = governorOf(input);
+  const capsLink = capsLinkOf(input);
   const read =
     input.carried?.limits ??
     (await readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []));
@@ -60,6 +62,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
     clock: () => clock.now(),
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
+    ...(capsLink && { caps: { carried: input.carried?.caps } }),
   });
   const model: Model = {
     jobs,
@@ -71,7 +74,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     searchable: attributes !== null,
     ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
   };
-  const effects = executor(model, input, link, attributes);
+  const effects = executor(model, input, link, attributes, capsLink);
+  capsLink?.follow((event) => effects.dispatch(event));
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));
   setHandler(progressQuery, () => jobs.progress(input.campaign, Date.now()));
   const gated = hasGates(input.steps);
@@ -86,6 +90,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   } catch (error) {
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
+    await capsLink?.tell({ kind: 'leave', spent: jobs.caps?.takeUnreported() ?? {} });
     throw error;
   } finally {
     // The final progress is published once, by the loop's end: no pulse after it.

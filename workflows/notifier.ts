@@ -7,6 +7,7 @@
  */
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import { capLine } from '../contract/caps.ts';
 import { type Notice, type NotifyTarget, wants } from '../contract/notify.ts';
 import { deliverNotice } from './activities.ts';
 import { messageOf } from './failure-of.ts';
@@ -55,5 +56,8 @@ export function labelOf(target: NotifyTarget): string {
 /** The campaign's progress, with its notices' deliveries when it has targets (memo and result). */
 export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
   const progress = model.jobs.progress(campaign, now);
-  return model.notices ? { ...progress, notifications: model.notices.tally() } : progress;
+  const hold = model.jobs.caps?.hold;
+  const held =
+    hold && progress.outcome === 'running' ? { ...progress, cap_reached: capLine(hold) } : progress;
+  return model.notices ? { ...held, notifications: model.notices.tally() } : held;
 }
