@@ -35,6 +35,8 @@ export const UNIT = [
   'test/engine/step-properties.test.ts',
   'test/engine/step-refusals.test.ts',
   'test/engine/step.test.ts',
+  'test/engine/caps-ledger.test.ts',
+  'test/engine/step-caps.test.ts',
   'test/infra/compose.test.ts',
   'test/plan/broken-specs.test.ts',
   'test/plan/examples.test.ts',
