@@ -28,7 +28,9 @@ function ledgerWith(caps: { daily?: number; monthly?: number; models?: Record<st
 const grants = (outs: LedgerOut[]) =>
   outs.flatMap((o) => (o.kind === 'grant' ? [[o.campaign, o.model, o.micros, o.hold?.cap ?? null]] : []));
 const alerts = (outs: LedgerOut[]) =>
-  outs.flatMap((o) => (o.kind === 'alert' ? [`${o.alert.cap}:${o.alert.model ?? '*'}:${o.alert.percent}`] : []));
+  outs.flatMap((o) =>
+    o.kind === 'alert' ? [`${o.alert.cap}:${o.alert.model ?? '*'}:${o.alert.percent}`] : [],
+  );
 const ask = (campaign: string, unit: number, count: number, model = 'I4', priority?: number) => ({
   campaign,
   model,
@@ -61,9 +63,9 @@ describe('caps ledger: grants', () => {
     expect(ledger.reservedOf({ model: null })).toBe($(0.9));
     // a spends 0.6 of its reservation: still 0.1 of room, not a whole job.
     ledger.spent('a', { I4: $(0.6) }, NOV_27);
-    expect(ledger.spentOf({ cap: 'monthly', model: null, limit: $(1) }) + ledger.reservedOf({ model: null })).toBe(
-      $(0.9),
-    );
+    expect(
+      ledger.spentOf({ cap: 'monthly', model: null, limit: $(1) }) + ledger.reservedOf({ model: null }),
+    ).toBe($(0.9));
   });
 
   it('a held ask is served when the cap is raised, highest priority first', () => {
@@ -130,9 +132,15 @@ describe('caps ledger: alerts at 50, 80 and 100 %', () => {
 
 describe('the held line', () => {
   it.each([
-    [{ cap: 'monthly' as const, model: null, limit: $(5000), spent: $(4987.2) }, 'monthly $5,000 (spent $4,987.20)'],
+    [
+      { cap: 'monthly' as const, model: null, limit: $(5000), spent: $(4987.2) },
+      'monthly $5,000 (spent $4,987.20)',
+    ],
     [{ cap: 'daily' as const, model: null, limit: $(800), spent: $(799.994) }, 'daily $800 (spent $799.99)'],
-    [{ cap: 'monthly' as const, model: 'V4', limit: $(2000), spent: $(1990) }, 'monthly V4 $2,000 (spent $1,990)'],
+    [
+      { cap: 'monthly' as const, model: 'V4', limit: $(2000), spent: $(1990) },
+      'monthly V4 $2,000 (spent $1,990)',
+    ],
   ])('%o reads %s', (hold, line) => {
     expect(capLine(hold)).toBe(line);
   });
