@@ -20,6 +20,7 @@ import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
 import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
+import { capsRunning } from './caps.ts';
 import { joinGovernor } from './governor.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -148,10 +149,13 @@ export async function startOrAttach(
   governor?: string,
 ): Promise<Started> {
   const searchable = await searchAttributesRegistered(client);
+  // Spend caps hold every campaign on the key once any were set (docs/caps.md).
+  const capped = governor !== undefined && (await capsRunning(client, governor));
   const input: CampaignInput = {
     ...campaignInputOf(plan, ref),
     searchAttributes: searchable,
     ...(governor !== undefined && { governor: { key: governor } }),
+    ...(capped && { caps: { key: governor } }),
   };
   const progress = nothingRunYet(input);
   try {

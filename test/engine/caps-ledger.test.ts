@@ -12,13 +12,17 @@ const NOV_27 = Date.UTC(2026, 10, 27, 9);
 const NOV_28 = Date.UTC(2026, 10, 28, 0, 0, 1);
 const DEC_1 = Date.UTC(2026, 11, 1, 0, 0, 1);
 
-function ledgerWith(caps: { daily?: number; monthly?: number; models?: Record<string, number> }): Ledger {
+function ledgerWith(caps: {
+  daily?: number;
+  monthly?: number;
+  models?: Record<string, number | undefined>;
+}): Ledger {
   const ledger = new Ledger(emptyLedger(NOV_27));
   ledger.setCaps(
     {
       daily: caps.daily === undefined ? null : $(caps.daily),
       monthly: caps.monthly === undefined ? null : $(caps.monthly),
-      models: Object.fromEntries(Object.entries(caps.models ?? {}).map(([m, d]) => [m, $(d)])),
+      models: Object.fromEntries(Object.entries(caps.models ?? {}).map(([m, d]) => [m, $(d ?? 0)])),
     },
     NOV_27,
   );
