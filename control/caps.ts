@@ -4,38 +4,15 @@
  * join it. Data from Temporal is parsed, never cast.
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { z } from 'zod';
 import type { Caps } from '../contract/caps.ts';
+import { CapsView } from '../contract/caps-view.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
 import { capsSetSignal, capsWorkflowId } from '../workflows/caps/messages.ts';
 
 /** The caps workflow's type: a service of the campaigns on its key, never a campaign itself. */
 export const CAPS_WORKFLOW = 'capsWorkflow';
 
-const micros = z.number().int();
-const CapsSchema = z.object({
-  daily: micros.nullable(),
-  monthly: micros.nullable(),
-  models: z.record(z.string(), micros),
-});
-
-export const CapsView = z.object({
-  caps: CapsSchema,
-  day: z.string(),
-  month: z.string(),
-  lines: z.array(
-    z.object({
-      cap: z.enum(['daily', 'monthly']),
-      model: z.string().nullable(),
-      limit: micros,
-      spent: micros,
-      committed: micros,
-    }),
-  ),
-  held: z.array(z.string()),
-  committedBy: z.record(z.string(), micros),
-});
-export type CapsView = z.infer<typeof CapsView>;
+export { CapsView };
 
 /** Sets the key's caps (the whole set), starting its ledger when none runs. */
 export async function setCaps(client: Client, key: string, caps: Caps): Promise<void> {

@@ -21,6 +21,7 @@ import {
   finalView,
   startOrAttach,
 } from '../../control/campaign.ts';
+import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -28,6 +29,7 @@ import { Manifest, materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
+import { capsLines } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
@@ -146,6 +148,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
       if (report.review) console.error(reviewLine(report.review));
+      // The key's caps count what every other campaign has spent and committed (docs/caps.md).
+      const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));
+      for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);

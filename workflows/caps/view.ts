@@ -1,29 +1,14 @@
 /**
  * The caps ledger as its memo shows it (`caps show`, preflight): every cap with what is spent in
  * its period and what running campaigns have reserved (committed) under it, and who is held.
- * Parsed on the client side by control/caps.ts (CapsView).
+ * Its shape is contract/caps-view.ts's (parsed there on the client side).
  */
-import type { Micros } from '../../api/money.ts';
-import { type CapRef, type Caps, capsList } from '../../contract/caps.ts';
+
+import { capsList } from '../../contract/caps.ts';
+import type { CapsView } from '../../contract/caps-view.ts';
 import type { Ledger } from './ledger.ts';
 
-export interface CapsViewLine extends CapRef {
-  readonly spent: Micros;
-  readonly committed: Micros;
-}
-
-export interface CapsViewData {
-  readonly caps: Caps;
-  readonly day: string;
-  readonly month: string;
-  readonly lines: readonly CapsViewLine[];
-  /** Campaigns with an ask a cap holds. */
-  readonly held: readonly string[];
-  /** Committed per campaign (all models), for preflight's "what the others hold". */
-  readonly committedBy: Readonly<Record<string, Micros>>;
-}
-
-export function viewOf(ledger: Ledger): CapsViewData {
+export function viewOf(ledger: Ledger): CapsView {
   const { caps, day, month, held, reserved } = ledger.state;
   return {
     caps,
