@@ -208,6 +208,11 @@ export class CampaignState {
     return this.window.waiting.reduce((n, { job }) => (this.window.parentUnfinished(job) ? n : n + 1), 0);
   }
 
+  /** Jobs not started yet: waiting in the window, or not read from the plan (spend caps ask no more). */
+  unstarted(): number {
+    return this.window.waiting.length + Math.max(0, this.jobCount - this.window.cursor);
+  }
+
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;

@@ -44,7 +44,7 @@ describe('step: spend caps', () => {
   });
 
   it('nothing starts before a grant: the campaign asks for two windows of its next job, once', () => {
-    const m = loaded({ stills: 4, capped: true, concurrency: 2 });
+    const m = loaded({ stills: 10, capped: true, concurrency: 2 });
     const first = step(m, tick);
     expect(kinds(first)).not.toContain('create');
     expect(capsNotes(first)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 4 }]);
@@ -53,14 +53,14 @@ describe('step: spend caps', () => {
     expect(m.jobs.committed).toBe(0);
   });
 
-  it('a grant lets as many jobs start as their worst cases fit; the rest wait and ask again', () => {
+  it('a grant lets as many jobs start as their worst cases fit; the rest ask again, for no more than are left', () => {
     const m = loaded({ stills: 4, capped: true });
     step(m, tick);
     grant(m, 2 * STILL_USD + STILL_USD / 2);
     const effects = step(m, tick);
     const create = effects.find((e) => e.kind === 'create');
     expect(create?.kind === 'create' && create.batch.map((p) => p.job.name)).toEqual(['still-0', 'still-1']);
-    expect(capsNotes(effects)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 100 }]);
+    expect(capsNotes(effects)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 2 }]);
     expect(m.jobs.committed).toBe(2 * STILL_USD);
   });
 

@@ -13,7 +13,7 @@ import type { Model } from './model.ts';
 
 /** Spend is reported to the ledger at most this often (campaign clock): a signal per job would not scale. */
 export const REPORT_EVERY_MS = 1_000;
-/** An ask covers this many windows of jobs, so a campaign asks about twice per window it runs. */
+/** An ask covers this many windows of jobs (at most the jobs left), so a campaign asks about once per two windows. */
 const WINDOWS_PER_ASK = 2;
 
 /** The effects of an event, with what the caps call for after it. */
@@ -21,7 +21,8 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
   const caps = m.jobs.caps;
   if (!caps) return effects;
   const now = m.clock.now();
-  const count = Math.max(1, m.jobs.maxInFlight * WINDOWS_PER_ASK);
+  // Never more than the jobs left: a reservation nobody will use holds the others back.
+  const count = Math.max(1, Math.min(m.jobs.maxInFlight * WINDOWS_PER_ASK, m.jobs.unstarted()));
   const asks: Effect[] = caps
     .takeNeeds()
     .map(({ model, unit }) => ({ kind: 'tell-caps', note: { kind: 'ask', model, unit, count } }));
