@@ -53,7 +53,7 @@ describe('caps ledger: grants', () => {
     { caps: { daily: 1 }, unit: 2, count: 1, granted: 0, held: 'daily' },
     { caps: { models: { I4: 1 } }, unit: 2, count: 1, granted: 0, held: 'monthly' },
     { caps: { models: { V4: 1 } }, unit: 2, count: 3, granted: $(6), held: null },
-  ])('$caps: $count × $$unit → $granted held by $held', ({ caps, unit, count, granted, held }) => {
+  ])('$caps: $count jobs of $unit dollars → $granted micros, held by $held', ({ caps, unit, count, granted, held }) => {
     const ledger = ledgerWith(caps);
     expect(grants(ledger.ask(ask('a', unit, count), NOV_27))).toEqual([['a', 'I4', granted, held]]);
   });
@@ -78,7 +78,11 @@ describe('caps ledger: grants', () => {
     ledger.ask(ask('low', 1, 1, 'I4', 0), NOV_27);
     ledger.ask(ask('high', 1, 1, 'I4', 5), NOV_27);
     const raised = ledger.setCaps({ daily: null, monthly: $(2), models: {} }, NOV_27);
-    expect(grants(raised)).toEqual([['high', 'I4', $(1), null]]);
+    // The one still held is told its cap's new line.
+    expect(grants(raised)).toEqual([
+      ['high', 'I4', $(1), null],
+      ['low', 'I4', 0, 'monthly'],
+    ]);
     expect(ledger.state.held.map((h) => h.campaign)).toEqual(['low']);
   });
 
@@ -96,8 +100,8 @@ describe('caps ledger: grants', () => {
     ledger.ask(ask('a', 1, 1), NOV_27);
     ledger.spent('a', { I4: $(1) }, NOV_27);
     expect(grants(ledger.ask(ask('a', 1, 1), NOV_27))).toEqual([['a', 'I4', 0, 'daily']]);
-    // A new day: the daily cap has room, the monthly only 0.5 (not a whole job).
-    expect(grants(ledger.turn(NOV_28))).toEqual([]);
+    // A new day: the daily cap has room, the monthly only 0.5 (not a whole job): now it holds.
+    expect(grants(ledger.turn(NOV_28))).toEqual([['a', 'I4', 0, 'monthly']]);
     expect(ledger.state.daySpent).toBe(0);
     expect(ledger.state.monthSpent).toBe($(1));
     expect(grants(ledger.turn(DEC_1))).toEqual([['a', 'I4', $(1), null]]);

@@ -32,6 +32,11 @@ export interface CapsAsk {
   readonly priority?: number;
 }
 
+/** An ask a cap holds, with the hold its campaign was last told (its line shows what is spent). */
+export interface HeldAsk extends CapsAsk {
+  readonly told?: CapHold;
+}
+
 export type LedgerOut =
   /** Reservation granted to a campaign (micros > 0), or its ask held by `hold` (micros 0). */
   | {
@@ -54,7 +59,7 @@ export interface LedgerState {
   readonly modelSpent: Readonly<Record<string, Micros>>;
   /** Per campaign, per model: granted and not yet reported spent. */
   readonly reserved: Readonly<Record<string, Readonly<Record<string, Micros>>>>;
-  readonly held: readonly CapsAsk[];
+  readonly held: readonly HeldAsk[];
   /** Alerts sent in the current periods (their ids). */
   readonly alerted: readonly string[];
 }
@@ -117,12 +122,26 @@ export class Ledger {
       ...this.s,
       held: this.s.held.filter((h) => h.campaign !== ask.campaign || h.model !== ask.model),
     };
-    return [...out, ...this.serve(ask, true)];
+    return [...out, ...this.serve(ask)];
   }
 
   /** A campaign's spend since its last report: its reservation becomes spent. */
   spent(campaign: string, byModel: Readonly<Record<string, Micros>>, now: number): LedgerOut[] {
     const out = this.turn(now);
+    // Held campaigns show what is spent: their line follows it.
+    return [...out, ...this.record(campaign, byModel), ...this.serveHeld()];
+  }
+
+  /** A campaign ended (or is gone): what it reports spent counts, the rest of its reservation returns. */
+  leave(campaign: string, byModel: Readonly<Record<string, Micros>>, now: number): LedgerOut[] {
+    const out = [...this.turn(now), ...this.record(campaign, byModel)];
+    const { [campaign]: _, ...reserved } = this.s.reserved;
+    this.s = { ...this.s, reserved, held: this.s.held.filter((h) => h.campaign !== campaign) };
+    return [...out, ...this.serveHeld()];
+  }
+
+  /** Spend moves from the campaign's reservation to the period's ledger; thresholds it crossed alert. */
+  private record(campaign: string, byModel: Readonly<Record<string, Micros>>): LedgerOut[] {
     const mine = { ...(this.s.reserved[campaign] ?? {}) };
     let total = 0;
     const modelSpent = { ...this.s.modelSpent };
@@ -139,15 +158,7 @@ export class Ledger {
       modelSpent,
       reserved: { ...this.s.reserved, [campaign]: mine },
     };
-    return [...out, ...this.alerts(campaign, Object.keys(byModel))];
-  }
-
-  /** A campaign ended (or is gone): what it reports spent counts, the rest of its reservation returns. */
-  leave(campaign: string, byModel: Readonly<Record<string, Micros>>, now: number): LedgerOut[] {
-    const out = this.spent(campaign, byModel, now);
-    const { [campaign]: _, ...reserved } = this.s.reserved;
-    this.s = { ...this.s, reserved, held: this.s.held.filter((h) => h.campaign !== campaign) };
-    return [...out, ...this.serveHeld()];
+    return this.alerts(campaign, Object.keys(byModel));
   }
 
   /** Spent in a cap's period (its model's, for a model cap). */
@@ -172,8 +183,8 @@ export class Ledger {
       .map((ref) => ({ ref, room: ref.limit - this.spentOf(ref) - this.reservedOf(ref) }));
   }
 
-  /** Grants what fits of `ask`; what does not is held (and told, when `tell`). */
-  private serve(ask: CapsAsk, tell: boolean): LedgerOut[] {
+  /** Grants what fits of `ask`; what does not is held, and told when its hold is news. */
+  private serve(ask: HeldAsk): LedgerOut[] {
     const rooms = this.roomsFor(ask.model);
     const unit = Math.max(1, ask.unit);
     const tightest = rooms.reduce<{ ref: CapRef; room: Micros } | null>(
@@ -194,9 +205,10 @@ export class Ledger {
       };
       return [{ kind: 'grant', campaign: ask.campaign, model: ask.model, micros, hold: null }];
     }
-    this.s = { ...this.s, held: [...this.s.held, ask] };
-    if (!tell || tightest === null) return [];
+    if (tightest === null) return [];
     const hold: CapHold = { ...tightest.ref, spent: this.spentOf(tightest.ref) };
+    this.s = { ...this.s, held: [...this.s.held, { ...ask, told: hold }] };
+    if (ask.told && sameHold(ask.told, hold)) return [];
     return [
       { kind: 'grant', campaign: ask.campaign, model: ask.model, micros: 0, hold },
       ...this.alertOnce(ask.campaign, tightest.ref, 100),
@@ -210,7 +222,7 @@ export class Ledger {
       .sort((a, b) => (b.ask.priority ?? 0) - (a.ask.priority ?? 0) || a.order - b.order)
       .map(({ ask }) => ask);
     this.s = { ...this.s, held: [] };
-    return held.flatMap((ask) => this.serve(ask, false));
+    return held.flatMap((ask) => this.serve(ask));
   }
 
   /** Thresholds the spend of `models` crossed in this period, each alerted once (to `campaign`). */
@@ -231,4 +243,8 @@ export class Ledger {
     this.s = { ...this.s, alerted: [...this.s.alerted, id] };
     return [{ kind: 'alert', campaign, alert: { ...ref, id, percent, spent: this.spentOf(ref) } }];
   }
+}
+
+function sameHold(a: CapHold, b: CapHold): boolean {
+  return a.cap === b.cap && a.model === b.model && a.limit === b.limit && a.spent === b.spent;
 }
