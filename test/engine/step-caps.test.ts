@@ -79,10 +79,10 @@ describe('step: spend caps', () => {
     expect(kinds(step(m, tick))).toContain('create');
   });
 
-  it('spend is reported to the ledger at most once a second; the end gives the rest back before it completes', () => {
-    const m = loaded({ stills: 2, capped: true, limits: { createsPerSecond: 10, maxInFlight: 50 } });
+  it('spend is reported at most once a second, and at once when nothing is left in flight; the end gives the rest back before it completes', () => {
+    const m = loaded({ stills: 3, capped: true, limits: { createsPerSecond: 10, maxInFlight: 50 } });
     step(m, tick);
-    grant(m, 2 * STILL_USD);
+    grant(m, 3 * STILL_USD);
     const [create] = step(m, tick);
     if (create?.kind !== 'create') throw new Error('expected a create');
     const [finish] = step(m, {
@@ -90,16 +90,21 @@ describe('step: spend caps', () => {
       batch: create.batch,
       outcomes: create.batch.map(({ job }) => createdOutcome(job.i)),
     });
-    const [a, b] = flightsOf([finish!]);
+    const [a, b, c] = flightsOf([finish!]);
     const paid = STILL_USD - 10_000; // the service charged less than the worst case
+    const done = (flight: typeof a) =>
+      capsNotes(
+        step(m, { kind: 'finished', flight: flight!, resumed: false, result: succeeded(paid, 2_000) }),
+      );
     m.clock.observe(2_000);
-    const first = step(m, { kind: 'finished', flight: a!, resumed: false, result: succeeded(paid, 2_000) });
-    expect(capsNotes(first)).toEqual([{ kind: 'spent', spent: { I4: paid } }]);
-    const second = step(m, { kind: 'finished', flight: b!, resumed: false, result: succeeded(paid, 2_000) });
-    expect(capsNotes(second)).toEqual([]);
+    expect(done(a)).toEqual([{ kind: 'spent', spent: { I4: paid } }]);
+    // Within the second, with one still in flight: kept for later.
+    expect(done(b)).toEqual([]);
+    // The last one in flight: nothing later would carry it.
+    expect(done(c)).toEqual([{ kind: 'spent', spent: { I4: 2 * paid } }]);
     const end = step(m, tick);
     expect(kinds(end).slice(-2)).toEqual(['tell-caps', 'complete']);
-    expect(capsNotes(end)).toEqual([{ kind: 'leave', spent: { I4: paid } }]);
+    expect(capsNotes(end)).toEqual([{ kind: 'leave', spent: {} }]);
   });
 
   it('an alert becomes a cap.threshold notice to the campaign targets, under the alert id', () => {

@@ -33,7 +33,9 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
     if (end < 0) return [...asks, ...effects, leave];
     return [...asks, ...effects.slice(0, end), leave, ...effects.slice(end)];
   }
-  const due = caps.hasUnreported && (asks.length > 0 || now - caps.reportedAt >= REPORT_EVERY_MS);
+  // Idle (nothing in flight), no later report would carry it: it goes now.
+  const idle = m.jobs.activeCount() === 0;
+  const due = caps.hasUnreported && (asks.length > 0 || idle || now - caps.reportedAt >= REPORT_EVERY_MS);
   if (!due) return [...effects, ...asks];
   caps.reportedAt = now;
   return [...effects, { kind: 'tell-caps', note: { kind: 'spent', spent: caps.takeUnreported() } }, ...asks];
