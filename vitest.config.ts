@@ -48,6 +48,7 @@ export const UNIT = [
   'test/plan/keys.test.ts',
   'test/plan/matrix.test.ts',
   'test/plan/notify.test.ts',
+  'test/plan/weight-priority.test.ts',
   'test/plan/output-names.test.ts',
   'test/plan/refusals.test.ts',
   'test/plan/review.test.ts',

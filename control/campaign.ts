@@ -155,7 +155,9 @@ export async function startOrAttach(
     ...campaignInputOf(plan, ref),
     searchAttributes: searchable,
     ...(governor !== undefined && { governor: { key: governor } }),
-    ...(capped && { caps: { key: governor } }),
+    ...(capped && {
+      caps: { key: governor, ...(plan.priority !== undefined && { priority: plan.priority }) },
+    }),
   };
   const progress = nothingRunYet(input);
   try {
@@ -181,8 +183,9 @@ export async function startOrAttach(
     if (governor !== undefined) {
       await joinGovernor(client, governor, {
         campaign: handle.workflowId,
-        weight: 1,
+        weight: plan.weight ?? 1,
         wants: plan.concurrency,
+        ...(plan.priority !== undefined && { priority: plan.priority }),
       });
     }
     return { handle, attached: false };

@@ -31,6 +31,7 @@ import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { capsLines } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
@@ -52,6 +53,7 @@ interface RunOptions extends SpecOptions {
   allowOverBudget?: boolean;
   worker?: boolean;
   verify?: boolean;
+  weight?: string;
 }
 
 const POLL_MS = 1_000;
@@ -83,6 +85,10 @@ export function register(program: Command): void {
     )
     .option('--no-worker', 'rely on workers running elsewhere (`mediaflow worker`)')
     .option(
+      '--weight <n>',
+      'this campaign’s weight in its API key’s shares (instead of the spec’s weight:, default 1): under contention shares follow weights',
+    )
+    .option(
       '--verify',
       're-hash every recorded file (sha256); a mismatch is fetched again or regenerated like a missing file',
     )
@@ -105,8 +111,9 @@ export function register(program: Command): void {
 async function run(spec: string, options: RunOptions): Promise<{ code: number; exitNow: boolean }> {
   const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: EXIT.error, exitNow: false };
-  const plan = withNotifyEnvironment(
-    options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded,
+  const plan = withWeight(
+    withNotifyEnvironment(options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded),
+    options.weight,
   );
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
@@ -326,4 +333,13 @@ function printSummary(
 
 function sleep(ms: number): Promise<'tick'> {
   return new Promise((resolve) => setTimeout(() => resolve('tick'), ms));
+}
+
+/** `--weight` over the spec's `weight:`: a positive number, or a mistake said in one line. */
+function withWeight(plan: Plan, weight: string | undefined): Plan {
+  if (weight === undefined) return plan;
+  const n = Number(weight);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000)
+    throw new UserError(`--weight ${weight}: must be a number above 0, at most 1000`, 'e.g. --weight 3');
+  return { ...plan, weight: n };
 }
