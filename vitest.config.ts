@@ -15,6 +15,7 @@ export const UNIT = [
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
   'test/cli/pause-line.test.ts',
+  'test/cli/caps-command.test.ts',
   'test/cli/worker-log.test.ts',
   'test/emulator/h264-bits.test.ts',
   'test/emulator/still.test.ts',
