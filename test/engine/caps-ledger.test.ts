@@ -53,10 +53,13 @@ describe('caps ledger: grants', () => {
     { caps: { daily: 1 }, unit: 2, count: 1, granted: 0, held: 'daily' },
     { caps: { models: { I4: 1 } }, unit: 2, count: 1, granted: 0, held: 'monthly' },
     { caps: { models: { V4: 1 } }, unit: 2, count: 3, granted: $(6), held: null },
-  ])('$caps: $count jobs of $unit dollars → $granted micros, held by $held', ({ caps, unit, count, granted, held }) => {
-    const ledger = ledgerWith(caps);
-    expect(grants(ledger.ask(ask('a', unit, count), NOV_27))).toEqual([['a', 'I4', granted, held]]);
-  });
+  ])(
+    '$caps: $count jobs of $unit dollars → $granted micros, held by $held',
+    ({ caps, unit, count, granted, held }) => {
+      const ledger = ledgerWith(caps);
+      expect(grants(ledger.ask(ask('a', unit, count), NOV_27))).toEqual([['a', 'I4', granted, held]]);
+    },
+  );
 
   it('two campaigns never reserve past the cap together; the second is held with the cap and what was spent', () => {
     const ledger = ledgerWith({ monthly: 1 });

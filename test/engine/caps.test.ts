@@ -41,7 +41,11 @@ notify:
 }
 
 /** Polls `check` (every 200 ms) until it holds; fails with `what` after `ms`. */
-async function until<T>(what: string | (() => string), check: () => Promise<T | null>, ms = 60_000): Promise<T> {
+async function until<T>(
+  what: string | (() => string),
+  check: () => Promise<T | null>,
+  ms = 60_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -83,13 +87,18 @@ describe('spend caps across campaigns', () => {
         const line = (spent: number) =>
           `monthly $0.30 (spent $${(spent / 1e6).toFixed(2).replace(/\.00$/, '')})`;
         let seen = '';
-        const held = await until(() => `both campaigns paused by the cap (last seen ${seen})`, async () => {
-          const views = await Promise.all([a, b].map((plan) => campaignProgress(h.temporal, plan.campaign)));
-          const all = views.map((v) => v.progress);
-          const spent = all.reduce((sum, p) => sum + p.spent, 0);
-          seen = JSON.stringify(all.map((p) => [p.cap_reached, p.spent, running(p)]));
-          return all.every((p) => p.cap_reached === line(spent) && running(p) === 0) ? all : null;
-        });
+        const held = await until(
+          () => `both campaigns paused by the cap (last seen ${seen})`,
+          async () => {
+            const views = await Promise.all(
+              [a, b].map((plan) => campaignProgress(h.temporal, plan.campaign)),
+            );
+            const all = views.map((v) => v.progress);
+            const spent = all.reduce((sum, p) => sum + p.spent, 0);
+            seen = JSON.stringify(all.map((p) => [p.cap_reached, p.spent, running(p)]));
+            return all.every((p) => p.cap_reached === line(spent) && running(p) === 0) ? all : null;
+          },
+        );
         const spentAtCap = held.reduce((sum, p) => sum + p.spent, 0);
         expect(spentAtCap).toBeLessThanOrEqual(CAP);
         expect(spentAtCap).toBeGreaterThanOrEqual(CAP - STILL); // the cap, not something else, stopped them
