@@ -34,6 +34,8 @@ export interface PreflightReport {
   readonly worstCase: Micros | null;
   /** Reasons not to start; empty when all is well. */
   readonly refusals: readonly string[];
+  /** `cost` per model label, for per-model spend caps (cli/caps-line.ts). */
+  readonly costByModel: Readonly<Record<string, Micros>>;
 }
 
 export async function preflight(
@@ -72,5 +74,16 @@ export async function preflight(
     );
   }
   const worstCase = extra === null ? null : cost + extra;
-  return { toRun: pending.length, cost, balance, servicePrices: prices, review, worstCase, refusals };
+  const costByModel: Record<string, Micros> = {};
+  for (const job of pending) costByModel[job.model] = (costByModel[job.model] ?? 0) + priceOf(job);
+  return {
+    toRun: pending.length,
+    cost,
+    balance,
+    servicePrices: prices,
+    review,
+    worstCase,
+    refusals,
+    costByModel,
+  };
 }

@@ -9,6 +9,7 @@ import type { ModelLabel } from '../api/catalogue/models.ts';
 import type { Micros } from '../api/money.ts';
 import type { RefusalRule } from '../plan/refusal.ts';
 import type { ReviewRule } from '../plan/review.ts';
+import type { CarriedAllowance } from './caps.ts';
 import type { NotifySettings } from './notify.ts';
 import type { CampaignOutcome, Failure, StepCounts } from './progress.ts';
 
@@ -119,6 +120,8 @@ export interface CarriedState {
   readonly reviews?: CarriedReviews;
   /** Notifications so far (workflows/state/notices.ts); absent without `notify` targets. */
   readonly notices?: CarriedNotices;
+  /** The campaign's part of its key's spend caps (docs/caps.md); absent when uncapped. */
+  readonly caps?: CarriedAllowance;
 }
 
 /** What notifying carries across continue-as-new: deliveries so far, and the wave of reviews announced. */
@@ -176,6 +179,11 @@ export interface CampaignInput {
    * that start no governor: such a campaign paces to the service's whole limits on its own.
    */
   readonly governor?: { readonly key: string };
+  /**
+   * The key's caps ledger (workflows/caps/, docs/caps.md), by the key's fingerprint: named only
+   * when caps were set for the key, so a campaign without issues the same commands as before.
+   */
+  readonly caps?: { readonly key: string; readonly priority?: number };
   /** Where notices go (docs/notifications.md); absent: none are sent, and the workflow runs as before. */
   readonly notify?: NotifySettings;
   /** Set by continue-as-new only. */

@@ -21,6 +21,7 @@ import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
 import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
+import { capsRunning } from './caps.ts';
 import { joinGovernor } from './governor.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -140,10 +141,15 @@ export async function startOrAttach(
   governor?: string,
 ): Promise<Started> {
   const searchable = await searchAttributesRegistered(client);
+  // Spend caps hold every campaign on the key once any were set (docs/caps.md).
+  const capped = governor !== undefined && (await capsRunning(client, governor));
   const input: CampaignInput = {
     ...campaignInputOf(plan, ref),
     searchAttributes: searchable,
     ...(governor !== undefined && { governor: { key: governor } }),
+    ...(capped && {
+      caps: { key: governor, ...(plan.priority !== undefined && { priority: plan.priority }) },
+    }),
   };
   const progress = nothingRunYet(input);
   try {
@@ -169,8 +175,9 @@ export async function startOrAttach(
     if (governor !== undefined) {
       await joinGovernor(client, governor, {
         campaign: handle.workflowId,
-        weight: 1,
+        weight: plan.weight ?? 1,
         wants: plan.concurrency,
+        ...(plan.priority !== undefined && { priority: plan.priority }),
       });
     }
     return { handle, attached: false };

@@ -90,6 +90,8 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       totalUsd,
       unpricedJobs,
       ...(notify ? { notify } : {}),
+      ...(spec.weight !== undefined && { weight: spec.weight }),
+      ...(spec.priority !== undefined && { priority: spec.priority }),
     },
   };
 }

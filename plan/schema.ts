@@ -157,6 +157,14 @@ export const CampaignSpec = z
       .max(10_000)
       .optional()
       .meta({ description: `Predictions in flight for the campaign (default ${DEFAULT_CONCURRENCY}).` }),
+    weight: z.number().positive().max(1000).optional().meta({
+      description:
+        'This campaign’s weight when campaigns share one API key (default 1): under contention, shares of the key’s rate and in-flight limit follow weights (`run --weight` overrides it).',
+    }),
+    priority: z.int().min(-100).max(100).optional().meta({
+      description:
+        'Campaigns of a higher priority on the same API key are served first, by their rate governor and by spend caps (default 0).',
+    }),
     output: z
       .strictObject({
         dir: z

@@ -109,6 +109,10 @@ export const Plan = z
     unpricedJobs: z.number().int().nonnegative(),
     /** Where notices go (plan/notify.ts); absent without `notify:`, so other plans stay as they were. */
     notify: NotifyRule.optional(),
+    /** Weight in the key's shares (spec `weight:`, `run --weight`); absent: 1. */
+    weight: z.number().positive().optional(),
+    /** Served first by the key's governor and caps (spec `priority:`); absent: 0. */
+    priority: z.number().int().optional(),
   })
   .readonly();
 export type Plan = z.infer<typeof Plan>;

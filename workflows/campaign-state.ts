@@ -24,6 +24,7 @@ import type {
   StepInfo,
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../contract/failure-policy.ts';
+import { Allowance, type CarriedAllowance } from './state/allowance.ts';
 import { Budget } from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
@@ -49,6 +50,8 @@ export class CampaignState {
   private readonly tally: Tally;
   /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
   readonly gates: Gates;
+  /** The campaign's part of its key's spend caps (state/allowance.ts); null: uncapped. */
+  readonly caps: Allowance | null;
   limits: ServiceLimits;
   readonly startedAt: number;
   readonly runs: number;
@@ -73,6 +76,8 @@ export class CampaignState {
       clock?: () => number;
       /** Jobs with the longest chains of steps below them go first (selection.ts); else plan order. */
       longestChainsFirst?: boolean;
+      /** Spend caps hold the campaign (docs/caps.md): what it carried of them, if anything. */
+      caps?: { readonly carried?: CarriedAllowance | undefined };
     },
   ) {
     this.steps = steps;
@@ -85,6 +90,7 @@ export class CampaignState {
     this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = new Slots(steps);
     this.budget = new Budget(budget, carried?.spent ?? 0);
+    this.caps = init.caps ? new Allowance(init.caps.carried) : null;
     this.halt = new Stop(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null);
     this.tally = new Tally(steps, carried);
     const clock = init.clock ?? (() => init.now);
@@ -202,6 +208,11 @@ export class CampaignState {
     return this.window.waiting.reduce((n, { job }) => (this.window.parentUnfinished(job) ? n : n + 1), 0);
   }
 
+  /** Jobs not started yet: waiting in the window, or not read from the plan (spend caps ask no more). */
+  unstarted(): number {
+    return this.window.waiting.length + Math.max(0, this.jobCount - this.window.cursor);
+  }
+
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
@@ -271,6 +282,7 @@ export class CampaignState {
     // The service's own figure when it gives one; else the price we committed.
     const paid = outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0);
     this.budget.charge(paid);
+    this.caps?.charge(this.modelOf(pending), paid);
     this.tally.pay(job.step, paid);
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
@@ -363,6 +375,7 @@ export class CampaignState {
       latencyMs: this.tally.latencyMs,
       stepLatencyMs: this.tally.stepLatencyMs,
       ...this.gates.carry(),
+      ...(this.caps && { caps: this.caps.carry() }),
     };
   }
 
@@ -383,14 +396,19 @@ export class CampaignState {
   /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
   private take(max: number, windowRoom: number): PendingJob[] {
     if (this.halt.stopped) return [];
-    const { picked, rest, budgetReached } = select(longestChainsFirst(this.window.waiting, this.heights), {
-      max,
-      windowRoom,
-      parentUnfinished: (job) => this.window.parentUnfinished(job),
-      stepRoom: (step) => this.slots.stepRoom(step),
-      fits: (usd, also) => this.budget.fits(usd, also),
-    });
+    const { picked, rest, budgetReached, capHeld } = select(
+      longestChainsFirst(this.window.waiting, this.heights),
+      {
+        max,
+        windowRoom,
+        parentUnfinished: (job) => this.window.parentUnfinished(job),
+        stepRoom: (step) => this.slots.stepRoom(step),
+        fits: (usd, also) => this.budget.fits(usd, also),
+        ...(this.caps && { withinCap: (pending, picked) => this.withinCap(pending, picked) }),
+      },
+    );
     if (budgetReached) this.halt.stop('budget_reached');
+    if (capHeld) this.caps?.short(this.modelOf(capHeld), capHeld.job.usd);
     for (const pending of picked) this.hold(pending);
     this.window.waiting = rest;
     return picked;
@@ -401,12 +419,25 @@ export class CampaignState {
     this.window.hold(pending.job);
     this.slots.take(pending);
     this.budget.commit(pending.job.usd);
+    this.caps?.commit(this.modelOf(pending), pending.job.usd);
   }
 
   private unhold(pending: PendingJob): void {
     this.window.end(pending.job);
     this.slots.give(pending);
     this.budget.release(pending.job.usd);
+    this.caps?.release(this.modelOf(pending), pending.job.usd);
+  }
+
+  /** The model a take runs on: its fallback's, or its step's. */
+  private modelOf(pending: PendingJob): string {
+    return pending.model ?? this.steps[pending.job.step]!.model;
+  }
+
+  private withinCap(pending: PendingJob, picked: readonly PendingJob[]): boolean {
+    const model = this.modelOf(pending);
+    const also = picked.reduce((sum, p) => (this.modelOf(p) === model ? sum + p.job.usd : sum), 0);
+    return this.caps === null || this.caps.fits(model, pending.job.usd, also);
   }
 
   private release(i: number): PendingJob {

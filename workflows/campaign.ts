@@ -23,6 +23,7 @@ import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
+import { capsLinkOf } from './caps/link.ts';
 import { CampaignClock } from './clock.ts';
 import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
@@ -50,6 +51,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   // first task's time, which is what runStartTime and Date.now() read.
   const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
   const link = governorOf(input);
+  const capsLink = capsLinkOf(input);
   const read =
     input.carried?.limits ??
     (await readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []));
@@ -61,6 +63,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
     clock: () => clock.now(),
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
+    ...(capsLink && { caps: { carried: input.carried?.caps } }),
   });
   const model: Model = {
     jobs,
@@ -74,7 +77,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   };
   // Heirs ride in batched finishes (docs/engine.md, "The ceiling"); runs started before do not.
   model.run.batchedHeirs = patched('batched-heirs');
-  const effects = executor(model, input, link, attributes);
+  const effects = executor(model, input, link, attributes, capsLink);
+  capsLink?.follow((event) => effects.dispatch(event));
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));
   setHandler(progressQuery, () => progressOf(model, input.campaign, Date.now()));
   const gated = hasGates(input.steps);
@@ -89,6 +93,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   } catch (error) {
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
+    await capsLink?.tell({ kind: 'leave', spent: jobs.caps?.takeUnreported() ?? {} });
     throw error;
   } finally {
     // The final progress is published once, by the loop's end: no pulse after it.

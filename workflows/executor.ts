@@ -23,6 +23,7 @@ import {
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
+import type { CapsLink } from './caps/link.ts';
 import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
 import { notifier } from './notifier.ts';
@@ -47,6 +48,7 @@ export function executor(
   input: CampaignInput,
   link: GovernorLink | null,
   attributes: PublishedAttributes | null,
+  caps: CapsLink | null = null,
 ) {
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
   /** The step's `timeout:`, which the finish holds the prediction to (an activity input, not a timer). */
@@ -80,6 +82,9 @@ export function executor(
         return;
       case 'tell-governor':
         if (link) telling.push(link.tell(effect.note));
+        return;
+      case 'tell-caps':
+        if (caps) telling.push(caps.tell(effect.note));
         return;
       case 'publish':
         publish(effect.indexed);

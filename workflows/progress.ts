@@ -5,12 +5,16 @@
  * show two states at once.
  */
 import type { CampaignProgress } from '../contract/campaign.ts';
+import { capLine } from '../contract/caps.ts';
 import { withPause } from './outage.ts';
 import type { Model } from './reducer/model.ts';
 
-/** The jobs' progress, with the notices' deliveries (when the campaign has targets) and the pause in force. */
+/** The jobs' progress, the cap holding it, the notices' deliveries (when the campaign has targets) and the pause in force. */
 export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
   const progress = model.jobs.progress(campaign, now);
-  const told = model.notices ? { ...progress, notifications: model.notices.tally() } : progress;
+  const hold = model.jobs.caps?.hold;
+  const held =
+    hold && progress.outcome === 'running' ? { ...progress, cap_reached: capLine(hold) } : progress;
+  const told = model.notices ? { ...held, notifications: model.notices.tally() } : held;
   return withPause(told, model.run.outage.current);
 }

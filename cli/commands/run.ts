@@ -22,13 +22,17 @@ import {
   nothingRunYet,
   startOrAttach,
 } from '../../control/campaign.ts';
+import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
+import type { Plan } from '../../plan/types.ts';
 import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
+import { capsLines } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
+import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { answeredByRecords, answerFromRecords } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
@@ -53,6 +57,7 @@ interface RunOptions extends SpecOptions {
   allowOverBudget?: boolean;
   worker?: boolean;
   verify?: boolean;
+  weight?: string;
 }
 
 const POLL_MS = 1_000;
@@ -84,6 +89,10 @@ export function register(program: Command): void {
     )
     .option('--no-worker', 'rely on workers running elsewhere (`mediaflow worker`)')
     .option(
+      '--weight <n>',
+      'this campaign’s weight in its API key’s shares (instead of the spec’s weight:, default 1): under contention shares follow weights',
+    )
+    .option(
       '--verify',
       're-hash every recorded file (sha256); a mismatch is fetched again or regenerated like a missing file',
     )
@@ -107,8 +116,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   const startedAt = Date.now();
   const loaded = await loadPlanOrReport(spec, options);
   if (!loaded) return { code: EXIT.error, exitNow: false };
-  const plan = withNotifyEnvironment(
-    options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded,
+  const plan = withWeight(
+    withNotifyEnvironment(options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded),
+    options.weight,
   );
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
@@ -152,6 +162,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
       if (report.review) console.error(reviewLine(report.review));
+      // The key's caps count what every other campaign has spent and committed (docs/caps.md).
+      const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));
+      for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
       // Nothing left to make and nothing running: the records answer, and no workflow walks every
       // cached job again (cli/finished-from-records.ts). An older engine's run is continued instead.
@@ -309,4 +322,13 @@ async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<str
 
 function sleep(ms: number): Promise<'tick'> {
   return new Promise((resolve) => setTimeout(() => resolve('tick'), ms));
+}
+
+/** `--weight` over the spec's `weight:`: a positive number, or a mistake said in one line. */
+function withWeight(plan: Plan, weight: string | undefined): Plan {
+  if (weight === undefined) return plan;
+  const n = Number(weight);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000)
+    throw new UserError(`--weight ${weight}: must be a number above 0, at most 1000`, 'e.g. --weight 3');
+  return { ...plan, weight: n };
 }

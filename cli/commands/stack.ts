@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatDollars, parseUsd } from '../../api/money.ts';
+import { CAPS_WORKFLOW } from '../../control/caps.ts';
 import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalConfigured } from '../../worker/connection.ts';
 import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
@@ -131,7 +132,7 @@ async function runningCampaigns(state: EmbeddedState): Promise<string[]> {
   try {
     const client = new Client({ connection });
     const names: string[] = [];
-    const query = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}"`;
+    const query = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}" AND WorkflowType!="${CAPS_WORKFLOW}"`;
     for await (const workflow of client.workflow.list({ query })) {
       const id = workflow.workflowId;
       names.push(

@@ -67,3 +67,31 @@ describe('the pause of a service outage', () => {
     expect(pauseState({ ...p, paused: undefined }, SINCE)).toBeNull();
   });
 });
+
+describe('a campaign a spend cap holds', () => {
+  const held: CampaignProgress = { ...p, paused: undefined, cap_reached: 'monthly $5,000 (spent $4,987.20)' };
+
+  it('status names the cap, what is spent, and what resumes it', () => {
+    expect(pauseLine(held, SINCE)).toBe(
+      'cap_reached: monthly $5,000 (spent $4,987.20); ' +
+        'paused: it resumes by itself when the cap is raised (mediaflow caps set) or its period turns',
+    );
+  });
+
+  it('the live footer shows the cap line', () => {
+    const footer = renderFrame(held, {
+      width: 120,
+      etaMs: null,
+      paused: false,
+      outage: pauseState(held, SINCE),
+    }).at(-1);
+    expect(footer).toContain('cap_reached: monthly $5,000 (spent $4,987.20)');
+  });
+
+  it('an outage is said first; an ended campaign says neither', () => {
+    expect(pauseState({ ...held, paused: p.paused }, SINCE)).toBe(
+      'paused: service unavailable, next try in 20s',
+    );
+    expect(pauseLine({ ...held, outcome: 'completed' }, SINCE)).toBeNull();
+  });
+});

@@ -59,6 +59,33 @@ const situations: [string, ServiceLimits, Claim[], Record<string, [number, numbe
     { a: [25, 99], odd: [25, 1] },
   ],
   [
+    'weights 3:1:1:1 give 50 % and 16.7 % each (the weighted shared-key case)',
+    R50,
+    [claim('a', 200, 3), claim('b'), claim('c'), claim('d')],
+    { a: [25, 50], b: [25 / 3, 17], c: [25 / 3, 17], d: [25 / 3, 16] },
+  ],
+  [
+    'a higher priority is served first: the lower one keeps a trickle and one in flight',
+    R50,
+    [{ ...claim('urgent'), priority: 1 }, claim('later')],
+    { urgent: [50, 100], later: [0.5, 1] },
+  ],
+  [
+    'what a higher priority cannot use goes to the lower ones, by weight',
+    R50,
+    [{ ...claim('urgent', 40), perSecond: 20, priority: 5 }, claim('x', 200, 2), claim('y')],
+    { urgent: [20, 40], x: [20, 40], y: [10, 20] },
+  ],
+  [
+    'equal priorities are the plain weighted split',
+    R50,
+    [
+      { ...claim('a', 200, 3), priority: 2 },
+      { ...claim('b'), priority: 2 },
+    ],
+    { a: [37.5, 75], b: [12.5, 25] },
+  ],
+  [
     'every campaign wanting less than its part leaves the rest unused',
     R50,
     [claim('a', 5), claim('b', 5)],

@@ -30,6 +30,8 @@ export interface Shape {
   readonly reviewed?: boolean;
   /** The stills' `on_refusal:` (absent: skip); with a fallback, each still costs FALLBACK_USD on it. */
   readonly onRefusal?: RefusalRule;
+  /** Spend caps hold the key: jobs start only within reservations the ledger grants (docs/caps.md). */
+  readonly capped?: boolean;
 }
 
 export const FALLBACK_USD = 30_000;
@@ -81,6 +83,7 @@ export function modelOf(shape: Shape): Model {
     now: 0,
     clock: () => clock.now(),
     longestChainsFirst: shape.chained ?? false,
+    ...(shape.capped && { caps: {} }),
   });
   return {
     jobs,

@@ -21,6 +21,8 @@ export interface Claim {
    * once measured: a rate share above it would sit unused. Absent: no cap.
    */
   readonly perSecond?: number;
+  /** Served before lower priorities (spec `priority:`); absent: 0. */
+  readonly priority?: number;
 }
 
 /** A campaign's part of the key's limits, and how long to hold every create (another's 429). */

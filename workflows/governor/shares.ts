@@ -7,6 +7,12 @@
  * goes to the others in proportion to their weights. The create rate is capped by what a
  * campaign reported it can use (its concurrency over its latency, known once it has run a while),
  * the in-flight limit by its concurrency, and split in whole predictions.
+ *
+ * Priority (spec `priority:`, absent 0) comes before weight: the campaigns of the highest priority
+ * are served first, by weight among themselves, and what they cannot use goes to the next
+ * priority down. A campaign left nothing keeps a trickle (one prediction in flight, 1 % of the
+ * rate), so it stays alive and reads its share as soon as the others leave. With every priority
+ * equal this is the plain weighted split, as before priorities existed.
  */
 import type { ServiceLimits } from '../../contract/campaign.ts';
 import type { Claim } from './messages.ts';
@@ -16,15 +22,19 @@ export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<s
   const sorted = claims
     .map(sane)
     .sort((a, b) => (a.campaign < b.campaign ? -1 : a.campaign > b.campaign ? 1 : 0));
-  const rates = waterFill(
+  const rates = byPriority(
     limits.createsPerSecond,
-    sorted.map((c) => ({ weight: c.weight, cap: c.perSecond ?? Number.POSITIVE_INFINITY })),
-  );
+    sorted.map((c) => ({
+      weight: c.weight,
+      cap: c.perSecond ?? Number.POSITIVE_INFINITY,
+      priority: c.priority ?? 0,
+    })),
+  ).map((rate) => (rate > 0 ? rate : limits.createsPerSecond * TRICKLE));
   const inFlight = wholeParts(
     limits.maxInFlight,
-    waterFill(
+    byPriority(
       limits.maxInFlight,
-      sorted.map((c) => ({ weight: c.weight, cap: c.wants })),
+      sorted.map((c) => ({ weight: c.weight, cap: c.wants, priority: c.priority ?? 0 })),
     ),
   );
   return new Map(
@@ -48,7 +58,33 @@ function sane(claim: Claim): Claim {
     weight: positive(claim.weight) ? claim.weight : 1,
     wants: positive(claim.wants) ? claim.wants : 1,
     ...(positive(claim.perSecond) && { perSecond: claim.perSecond }),
+    ...(Number.isFinite(claim.priority) && { priority: claim.priority }),
   };
+}
+
+/** The part of the rate a campaign that higher priorities leave nothing keeps. */
+const TRICKLE = 0.01;
+
+/** Water-filling by priority: the highest first, each level sharing what the levels above left. */
+export function byPriority(
+  total: number,
+  claims: readonly { weight: number; cap: number; priority: number }[],
+): number[] {
+  const parts = claims.map(() => 0);
+  let left = total;
+  const levels = [...new Set(claims.map((c) => c.priority))].sort((a, b) => b - a);
+  for (const level of levels) {
+    const members = claims.flatMap((c, i) => (c.priority === level ? [i] : []));
+    const got = waterFill(
+      left,
+      members.map((i) => claims[i]!),
+    );
+    members.forEach((i, k) => {
+      parts[i] = got[k] ?? 0;
+      left -= got[k] ?? 0;
+    });
+  }
+  return parts;
 }
 
 /**

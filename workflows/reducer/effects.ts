@@ -3,6 +3,7 @@
  * publish progress, wait, end. The executor (workflows/campaign.ts) carries them out and feeds
  * each result back as an event; it decides nothing. Plain data: a test compares them by value.
  */
+import type { Micros } from '../../api/money.ts';
 import type { InFlightJob, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
 import type { Notice } from '../../contract/notify.ts';
 import type { DecisionRecord, ReviewAck } from '../../contract/review.ts';
@@ -14,6 +15,12 @@ export type GovernorNote =
   | { readonly kind: 'need'; readonly perSecond: number }
   | { readonly kind: 'throttled'; readonly retryAfterMs: number }
   | { readonly kind: 'leave' };
+
+/** What a capped campaign tells its key's caps ledger (workflows/caps/link.ts sends it). */
+export type CapsNote =
+  | { readonly kind: 'ask'; readonly model: string; readonly unit: Micros; readonly count: number }
+  | { readonly kind: 'spent'; readonly spent: Readonly<Record<string, Micros>> }
+  | { readonly kind: 'leave'; readonly spent: Readonly<Record<string, Micros>> };
 
 export type Effect =
   /**
@@ -41,6 +48,7 @@ export type Effect =
   /** The answer to a `review` event: which decisions applied, which were refused and why. */
   | { readonly kind: 'acknowledge'; readonly ack: ReviewAck }
   | { readonly kind: 'tell-governor'; readonly note: GovernorNote }
+  | { readonly kind: 'tell-caps'; readonly note: CapsNote }
   /** The progress in the memo (and, `indexed`, the search attributes that changed). */
   | { readonly kind: 'publish'; readonly indexed: boolean }
   | {

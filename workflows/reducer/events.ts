@@ -5,7 +5,9 @@
  */
 import type { CreateOutcome, FinishBatchItem, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
+import type { CapAlert } from '../../contract/caps.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
+import type { CapsGrant } from '../caps/messages.ts';
 import type { Share } from '../governor/messages.ts';
 import type { Span } from '../state/review-rules.ts';
 import type { StopReason } from '../state/stop.ts';
@@ -85,6 +87,10 @@ export type CampaignEvent =
   | { readonly kind: 'review'; readonly decisions: readonly ReviewDecision[]; readonly at: string }
   /** The key's rate governor signalled this campaign's share. */
   | { readonly kind: 'share'; readonly share: Share }
+  /** The key's caps ledger granted reservation, or a cap holds the campaign (docs/caps.md). */
+  | { readonly kind: 'caps-grant'; readonly grant: CapsGrant }
+  /** A spend cap's threshold was crossed: the campaign's targets are told. */
+  | { readonly kind: 'cap-alert'; readonly alert: CapAlert }
   /** A notice's delivery to one target ended: `failure` (`host: reason`) null when it was taken. */
   | { readonly kind: 'notified'; readonly failure: string | null }
   /** The campaign is being canceled: reports from now on change nothing. */

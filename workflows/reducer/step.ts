@@ -9,6 +9,7 @@
  * copying them on every event would cost each event as much as the campaign's size.
  */
 import { resumedBatches } from './batches.ts';
+import { capAlerted, capsGranted, withCaps } from './caps.ts';
 import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { shareTaken } from './governor.ts';
@@ -20,6 +21,11 @@ import { limitsUnavailable } from './outage.ts';
 import { released, reviewed } from './reviews.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
+  // Spend caps (reducer/caps.ts) follow every event: asks, spend reports, the reservation given back.
+  return withCaps(m, route(m, event), event.kind === 'canceled');
+}
+
+function route(m: Model, event: CampaignEvent): Effect[] {
   switch (event.kind) {
     case 'tick':
       return noticed(m, next(m, event));
@@ -68,6 +74,10 @@ export function step(m: Model, event: CampaignEvent): Effect[] {
       return notified(m, event.failure);
     case 'share':
       return shareTaken(m, event.share);
+    case 'caps-grant':
+      return capsGranted(m, event.grant);
+    case 'cap-alert':
+      return capAlerted(m, event.alert);
     case 'cancel-requested':
       m.run.cancelled = true;
       return [];

@@ -18,6 +18,11 @@ export interface SelectionRules {
   readonly stepRoom: (step: number) => number;
   /** Does this price fit, next to `alsoCommitted` already selected? */
   readonly fits: (usd: Micros, alsoCommitted: Micros) => boolean;
+  /**
+   * Spend caps (state/allowance.ts): does the job fit its reservation beside the jobs already
+   * picked? Absent: uncapped. Unlike the budget, a job that does not fit only waits.
+   */
+  readonly withinCap?: (pending: PendingJob, picked: readonly PendingJob[]) => boolean;
 }
 
 export interface Selection {
@@ -26,6 +31,8 @@ export interface Selection {
   readonly rest: PendingJob[];
   /** A job did not fit the budget: submission stops. */
   readonly budgetReached: boolean;
+  /** The job a spend cap held back (it and the rest wait for more reservation); absent: none. */
+  readonly capHeld?: PendingJob;
 }
 
 export function select(waiting: readonly PendingJob[], rules: SelectionRules): Selection {
@@ -48,6 +55,10 @@ export function select(waiting: readonly PendingJob[], rules: SelectionRules): S
     if (!rules.fits(job.usd, committed)) {
       rest.push(...waiting.slice(index));
       return { picked, rest, budgetReached: true };
+    }
+    if (rules.withinCap && !rules.withinCap(pending, picked)) {
+      rest.push(...waiting.slice(index));
+      return { picked, rest, budgetReached: false, capHeld: pending };
     }
     takenPerStep.set(job.step, taken + 1);
     committed += job.usd;

@@ -1,0 +1,33 @@
+/**
+ * The caps ledger as its memo shows it (workflows/caps/view.ts writes it; `caps show` and `run`'s
+ * preflight read it through control/caps.ts): every cap with what is spent in its period and what
+ * running campaigns have reserved (committed) under it, and which campaigns a cap holds. A schema
+ * first, the type derived: clients parse what they read from Temporal, never cast it.
+ */
+import { z } from 'zod';
+
+const micros = z.number().int();
+
+export const CapsView = z.object({
+  caps: z.object({
+    daily: micros.nullable(),
+    monthly: micros.nullable(),
+    models: z.record(z.string(), micros),
+  }),
+  day: z.string(),
+  month: z.string(),
+  lines: z.array(
+    z.object({
+      cap: z.enum(['daily', 'monthly']),
+      model: z.string().nullable(),
+      limit: micros,
+      spent: micros,
+      committed: micros,
+    }),
+  ),
+  /** Campaigns (workflow ids) with an ask a cap holds. */
+  held: z.array(z.string()),
+  /** Committed per campaign (all models). */
+  committedBy: z.record(z.string(), micros),
+});
+export type CapsView = z.infer<typeof CapsView>;

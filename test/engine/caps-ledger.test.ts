@@ -1,0 +1,159 @@
+/**
+ * The caps ledger's decisions (workflows/caps/ledger.ts) as tables: grants in whole jobs within
+ * every cap, held asks and what frees them (a raised cap, a campaign leaving, the day or month
+ * turning), spend by period and model, and each threshold alerted once per period.
+ */
+import { describe, expect, it } from 'vitest';
+import { capDollars, capLine } from '../../contract/caps.ts';
+import { emptyLedger, Ledger, type LedgerOut } from '../../workflows/caps/ledger.ts';
+
+const $ = (dollars: number) => Math.round(dollars * 1_000_000);
+const NOV_27 = Date.UTC(2026, 10, 27, 9);
+const NOV_28 = Date.UTC(2026, 10, 28, 0, 0, 1);
+const DEC_1 = Date.UTC(2026, 11, 1, 0, 0, 1);
+
+function ledgerWith(caps: {
+  daily?: number;
+  monthly?: number;
+  models?: Record<string, number | undefined>;
+}): Ledger {
+  const ledger = new Ledger(emptyLedger(NOV_27));
+  ledger.setCaps(
+    {
+      daily: caps.daily === undefined ? null : $(caps.daily),
+      monthly: caps.monthly === undefined ? null : $(caps.monthly),
+      models: Object.fromEntries(Object.entries(caps.models ?? {}).map(([m, d]) => [m, $(d ?? 0)])),
+    },
+    NOV_27,
+  );
+  return ledger;
+}
+
+const grants = (outs: LedgerOut[]) =>
+  outs.flatMap((o) => (o.kind === 'grant' ? [[o.campaign, o.model, o.micros, o.hold?.cap ?? null]] : []));
+const alerts = (outs: LedgerOut[]) =>
+  outs.flatMap((o) =>
+    o.kind === 'alert' ? [`${o.alert.cap}:${o.alert.model ?? '*'}:${o.alert.percent}`] : [],
+  );
+const ask = (campaign: string, unit: number, count: number, model = 'I4', priority?: number) => ({
+  campaign,
+  model,
+  unit: $(unit),
+  count,
+  ...(priority !== undefined && { priority }),
+});
+
+describe('caps ledger: grants', () => {
+  it.each([
+    // caps, ask unit × count → granted micros (whole units only), or held by which cap
+    { caps: {}, unit: 1, count: 10, granted: $(10), held: null },
+    { caps: { monthly: 10 }, unit: 1, count: 4, granted: $(4), held: null },
+    { caps: { monthly: 10 }, unit: 3, count: 10, granted: $(9), held: null },
+    { caps: { monthly: 10, daily: 5 }, unit: 2, count: 10, granted: $(4), held: null },
+    { caps: { daily: 1 }, unit: 2, count: 1, granted: 0, held: 'daily' },
+    { caps: { models: { I4: 1 } }, unit: 2, count: 1, granted: 0, held: 'monthly' },
+    { caps: { models: { V4: 1 } }, unit: 2, count: 3, granted: $(6), held: null },
+  ])(
+    '$caps: $count jobs of $unit dollars → $granted micros, held by $held',
+    ({ caps, unit, count, granted, held }) => {
+      const ledger = ledgerWith(caps);
+      expect(grants(ledger.ask(ask('a', unit, count), NOV_27))).toEqual([['a', 'I4', granted, held]]);
+    },
+  );
+
+  it('two campaigns never reserve past the cap together; the second is held with the cap and what was spent', () => {
+    const ledger = ledgerWith({ monthly: 1 });
+    expect(grants(ledger.ask(ask('a', 0.3, 2), NOV_27))).toEqual([['a', 'I4', $(0.6), null]]);
+    expect(grants(ledger.ask(ask('b', 0.3, 2), NOV_27))).toEqual([['b', 'I4', $(0.3), null]]);
+    const held = ledger.ask(ask('b', 0.3, 2), NOV_27);
+    expect(grants(held)).toEqual([['b', 'I4', 0, 'monthly']]);
+    expect(ledger.reservedOf({ model: null })).toBe($(0.9));
+    // a spends 0.6 of its reservation: still 0.1 of room, not a whole job.
+    ledger.spent('a', { I4: $(0.6) }, NOV_27);
+    expect(
+      ledger.spentOf({ cap: 'monthly', model: null, limit: $(1) }) + ledger.reservedOf({ model: null }),
+    ).toBe($(0.9));
+  });
+
+  it('a held ask is served when the cap is raised, highest priority first', () => {
+    const ledger = ledgerWith({ monthly: 1 });
+    ledger.ask(ask('a', 1, 1), NOV_27);
+    ledger.ask(ask('low', 1, 1, 'I4', 0), NOV_27);
+    ledger.ask(ask('high', 1, 1, 'I4', 5), NOV_27);
+    const raised = ledger.setCaps({ daily: null, monthly: $(2), models: {} }, NOV_27);
+    // The one still held is told its cap's new line.
+    expect(grants(raised)).toEqual([
+      ['high', 'I4', $(1), null],
+      ['low', 'I4', 0, 'monthly'],
+    ]);
+    expect(ledger.state.held.map((h) => h.campaign)).toEqual(['low']);
+  });
+
+  it('a leaving campaign gives back what it did not spend, and a held ask takes it', () => {
+    const ledger = ledgerWith({ monthly: 1 });
+    ledger.ask(ask('a', 0.5, 2), NOV_27);
+    ledger.ask(ask('b', 0.5, 1), NOV_27);
+    const out = ledger.leave('a', { I4: $(0.5) }, NOV_27);
+    expect(grants(out)).toEqual([['b', 'I4', $(0.5), null]]);
+    expect(ledger.state.monthSpent).toBe($(0.5));
+  });
+
+  it('the day turning frees a daily cap; the month turning frees a monthly one', () => {
+    const ledger = ledgerWith({ daily: 1, monthly: 1.5 });
+    ledger.ask(ask('a', 1, 1), NOV_27);
+    ledger.spent('a', { I4: $(1) }, NOV_27);
+    expect(grants(ledger.ask(ask('a', 1, 1), NOV_27))).toEqual([['a', 'I4', 0, 'daily']]);
+    // A new day: the daily cap has room, the monthly only 0.5 (not a whole job): now it holds.
+    expect(grants(ledger.turn(NOV_28))).toEqual([['a', 'I4', 0, 'monthly']]);
+    expect(ledger.state.daySpent).toBe(0);
+    expect(ledger.state.monthSpent).toBe($(1));
+    expect(grants(ledger.turn(DEC_1))).toEqual([['a', 'I4', $(1), null]]);
+  });
+});
+
+describe('caps ledger: alerts at 50, 80 and 100 %', () => {
+  it('each threshold once per period, for the caps whose spend crossed it', () => {
+    const ledger = ledgerWith({ monthly: 10, models: { V4: 4 } });
+    ledger.ask(ask('a', 1, 10, 'V4'), NOV_27);
+    expect(alerts(ledger.spent('a', { V4: $(2) }, NOV_27))).toEqual(['monthly:V4:50']);
+    expect(alerts(ledger.spent('a', { V4: $(1) }, NOV_27))).toEqual([]);
+    expect(alerts(ledger.spent('a', { V4: $(2) }, NOV_27))).toEqual([
+      'monthly:*:50',
+      'monthly:V4:80',
+      'monthly:V4:100',
+    ]);
+    expect(alerts(ledger.spent('a', { I4: $(3.5) }, NOV_27))).toEqual(['monthly:*:80']);
+  });
+
+  it('a cap that holds a campaign alerts its 100 % even when spend stops short of it', () => {
+    const ledger = ledgerWith({ daily: 1 });
+    ledger.ask(ask('a', 0.6, 1), NOV_27);
+    expect(alerts(ledger.ask(ask('b', 0.6, 1), NOV_27))).toEqual(['daily:*:100']);
+    expect(alerts(ledger.ask(ask('c', 0.6, 1), NOV_27))).toEqual([]);
+  });
+
+  it('a new day alerts the daily cap again, not the monthly one', () => {
+    const ledger = ledgerWith({ daily: 2, monthly: 100 });
+    ledger.ask(ask('a', 1, 1), NOV_27);
+    expect(alerts(ledger.spent('a', { I4: $(1) }, NOV_27))).toEqual(['daily:*:50']);
+    ledger.ask(ask('a', 1, 1), NOV_28);
+    expect(alerts(ledger.spent('a', { I4: $(1) }, NOV_28))).toEqual(['daily:*:50']);
+  });
+});
+
+describe('the held line', () => {
+  it.each([
+    [
+      { cap: 'monthly' as const, model: null, limit: $(5000), spent: $(4987.2) },
+      'monthly $5,000 (spent $4,987.20)',
+    ],
+    [{ cap: 'daily' as const, model: null, limit: $(800), spent: $(799.994) }, 'daily $800 (spent $799.99)'],
+    [
+      { cap: 'monthly' as const, model: 'V4', limit: $(2000), spent: $(1990) },
+      'monthly V4 $2,000 (spent $1,990)',
+    ],
+  ])('%o reads %s', (hold, line) => {
+    expect(capLine(hold)).toBe(line);
+  });
+  it('groups thousands', () => expect(capDollars($(1234567.5))).toBe('$1,234,567.50'));
+});

@@ -1,0 +1,68 @@
+/**
+ * A capped campaign's side of its key's spend caps, as decisions (docs/caps.md): after every
+ * event, the models its jobs were short of are asked for (whole jobs' worst cases), spend is
+ * reported to the ledger at most once a second, and the campaign's end gives its reservation back.
+ * A reservation granted, or a cap holding the campaign, is taken here; so is a threshold alert,
+ * which becomes a `cap.threshold` notice to the campaign's own targets. Tables:
+ * test/engine/step-caps.test.ts. The signals are sent by workflows/caps/link.ts.
+ */
+import type { CapAlert } from '../../contract/caps.ts';
+import type { CapsGrant } from '../caps/messages.ts';
+import type { Effect } from './effects.ts';
+import type { Model } from './model.ts';
+
+/** Spend is reported to the ledger at most this often (campaign clock): a signal per job would not scale. */
+export const REPORT_EVERY_MS = 1_000;
+/** An ask covers this many windows of jobs (at most the jobs left), so a campaign asks about once per two windows. */
+const WINDOWS_PER_ASK = 2;
+
+/** The effects of an event, with what the caps call for after it. */
+export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] {
+  const caps = m.jobs.caps;
+  if (!caps) return effects;
+  const now = m.clock.now();
+  // Never more than the jobs left: a reservation nobody will use holds the others back.
+  const count = Math.max(1, Math.min(m.jobs.maxInFlight * WINDOWS_PER_ASK, m.jobs.unstarted()));
+  const asks: Effect[] = caps
+    .takeNeeds()
+    .map(({ model, unit }) => ({ kind: 'tell-caps', note: { kind: 'ask', model, unit, count } }));
+  const end = effects.findIndex((effect) => effect.kind === 'complete');
+  if (end >= 0 || ending) {
+    // The last spend counts and the rest of the reservation goes back before the run ends.
+    const leave: Effect = { kind: 'tell-caps', note: { kind: 'leave', spent: caps.takeUnreported() } };
+    if (end < 0) return [...asks, ...effects, leave];
+    return [...asks, ...effects.slice(0, end), leave, ...effects.slice(end)];
+  }
+  // Idle (nothing in flight), no later report would carry it: it goes now.
+  const idle = m.jobs.activeCount() === 0;
+  const due = caps.hasUnreported && (asks.length > 0 || idle || now - caps.reportedAt >= REPORT_EVERY_MS);
+  if (!due) return [...effects, ...asks];
+  caps.reportedAt = now;
+  return [...effects, { kind: 'tell-caps', note: { kind: 'spent', spent: caps.takeUnreported() } }, ...asks];
+}
+
+/** The ledger granted reservation, or held the ask: the loop looks again (the memo shows a hold). */
+export function capsGranted(m: Model, { model, micros, hold }: CapsGrant): Effect[] {
+  const caps = m.jobs.caps;
+  if (!caps) return [];
+  const before = caps.hold;
+  caps.granted(model, micros, hold);
+  m.run.reports++;
+  if (caps.hold && !before)
+    return [{ kind: 'log', level: 'info', message: 'paused by a spend cap', attrs: { cap: caps.hold } }];
+  if (before && !caps.hold) return [{ kind: 'log', level: 'info', message: 'spend cap lifted: resuming' }];
+  return [];
+}
+
+/** A cap's threshold was crossed by this campaign's spend (or a cap held it): its targets hear of it. */
+export function capAlerted(m: Model, alert: CapAlert): Effect[] {
+  if (!m.notices) return [];
+  const { cap, model, percent, spent, limit } = alert;
+  return [
+    {
+      kind: 'notify',
+      id: `cap-${alert.id}`,
+      notice: { type: 'cap.threshold', cap, model, percent, spent, limit },
+    },
+  ];
+}
