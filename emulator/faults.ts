@@ -17,9 +17,11 @@ type RateKnob =
 export class FaultInjector {
   private current: Faults;
   private readonly streams: Record<RateKnob, Random>;
+  private readonly seed: number;
 
   constructor(faults: Faults, seed: number) {
     this.current = faults;
+    this.seed = seed;
     this.streams = {
       failRate: streamFor(seed, 'fail'),
       serverErrorRate: streamFor(seed, 'server-error'),
@@ -55,5 +57,15 @@ export class FaultInjector {
 
   get linkTtlMs(): number {
     return this.current.linkTtlMs;
+  }
+
+  /**
+   * The TTL of one prediction's links: `linkTtlMs` for the `linkTtlShare` of predictions drawn
+   * by id (not from a stream: every GET of the same prediction must answer alike), else 0.
+   */
+  linkTtlFor(predictionId: number): number {
+    const { linkTtlMs, linkTtlShare } = this.current;
+    if (linkTtlMs === 0 || linkTtlShare >= 1) return linkTtlMs;
+    return streamFor(this.seed, `link-ttl:${predictionId}`)() < linkTtlShare ? linkTtlMs : 0;
   }
 }
