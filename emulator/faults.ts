@@ -47,6 +47,11 @@ export class FaultInjector {
     return rate > 0 && this.streams[knob]() < rate;
   }
 
+  /** A full outage (every /v1 request 503): streams open through it break too (routes/stream.ts). */
+  get down(): boolean {
+    return this.current.serverErrorRate >= 1;
+  }
+
   get slowDownloadMs(): number {
     return this.current.slowDownloadMs;
   }

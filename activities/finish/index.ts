@@ -48,15 +48,19 @@ export async function finishPrediction(
   manifest: Manifest,
   request: FinishRequest,
 ): Promise<FinishResult> {
-  return heartbeating({ predictionId: request.predictionId }, (context) => {
-    const again = request.resumed || context.info.attempt > 1;
-    const work = deps.finishing.run(request.predictionId, () =>
-      finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
-    );
-    // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
-    // predictions upstream, and the wait then ends with their canceled state.
-    return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
-  });
+  return heartbeating(
+    { predictionId: request.predictionId },
+    (context) => {
+      const again = request.resumed || context.info.attempt > 1;
+      const work = deps.finishing.run(request.predictionId, () =>
+        finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
+      );
+      // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
+      // predictions upstream, and the wait then ends with their canceled state.
+      return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
+    },
+    { namesOutage: true },
+  );
 }
 
 /** Which activity finishes, and whether an earlier attempt or run may have left a partial file or created the heir. */
