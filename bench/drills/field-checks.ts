@@ -112,7 +112,12 @@ export async function fieldChecks(
       refusalRecords: formatUsd(refusalSpent),
     },
     quietWindowsMs: quiet,
-    outage: { ...facts.outage, namedByStatus: named },
+    outage: {
+      ...facts.outage,
+      // Seconds from the first run's first status reading, like the quiet windows.
+      fromS: startedAt === null ? null : (startedAt - (runs[0]!.samples[0]?.at ?? startedAt)) / 1000,
+      namedByStatus: named,
+    },
     diskStopMs: stopMs,
     wallMs,
     wallGoalMs,

@@ -17,6 +17,8 @@ export interface StatusSample {
   readonly at: number;
   readonly signature: string;
   readonly paused: CampaignProgress['paused'];
+  /** Status said no worker polls the campaign's queue (a SIGKILLed one's replacement still starting). */
+  readonly noWorker: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function watchStatus(
         at: Date.now(),
         signature: progressSignature(view.progress),
         paused: view.progress.paused,
+        noWorker: view.paused,
       });
     }
     await sleep(READ_EVERY_MS);
@@ -54,25 +57,46 @@ export interface QuietWindow {
   readonly longestUnexplainedMs: number;
   /** The longest stretch without progress at all (pauses included), ms. */
   readonly longestMs: number;
+  /** Every stretch of at least LONG_QUIET_MS: seconds from the first reading, and whether a pause was named. */
+  readonly long: readonly QuietSpan[];
 }
+
+/** A long stretch without progress, and what status named in it (null: nothing). */
+export interface QuietSpan {
+  readonly fromS: number;
+  readonly toS: number;
+  readonly named: 'service_unavailable' | 'no worker polling' | null;
+}
+
+/** What `status` named in a reading: the outage, or no worker polling; null when nothing. */
+const namedIn = (s: StatusSample): QuietSpan['named'] =>
+  s.paused ? s.paused.kind : s.noWorker ? 'no worker polling' : null;
+
+/** Quiet stretches this long are listed, so a slow drill shows where its time went. */
+const LONG_QUIET_MS = 15_000;
 
 /** Stretches between changes of the signature, from the first reading to the last. */
 export function quietWindows(samples: readonly StatusSample[]): QuietWindow {
   let longestUnexplainedMs = 0;
   let longestMs = 0;
+  const long: QuietSpan[] = [];
+  const first = samples[0]?.at ?? 0;
+  const seconds = (at: number) => Math.round((at - first) / 100) / 10;
   let since = samples[0];
-  let named = Boolean(since?.paused);
-  for (const sample of samples.slice(1)) {
-    named ||= Boolean(sample.paused);
+  let named = since ? namedIn(since) : null;
+  for (const [n, sample] of samples.entries()) {
+    if (n === 0) continue;
+    named ??= namedIn(sample);
     const quietMs = sample.at - since!.at;
     longestMs = Math.max(longestMs, quietMs);
     if (!named) longestUnexplainedMs = Math.max(longestUnexplainedMs, quietMs);
-    if (sample.signature !== since!.signature) {
+    if (sample.signature !== since!.signature || n === samples.length - 1) {
+      if (quietMs >= LONG_QUIET_MS) long.push({ fromS: seconds(since!.at), toS: seconds(sample.at), named });
       since = sample;
-      named = Boolean(sample.paused);
+      named = namedIn(sample);
     }
   }
-  return { longestUnexplainedMs, longestMs };
+  return { longestUnexplainedMs, longestMs, long };
 }
 
 /** Whether `status` named a service outage between `from` and `to` (ms since the epoch). */

@@ -100,6 +100,9 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
     },
     workerEnv: { MEDIAFLOW_DOWNLOAD_RATE_WINDOW_S: String(params.stallWindowS) },
   });
+  // A campaign started before any worker polls shows no progress for as long as the start takes
+  // (minutes on a loaded machine): that is the machine, not the engine.
+  await stack.workers[0]?.polling();
   const spec = (name: string) =>
     pairsSpec({
       pairs,

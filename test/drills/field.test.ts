@@ -20,10 +20,10 @@ describe('field drill (short)', () => {
       latencyMs: { I4: 500, V6: 1_500 },
       concurrency: 20,
       stallWindowS: 3,
-      timeoutMs: 150_000,
+      timeoutMs: 240_000,
     });
 
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.numbers.duplicates).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });
