@@ -37,7 +37,7 @@ export async function finishPredictions(
       const work = items.map((item, n) => {
         const again = item.resumed || activity.info.attempt > 1;
         const request = { ...context, ...item, heir: null };
-        const attempt = { again, by: attemptOf(activity.info) };
+        const attempt = { again, by: attemptOf(activity.info), restore: true };
         return deps.finishing
           .run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt))
           .then(
