@@ -3,8 +3,8 @@
  * stack, prints its checks, and writes bench/results/drill-<name>.json. Exit code 1 when a goal
  * is missed, so a drill can gate a release. `cluster` also takes `--dev-wall-s W`: the dev
  * server's wall for the same campaign, measured before, instead of running it first. `field`
- * also takes `--outage-s S` (default 180), `--fault-free-wall-s W` (skip its fault-free run) and
- * `--no-disk` (leave out the full disk).
+ * also takes `--outage-s S` (default 180), `--fault-free-wall-s W` (skip its fault-free run), `--no-baseline`
+ * (no fault-free run: the wall is not judged) and `--no-disk` (leave out the full disk).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ const { positionals, values } = parseArgs({
     'outage-s': { type: 'string' },
     'fault-free-wall-s': { type: 'string' },
     'no-disk': { type: 'boolean' },
+    'no-baseline': { type: 'boolean' },
   },
 });
 const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
@@ -54,6 +55,7 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
       ...(outageS === undefined ? {} : { outageMs: outageS * 1000 }),
       ...(faultFreeS === undefined ? {} : { faultFreeWallMs: faultFreeS * 1000 }),
       ...(values['no-disk'] ? { disk: false } : {}),
+      ...(values['no-baseline'] ? { baseline: false } : {}),
     });
   },
 };
