@@ -4,6 +4,7 @@
  * into activity failures (retryable or not, with the service's Retry-After).
  */
 import { Context } from '@temporalio/activity';
+import { finishOutageFailure, outageSince } from './finish/outage.ts';
 import { retryableFailure } from './service-failure.ts';
 
 /**
@@ -14,13 +15,23 @@ import { retryableFailure } from './service-failure.ts';
  */
 const HEARTBEAT_EVERY_MS = 2_000;
 
-export async function heartbeating<T>(details: unknown, work: (context: Context) => Promise<T>): Promise<T> {
+/**
+ * `namesOutage`: the finishes, whose retries the workflow never sees, name a service outage in
+ * their failures (finish/outage.ts); their beats carry its start on to the next attempt.
+ */
+export async function heartbeating<T>(
+  details: Record<string, unknown> | undefined,
+  work: (context: Context) => Promise<T>,
+  { namesOutage = false }: { namesOutage?: boolean } = {},
+): Promise<T> {
   const context = Context.current();
-  const beat = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
+  const since = namesOutage ? outageSince(context) : null;
+  const beating = since === null ? details : { ...details, unavailableSince: since };
+  const beat = setInterval(() => context.heartbeat(beating), HEARTBEAT_EVERY_MS);
   try {
     return await work(context);
   } catch (error) {
-    throw retryableFailure(error);
+    throw (namesOutage && finishOutageFailure(error, context, details ?? {})) || retryableFailure(error);
   } finally {
     clearInterval(beat);
   }

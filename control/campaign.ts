@@ -22,6 +22,7 @@ import { progressQuery } from '../workflows/messages.ts';
 import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';
+import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -314,13 +315,23 @@ export async function campaignView(
   handle: WorkflowHandle<typeof campaignWorkflow>,
 ): Promise<CampaignView> {
   // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
-  const { status, closeTime, taskQueue, memo } = await handle.describe();
+  const { status, closeTime, taskQueue, memo, raw } = await handle.describe();
   if (status.name !== 'RUNNING') {
     return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null, paused: false };
   }
   const paused = !(await workflowPollers(client, taskQueue));
   const published = CampaignProgress.safeParse(memo?.progress);
-  if (published.success) return { progress: published.data, closedAt: null, paused };
+  if (published.success) {
+    // Finishes waiting out an outage pause nothing the workflow knows of: named here (finish-outage.ts).
+    const waiting = published.data.paused
+      ? undefined
+      : finishOutagePause(raw.pendingActivities ?? [], decoderOf(client), Date.now());
+    const progress =
+      waiting && published.data.outcome === 'running'
+        ? { ...published.data, paused: waiting }
+        : published.data;
+    return { progress, closedAt: null, paused };
+  }
   // The server holds a query for a poller for half a minute; with none seen, say so at once.
   if (paused) throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
   const progress = await handle.query(progressQuery).catch((error: unknown) => {

@@ -58,7 +58,8 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
     () => ledger.refused(),
   );
   const webhooks = new WebhookRegistry();
-  const dispatcher = new WebhookDispatcher(webhooks, options.timeScale);
+  const links = linkIssuer((prediction) => faults.linkTtlFor(prediction.id));
+  const dispatcher = new WebhookDispatcher(webhooks, options.timeScale, links);
   const predictions = new PredictionStore();
   const lifecycle = new Lifecycle({
     account,
@@ -98,7 +99,7 @@ export function createContext(options: ResolvedOptions): EmulatorContext {
     webhooks,
     dispatcher,
     faults,
-    links: linkIssuer(() => faults.linkTtlMs),
+    links,
     ledger,
     urls,
     ignoreIdempotency: options.ignoreIdempotency,

@@ -17,9 +17,11 @@ type RateKnob =
 export class FaultInjector {
   private current: Faults;
   private readonly streams: Record<RateKnob, Random>;
+  private readonly seed: number;
 
   constructor(faults: Faults, seed: number) {
     this.current = faults;
+    this.seed = seed;
     this.streams = {
       failRate: streamFor(seed, 'fail'),
       serverErrorRate: streamFor(seed, 'server-error'),
@@ -45,6 +47,11 @@ export class FaultInjector {
     return rate > 0 && this.streams[knob]() < rate;
   }
 
+  /** A full outage (every /v1 request 503): streams open through it break too (routes/stream.ts). */
+  get down(): boolean {
+    return this.current.serverErrorRate >= 1;
+  }
+
   get slowDownloadMs(): number {
     return this.current.slowDownloadMs;
   }
@@ -55,5 +62,15 @@ export class FaultInjector {
 
   get linkTtlMs(): number {
     return this.current.linkTtlMs;
+  }
+
+  /**
+   * The TTL of one prediction's links: `linkTtlMs` for the `linkTtlShare` of predictions drawn
+   * by id (not from a stream: every GET of the same prediction must answer alike), else 0.
+   */
+  linkTtlFor(predictionId: number): number {
+    const { linkTtlMs, linkTtlShare } = this.current;
+    if (linkTtlMs === 0 || linkTtlShare >= 1) return linkTtlMs;
+    return streamFor(this.seed, `link-ttl:${predictionId}`)() < linkTtlShare ? linkTtlMs : 0;
   }
 }

@@ -34,6 +34,11 @@ export const DEFAULT_FAULTS = {
    * Prompts with the markers of media/links.ts expire or lose their output deterministically.
    */
   linkTtlMs: 0,
+  /**
+   * Share of predictions whose links carry `linkTtlMs` (1: all of them). Drawn once per
+   * prediction from the seed, so every link issued for one prediction expires alike.
+   */
+  linkTtlShare: 1,
 };
 export type Faults = typeof DEFAULT_FAULTS;
 

@@ -30,40 +30,44 @@ export async function finishPredictions(
   { items, ...context }: FinishBatchRequest,
   reportAfterMs = REPORT_AFTER_MS,
 ): Promise<FinishBatchItem[]> {
-  return heartbeating({ predictions: items.length }, async (activity) => {
-    const settled: (PromiseSettledResult<JobResult> | undefined)[] = items.map(() => undefined);
-    const work = items.map((item, n) => {
-      const again = item.resumed || activity.info.attempt > 1;
-      const request = { ...context, ...item, heir: item.heir ?? null };
-      const attempt = { again, by: attemptOf(activity.info) };
-      return deps.finishing
-        .run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt))
-        .then(
-          (value) => {
-            settled[n] = { status: 'fulfilled', value };
-          },
-          (reason: unknown) => {
-            settled[n] = { status: 'rejected', reason };
-          },
-        );
-    });
-    // Every item, or what ended by REPORT_AFTER_MS after the first one did: the rest go on in this
-    // worker's shared work (shared-work.ts), which the workflow's next batch for them joins.
-    let report: ReturnType<typeof setTimeout> | undefined;
-    const early = Promise.race(work).then(
-      () => new Promise<void>((resolve) => (report = setTimeout(resolve, reportAfterMs))),
-    );
-    try {
-      // As in finishPrediction: the shared work is not tied to this activity's cancellation.
-      await Promise.race([Promise.all(work), early, activity.cancelled]);
-    } finally {
-      clearTimeout(report);
-    }
-    const at = Date.now();
-    return settled.map((result) =>
-      result === undefined ? { kind: 'pending' as const } : itemOf(result, at),
-    );
-  });
+  return heartbeating(
+    { predictions: items.length },
+    async (activity) => {
+      const settled: (PromiseSettledResult<JobResult> | undefined)[] = items.map(() => undefined);
+      const work = items.map((item, n) => {
+        const again = item.resumed || activity.info.attempt > 1;
+        const request = { ...context, ...item, heir: item.heir ?? null };
+        const attempt = { again, by: attemptOf(activity.info), restore: true };
+        return deps.finishing
+          .run(item.predictionId, () => finishJob(deps, loaded, manifest, request, attempt))
+          .then(
+            (value) => {
+              settled[n] = { status: 'fulfilled', value };
+            },
+            (reason: unknown) => {
+              settled[n] = { status: 'rejected', reason };
+            },
+          );
+      });
+      // Every item, or what ended by REPORT_AFTER_MS after the first one did: the rest go on in this
+      // worker's shared work (shared-work.ts), which the workflow's next batch for them joins.
+      let report: ReturnType<typeof setTimeout> | undefined;
+      const early = Promise.race(work).then(
+        () => new Promise<void>((resolve) => (report = setTimeout(resolve, reportAfterMs))),
+      );
+      try {
+        // As in finishPrediction: the shared work is not tied to this activity's cancellation.
+        await Promise.race([Promise.all(work), early, activity.cancelled]);
+      } finally {
+        clearTimeout(report);
+      }
+      const at = Date.now();
+      return settled.map((result) =>
+        result === undefined ? { kind: 'pending' as const } : itemOf(result, at),
+      );
+    },
+    { namesOutage: true },
+  );
 }
 
 function itemOf(result: PromiseSettledResult<JobResult>, at: number): FinishBatchItem {
@@ -76,5 +80,6 @@ function itemOf(result: PromiseSettledResult<JobResult>, at: number): FinishBatc
   ) {
     return { kind: 'stopped', failure: failure.type, message: failure.message };
   }
-  throw failure;
+  // Unconverted: heartbeating classifies it, naming an outage it may be (finish/outage.ts).
+  throw result.reason;
 }

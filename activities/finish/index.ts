@@ -48,20 +48,32 @@ export async function finishPrediction(
   manifest: Manifest,
   request: FinishRequest,
 ): Promise<FinishResult> {
-  return heartbeating({ predictionId: request.predictionId }, (context) => {
-    const again = request.resumed || context.info.attempt > 1;
-    const work = deps.finishing.run(request.predictionId, () =>
-      finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
-    );
-    // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
-    // predictions upstream, and the wait then ends with their canceled state.
-    return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
-  });
+  return heartbeating(
+    { predictionId: request.predictionId },
+    (context) => {
+      const again = request.resumed || context.info.attempt > 1;
+      const work = deps.finishing.run(request.predictionId, () =>
+        finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
+      );
+      // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
+      // predictions upstream, and the wait then ends with their canceled state.
+      return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
+    },
+    { namesOutage: true },
+  );
 }
 
 /** Which activity finishes, and whether an earlier attempt or run may have left a partial file or created the heir. */
 export interface FinishAttempt {
   readonly again: boolean;
+  /**
+   * A job found recorded gets its manifest line back if it lacks one, even on a first attempt: a
+   * batch's item reported pending goes on in its worker, and the workflow's next batch for it is
+   * a new activity (attempt 1) that may run in another worker after that one died between
+   * recording the job and appending its line (found by the `field` drill: a job counted
+   * succeeded, paid, with no line in manifest.jsonl).
+   */
+  readonly restore?: boolean;
   /** The activity (create/attempt.ts), which creates the heir. */
   readonly by: string;
 }
@@ -71,7 +83,7 @@ export async function finishJob(
   loaded: LoadedPlan,
   manifest: Manifest,
   request: FinishRequest,
-  { again, by }: FinishAttempt,
+  { again, by, restore = false }: FinishAttempt,
 ): Promise<JobResult> {
   const job = onModel(await loaded.job(request.i), request);
   // The heir's lookups (its record, its claim) are made while this prediction runs, so the moment
@@ -84,7 +96,7 @@ export async function finishJob(
   const retake = isRetake(request, recorded);
   if (recorded.state === 'done' && !retake) {
     // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
-    if (again) await manifest.restoreLine(job.key);
+    if (again || restore) await manifest.restoreLine(job.key);
     const outcome = { kind: 'succeeded', creditsUsed: null, file: recorded.entry.file } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }

@@ -2,13 +2,16 @@
  * `npm run drill -- <name> [--jobs N] [--seed S]`: runs one drill of issue 5 on a fresh local
  * stack, prints its checks, and writes bench/results/drill-<name>.json. Exit code 1 when a goal
  * is missed, so a drill can gate a release. `cluster` also takes `--dev-wall-s W`: the dev
- * server's wall for the same campaign, measured before, instead of running it first.
+ * server's wall for the same campaign, measured before, instead of running it first. `field`
+ * also takes `--outage-s S` (default 180), `--fault-free-wall-s W` (skip its fault-free run), `--no-baseline`
+ * (no fault-free run: the wall is not judged) and `--no-disk` (leave out the full disk).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { budgetDrill } from './budget.ts';
 import { clusterDrill } from './cluster.ts';
 import { crashDrill } from './crash.ts';
+import { fieldDrill } from './field.ts';
 import { rateLimitDrill } from './rate-limit.ts';
 import type { DrillReport } from './report.ts';
 import { scaleOutDrill } from './scale-out.ts';
@@ -17,7 +20,15 @@ import { upgradeDrill } from './upgrade.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string' }, seed: { type: 'string' }, 'dev-wall-s': { type: 'string' } },
+  options: {
+    jobs: { type: 'string' },
+    seed: { type: 'string' },
+    'dev-wall-s': { type: 'string' },
+    'outage-s': { type: 'string' },
+    'fault-free-wall-s': { type: 'string' },
+    'no-disk': { type: 'boolean' },
+    'no-baseline': { type: 'boolean' },
+  },
 });
 const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 const jobs = number(values.jobs);
@@ -35,6 +46,18 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   cluster: () =>
     clusterDrill({ jobs, seed, ...(devWallS === undefined ? {} : { devServerWallMs: devWallS * 1000 }) }),
   upgrade: () => upgradeDrill({ jobs, seed }),
+  field: () => {
+    const outageS = number(values['outage-s']);
+    const faultFreeS = number(values['fault-free-wall-s']);
+    return fieldDrill({
+      jobs,
+      seed,
+      ...(outageS === undefined ? {} : { outageMs: outageS * 1000 }),
+      ...(faultFreeS === undefined ? {} : { faultFreeWallMs: faultFreeS * 1000 }),
+      ...(values['no-disk'] ? { disk: false } : {}),
+      ...(values['no-baseline'] ? { baseline: false } : {}),
+    });
+  },
 };
 
 const name = positionals[0] ?? '';

@@ -5,6 +5,7 @@
  * "each job paid once".
  */
 import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { Ledger } from '../../emulator/index.ts';
@@ -22,6 +23,23 @@ export function resizeTmpfs(dir: string, size: string): void {
 /** Lazily, so a process still holding a file there does not keep the mount busy. */
 export function unmountTmpfs(dir: string): void {
   execFileSync('umount', ['-l', dir]);
+}
+
+/** Writes `path` until the disk has not one byte left (big chunks, then single bytes). */
+export function fillToTheLastByte(path: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const size of [1 << 16, 1 << 10, 1]) {
+      const chunk = Buffer.alloc(size);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ENOSPC') throw error;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Bytes used and free on the file system holding `dir`. */

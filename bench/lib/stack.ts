@@ -43,6 +43,8 @@ export interface StackOptions {
   cluster?: Cluster;
   /** Worker processes to start (default 1). */
   workers?: number;
+  /** More environment for every worker (a drill's download bounds, say). */
+  workerEnv?: Record<string, string>;
   /** Where specs, outputs and logs go (default a temp dir). */
   dir?: string;
   /**
@@ -147,6 +149,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           MEDIAFLOW_API_KEY: apiKey,
           ...WORKER_ENV,
           ...s3?.env,
+          ...opts.workerEnv,
         },
       });
       workers.push(worker);

@@ -19,6 +19,7 @@ export const FaultsBody = z.strictObject({
   trickleDownloadRate: share,
   trickleByteEveryMs: z.number().int().min(1).optional(),
   linkTtlMs: z.number().int().min(0).optional(),
+  linkTtlShare: share,
 });
 const perMinute = z.number().int().min(1).optional();
 export const LimitsBody = z.strictObject({

@@ -10,6 +10,7 @@ import type { EmulatorContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { keyOf } from '../http/guard.ts';
 import { parseWith } from '../http/validate.ts';
+import type { LinkIssuer } from '../media/links.ts';
 import { checkIdempotencyKey, createPrediction } from '../predictions/create.ts';
 import { predictionToWire, type StoredPrediction } from '../predictions/prediction.ts';
 import { modelById, notFound } from './lookup.ts';
@@ -31,12 +32,17 @@ interface StoredBatch {
   readonly items: readonly ItemOutcome[];
 }
 
-function batchToWire(batch: StoredBatch): BatchWire {
+/** Each prediction with the links a GET would give it (media/links.ts): they expire alike. */
+function batchToWire(batch: StoredBatch, links: LinkIssuer): BatchWire {
   let processing = false;
   const items = batch.items.map((item, index) => {
     if ('error' in item) return { index, prediction: null, error: item.error.toBody().error };
     processing ||= item.prediction.status === 'processing';
-    return { index, prediction: predictionToWire(item.prediction), error: null };
+    return {
+      index,
+      prediction: predictionToWire(item.prediction, links(item.prediction, 'fresh')),
+      error: null,
+    };
   });
   return {
     id: batch.id,
@@ -73,12 +79,12 @@ export function batchRoutes(app: FastifyInstance, context: EmulatorContext): voi
       items,
     };
     batches.set(batch.id, batch);
-    return batchToWire(batch);
+    return batchToWire(batch, context.links);
   });
 
   app.get<{ Params: { id: string } }>('/v1/predictions/batch/:id', async (request) => {
     const batch = batches.get(request.params.id);
     if (!batch) throw notFound('batch', request.params.id);
-    return batchToWire(batch);
+    return batchToWire(batch, context.links);
   });
 }

@@ -2,7 +2,8 @@
  * `GET /v1/predictions/:id/stream`: Server-Sent Events (format not shown in the spec; ours, as
  * api/wire/events.ts describes). The current record first as `event: status`, one more on each
  * change, then `event: done` after a terminal state and the stream ends. `: ping` comments every
- * 15 s keep proxies from closing a quiet stream.
+ * 15 s keep proxies from closing a quiet stream. During a full outage (`serverErrorRate` 1) a
+ * stream opened before it breaks at its next change instead of delivering it.
  */
 import type { FastifyInstance } from 'fastify';
 import { STREAM_EVENTS, STREAM_PING_MS, TERMINAL_STATUSES } from '../../api/wire/index.ts';
@@ -34,6 +35,12 @@ export function streamRoutes(app: FastifyInstance, context: EmulatorContext): vo
     if (send(prediction)) return;
     const ping = setInterval(() => raw.write(': ping\n\n'), STREAM_PING_MS);
     const unsubscribe = context.lifecycle.subscribe(prediction.id, (changed) => {
+      // A service that is down does not push through a stream opened before: the connection breaks
+      // and the client is left to ask again (and meet the outage).
+      if (context.faults.down) {
+        raw.destroy();
+        return stop();
+      }
       if (send(changed)) stop();
     });
     const stop = () => {

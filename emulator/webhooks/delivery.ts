@@ -6,6 +6,7 @@
  */
 import { Webhook as Signer } from 'standardwebhooks';
 import type { WebhookEvent } from '../../api/wire/index.ts';
+import type { LinkIssuer } from '../media/links.ts';
 import { predictionToWire, type StoredPrediction } from '../predictions/prediction.ts';
 import type { WebhookRecord, WebhookRegistry } from './registry.ts';
 
@@ -19,10 +20,13 @@ export class WebhookDispatcher {
 
   private readonly registry: WebhookRegistry;
   private readonly timeScale: number;
+  /** The links a settled prediction is reported with: those the stream would deliver (they expire alike). */
+  private readonly links: LinkIssuer | undefined;
 
-  constructor(registry: WebhookRegistry, timeScale: number) {
+  constructor(registry: WebhookRegistry, timeScale: number, links?: LinkIssuer) {
     this.registry = registry;
     this.timeScale = timeScale;
+    this.links = links;
   }
 
   /** Fire and forget: a slow receiver never slows the prediction it reports on. */
@@ -33,7 +37,7 @@ export class WebhookDispatcher {
     const event: WebhookEvent = {
       type,
       timestamp: prediction.updatedAt,
-      data: predictionToWire(prediction),
+      data: predictionToWire(prediction, this.links?.(prediction, 'delivered')),
     };
     const payload = JSON.stringify(event);
     for (const hook of hooks) void this.attempt(hook, `msg_${prediction.id}_${hook.id}`, payload, 1);

@@ -7,12 +7,17 @@
  * suite runs as root (as CI does), so it mounts; see bench/drills/stop-kit.ts.
  */
 import { execFile } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { diskUse, mountTmpfs, paidOnce, unmountTmpfs } from '../../bench/drills/stop-kit.ts';
+import {
+  diskUse,
+  fillToTheLastByte,
+  mountTmpfs,
+  paidOnce,
+  unmountTmpfs,
+} from '../../bench/drills/stop-kit.ts';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { BIN, cleanEnv, type Outcome } from './helpers.ts';
@@ -29,23 +34,6 @@ steps:
     repeat: ${JOBS}
     input: { prompt: "Acme sneaker on marble", aspect_ratio: "1:1" }
 `;
-
-/** Writes `path` until the disk has not one byte left (big chunks, then single bytes). */
-function fillToTheLastByte(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 16, 1 << 10, 1]) {
-      const chunk = Buffer.alloc(size);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'ENOSPC') throw error;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function mediaflow(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@
  * result comes back on its own, and a failure that stops the campaign is reported for its item
  * without losing the results of the others (their files are recorded, so they must be counted).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
@@ -134,5 +134,24 @@ describe('finishPredictions', () => {
       );
     expect(heirIds(again)).toEqual(heirIds(results));
     expect(h.emulator.ledger().predictionsCreated).toBe(4);
+  });
+
+  it("restores the manifest line of an item recorded by a worker that died before appending it, on the next batch's first attempt", async () => {
+    const h = await harness();
+    const plan = await h.plan(twoStills('batch-restore'));
+    const request = await bothRequest(h, plan, activitiesFor(h));
+    expect((await finishBatch(activitiesFor(h), request)).map((r) => r.kind)).toEqual([
+      'finished',
+      'finished',
+    ]);
+    // The worker that finished the second item died between its record and its line.
+    const file = join(plan.outputDir, 'manifest.jsonl');
+    const [kept] = (await readFile(file, 'utf8')).trim().split('\n');
+    await writeFile(file, `${kept}\n`);
+
+    // The workflow's next batch for it: a new activity (attempt 1, not resumed) in another worker.
+    const again = await finishBatch(activitiesFor(h), { ...request, items: [request.items[1]!] });
+    expect(again).toMatchObject([{ kind: 'finished', outcome: { kind: 'succeeded' } }]);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(2);
   });
 });
