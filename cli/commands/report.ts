@@ -1,6 +1,7 @@
 /**
- * `mediaflow report <spec|campaign>`: writes report.html into the campaign's output folder, the
- * review page read-only (every step as a contact sheet, failures, cost per step, decisions).
+ * `mediaflow report <spec|campaign>`: writes report.html into the campaign's output folder (in S3
+ * mode, into the bucket beside the outputs), the review page read-only (every step as a contact
+ * sheet, failures, cost per step, decisions).
  */
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -12,6 +13,7 @@ import { readDecisions } from '../../records/decisions.ts';
 import type { CampaignModel } from '../../review/model.ts';
 import { writeReport } from '../../review/report.ts';
 import { sourcesOf } from '../../review/sources.ts';
+import { isS3Url } from '../../store/index.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -20,7 +22,7 @@ export function register(program: Command): void {
   program
     .command('report <spec|campaign>')
     .description(
-      'Write report.html into the output folder: every step as a contact sheet, failures, costs, decisions.',
+      'Write report.html into the output folder (or the S3 prefix): every step as a contact sheet, failures, costs, decisions.',
     )
     .option('--json', 'print { file, steps } as JSON')
     .action(async (target: string, options: { json?: boolean }) => {
@@ -90,5 +92,6 @@ function summary(file: string, model: CampaignModel): string {
           `    refused: ${rate.axis}=${rate.value} ${rate.refused_jobs} of ${rate.jobs} jobs (${rate.refusals} ${rate.refusals === 1 ? 'refusal' : 'refusals'})`,
       ),
   ]);
-  return [`wrote ${relative(process.cwd(), file) || file}`, ...steps].join('\n');
+  const shown = isS3Url(file) ? file : relative(process.cwd(), file) || file;
+  return [`wrote ${shown}`, ...steps].join('\n');
 }
