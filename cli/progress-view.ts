@@ -213,11 +213,3 @@ export function outcomeLine(
 function outcomeText(p: CampaignProgress): string {
   return OUTCOMES[p.outcome].says;
 }
-
-/** JSON replacer: money goes out as decimal strings, so a JSON reader never sees float dollars. */
-export function moneyAsDecimal(key: string, value: unknown): unknown {
-  return ['spent', 'committed', 'inFlight', 'budget', 'campaign_spent'].includes(key) &&
-    typeof value === 'number'
-    ? formatUsd(value)
-    : value;
-}

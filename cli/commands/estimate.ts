@@ -15,6 +15,7 @@ import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
 import type { ReviewCosts } from '../../plan/review-costs.ts';
 import { openStore, type Store } from '../../store/index.ts';
+import { jsonOutput } from '../json-output.ts';
 import type { LeftToRun } from '../left-to-run.ts';
 import { type SpecOptions, wholeNumber, withSpecOptions } from '../options.ts';
 import { outputOverride } from '../output-location.ts';
@@ -244,9 +245,7 @@ export function register(program: Command): void {
     const { client, stop } = await connectPricingService();
     try {
       const report = await estimatePlan(plan, client, options.concurrency);
-      process.stdout.write(
-        options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
-      );
+      process.stdout.write(options.json ? jsonOutput(estimateJson(report)) : estimateText(report));
       if (report.overBudget || report.overBalance) process.exitCode = 1;
     } catch (error) {
       // ServiceError messages name the endpoint and the reason, never the key.

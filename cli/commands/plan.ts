@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
 import { openStore } from '../../store/index.ts';
+import { jsonOutput } from '../json-output.ts';
 import { type LeftToRun, leftToRun } from '../left-to-run.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { outputOverride } from '../output-location.ts';
@@ -106,8 +107,6 @@ export function register(program: Command): void {
     if (!loaded) return;
     const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
     const left = await leftToRun(plan, openStore(plan.outputDir));
-    process.stdout.write(
-      options.json ? `${JSON.stringify(planJson(plan, left), null, 2)}\n` : planTable(plan, left),
-    );
+    process.stdout.write(options.json ? jsonOutput(planJson(plan, left)) : planTable(plan, left));
   });
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { formatDollars } from '../../api/money.ts';
+import { formatUsd } from '../../api/money.ts';
 import { campaignProgress } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import type { CampaignModel } from '../../review/model.ts';
@@ -16,6 +16,7 @@ import { sourcesOf } from '../../review/sources.ts';
 import { isS3Url } from '../../store/index.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
+import { jsonOutput } from '../json-output.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 export function register(program: Command): void {
@@ -34,8 +35,8 @@ export function register(program: Command): void {
           : (await openCampaign(env, target)).load;
         if (!load) return;
         const { file, model } = await writeReport(await load());
-        console.log(
-          options.json ? JSON.stringify({ file, steps: stepLines(model) }, null, 2) : summary(file, model),
+        process.stdout.write(
+          options.json ? jsonOutput({ file, steps: stepLines(model) }) : `${summary(file, model)}\n`,
         );
       } finally {
         await env.close();
@@ -64,8 +65,8 @@ function stepLines(model: CampaignModel) {
   return model.steps.map((step) => ({
     id: step.id,
     jobs: step.items.length,
-    planned_usd: formatDollars(step.plannedUsd),
-    spent_usd: formatDollars(step.spentUsd),
+    planned_usd: formatUsd(step.plannedUsd),
+    spent_usd: formatUsd(step.spentUsd),
     counts: Object.fromEntries(Object.entries(step.counts).filter(([, n]) => n > 0)),
     // Which matrix values the service keeps refusing (review/refusal-rates.ts); empty: none refused.
     refusal_rates: step.refusalRates.map((rate) => ({
@@ -82,7 +83,7 @@ function summary(file: string, model: CampaignModel): string {
   const steps = stepLines(model).flatMap((step) => [
     `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
       .map(([state, n]) => `${n} ${state}`)
-      .join(', ')}; spent ${step.spent_usd} of ${step.planned_usd} planned`,
+      .join(', ')}; spent $${step.spent_usd} of $${step.planned_usd} planned`,
     // The values refused most, so the prompt to fix is named: "refused: product=watch 2 of 2".
     ...step.refusal_rates
       .filter((rate) => rate.refused_jobs > 0)

@@ -31,6 +31,7 @@ import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
+import { jsonOutput } from '../json-output.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
@@ -39,7 +40,7 @@ import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
-import { moneyAsDecimal, ProgressDisplay, summaryTable } from '../progress-view.ts';
+import { ProgressDisplay, summaryTable } from '../progress-view.ts';
 import { stateDirOf } from '../state-home.ts';
 import { refusalLine, reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -310,7 +311,7 @@ function printSummary(
 ): void {
   if (json) {
     const output = { ...progress, campaign_spent: total, output_dir: outputDir };
-    console.log(JSON.stringify(output, moneyAsDecimal, 2));
+    process.stdout.write(jsonOutput(output));
     return;
   }
   console.log(summaryTable(progress, closedAt, total));
