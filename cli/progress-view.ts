@@ -3,7 +3,7 @@
  * place (cli/live-frame.ts), or a line every few seconds when the output is not a terminal (CI
  * logs); at the end, a summary table.
  */
-import { formatDollars, formatUsd, type Micros } from '../api/money.ts';
+import { formatDollars, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
