@@ -3,7 +3,7 @@
  * and `cancel` carry one while they wait for the campaign. With a configured Temporal the
  * workers are separate processes (`mediaflow worker`) and this is opt-in (`run --worker`).
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createServiceClient } from '../api/client/index.ts';
 import { engineQueue } from '../contract/engine.ts';
@@ -32,11 +32,16 @@ export interface LocalWorker {
 
 export interface LocalWorkerOptions {
   /**
-   * Where the worker's warnings go, one line each, when the terminal is a live view's. Without
-   * it they go to stderr (`cancel`, which draws nothing while it waits).
+   * Where the worker's warnings go, one line each (`run`'s log beside its outputs). Without it,
+   * `<state home>/logs/worker.log`: only mediaflow's own lines reach the terminal, and the SDK's
+   * and its native core's (a workflow task failing, a lost gRPC stream when the stack stops) are
+   * a file's business.
    */
   readonly logFile?: string;
-  /** Called once, at the first warning written to logFile (`run` says where it is). */
+  /**
+   * Called once, at the first warning written to logFile (`run` says where it is, in its frame);
+   * by default one line on stderr says so.
+   */
   readonly onFirstWarning?: () => void;
   /** Called once, when a warning could not be written to logFile (its error code: ENOSPC…). */
   readonly onLogLost?: (code: string) => void;
@@ -49,16 +54,19 @@ export async function startLocalWorker(
   taskQueue = engineQueue(TASK_QUEUE),
   options: LocalWorkerOptions = {},
 ): Promise<LocalWorker> {
-  const log = options.logFile
-    ? workerLog(options.logFile, {
-        onFirst: options.onFirstWarning,
-        onLost: options.onLogLost,
-        skip: isGovernorActivityNotice,
-      })
-    : null;
+  const logFile = options.logFile ?? join(stateDirOf(), 'logs', 'worker.log');
+  const log = workerLog(logFile, {
+    onFirst:
+      options.onFirstWarning ??
+      (() => process.stderr.write(`worker warnings are written to ${relative('.', logFile)}\n`)),
+    onLost: options.onLogLost,
+    skip: isGovernorActivityNotice,
+  });
   Runtime.install({
-    // The worker speaks up only about problems; with a live view on the terminal, in its file.
-    logger: log ? new DefaultLogger('WARN', (entry) => log.write(entry)) : new DefaultLogger('WARN'),
+    // The worker speaks up only about problems, in its file.
+    logger: new DefaultLogger('WARN', (entry) => log.write(entry)),
+    // The native core's lines too: by default it prints them to the console itself.
+    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
     // SIGINT is `run`'s to handle (detach), not a cue for the runtime to drain every activity first.
     shutdownSignals: [],
   });
@@ -96,7 +104,7 @@ export async function startLocalWorker(
         await running.catch(() => {});
         await connection.close();
         await service.close();
-        log?.close();
+        log.close();
         return true;
       })();
       if (graceMs === undefined) return stopping;

@@ -4,21 +4,20 @@
  * price, the account balance, and a verdict against the budget and the balance.
  */
 
-import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
 import { fitsBudget } from '../contract/budget-rule.ts';
 import { refusalWorstCase } from '../plan/refusal-costs.ts';
 import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
-import { nodeWriter } from '../records/jsonl.ts';
-import { Manifest } from '../records/manifest.ts';
-import { recordedOutput } from '../records/outputs.ts';
 import { openStore, type Store } from '../store/index.ts';
+import { type LeftToRun, leftToRun } from './left-to-run.ts';
 import { servicePrices } from './service-prices.ts';
 
 export interface PreflightReport {
-  /** Jobs not yet in the manifest. */
+  /** What the records say: recorded jobs, the jobs left and why, the approvals an edit voids. */
+  readonly left: LeftToRun;
+  /** Jobs not yet recorded with their file. */
   readonly toRun: number;
   /** Their price: local prices, and the service's estimate where there is none. */
   readonly cost: Micros;
@@ -38,24 +37,24 @@ export interface PreflightReport {
   readonly costByModel: Readonly<Record<string, Micros>>;
 }
 
+/**
+ * `known`: service prices already asked (estimate asks them for every job); only the jobs left
+ * that neither the catalogue nor `known` prices are asked for.
+ */
 export async function preflight(
-  service: ServiceClient,
+  service: Pick<ServiceClient, 'estimate' | 'account'>,
   plan: Plan,
   store: Store = openStore(plan.outputDir),
+  known: ReadonlyMap<string, Micros> = new Map(),
 ): Promise<PreflightReport> {
-  const manifest = await Manifest.open(plan.outputDir, nodeWriter, store);
-  // A recorded job counts only while its file is there: a lost one is priced as a new generation.
-  // Several at a time: in S3 mode each lookup is a request or two.
-  const limit = pLimit(32);
-  const done = await Promise.all(
-    plan.jobs.map((job) => limit(async () => (await recordedOutput(manifest, job.key)).state === 'done')),
-  );
-  const pending: PlannedJob[] = plan.jobs.filter((_, i) => !done[i]);
+  const left = await leftToRun(plan, store);
+  const pending: PlannedJob[] = left.toRun.map(({ job }) => job);
 
-  const { byKey: prices } = await servicePrices(
+  const { byKey: asked } = await servicePrices(
     service,
-    pending.filter((job) => job.usd === null),
+    pending.filter((job) => job.usd === null && !known.has(job.key)),
   );
+  const prices = new Map([...known, ...asked]);
   const priceOf = (job: PlannedJob) => job.usd ?? prices.get(job.key) ?? 0;
   const cost = pending.reduce((sum, job) => sum + priceOf(job), 0);
   const review = reviewCosts(pending, plan.steps, priceOf);
@@ -77,6 +76,7 @@ export async function preflight(
   const costByModel: Record<string, Micros> = {};
   for (const job of pending) costByModel[job.model] = (costByModel[job.model] ?? 0) + priceOf(job);
   return {
+    left,
     toRun: pending.length,
     cost,
     balance,

@@ -3,7 +3,7 @@
  * place (cli/live-frame.ts), or a line every few seconds when the output is not a terminal (CI
  * logs); at the end, a summary table.
  */
-import { formatDollars, formatUsd, type Micros } from '../api/money.ts';
+import { formatDollars, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
@@ -212,12 +212,4 @@ export function outcomeLine(
 
 function outcomeText(p: CampaignProgress): string {
   return OUTCOMES[p.outcome].says;
-}
-
-/** JSON replacer: money goes out as decimal strings, so a JSON reader never sees float dollars. */
-export function moneyAsDecimal(key: string, value: unknown): unknown {
-  return ['spent', 'committed', 'inFlight', 'budget', 'campaign_spent'].includes(key) &&
-    typeof value === 'number'
-    ? formatUsd(value)
-    : value;
 }

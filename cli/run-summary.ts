@@ -1,8 +1,9 @@
 /** What `run` leaves on stdout when a campaign ends: the summary table or, with --json, its progress. */
 import type { Micros } from '../api/money.ts';
 import type { CampaignView } from '../control/campaign.ts';
+import { jsonOutput } from './json-output.ts';
 import { notifyLine } from './notify-line.ts';
-import { moneyAsDecimal, summaryTable } from './progress-view.ts';
+import { summaryTable } from './progress-view.ts';
 
 export function printSummary(
   { progress, closedAt }: CampaignView,
@@ -12,7 +13,7 @@ export function printSummary(
 ): void {
   if (json) {
     const output = { ...progress, campaign_spent: total, output_dir: outputDir };
-    console.log(JSON.stringify(output, moneyAsDecimal, 2));
+    process.stdout.write(jsonOutput(output));
     return;
   }
   console.log(summaryTable(progress, closedAt, total));

@@ -14,7 +14,7 @@ export * from './layout.ts';
 export { isS3Url, type Location, parseLocation } from './location.ts';
 export { openPlan, type PagedPlan, PlanDamaged, writePlan } from './plan-pages.ts';
 export { type S3Failure, s3FailureOf } from './s3-failure.ts';
-export type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+export type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 export { LocalStore };
 
 /**

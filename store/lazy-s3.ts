@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Url } from './location.ts';
 import type { S3Location, S3Store } from './s3.ts';
-import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+import type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 /** The client S3 stores opened without one share (its connection pool), made at first use. */
 let sharedClient: S3Client | undefined;
@@ -39,8 +39,8 @@ export class LazyS3Store implements Store {
   async createOnce(key: string, body: string): Promise<Created> {
     return (await this.store()).createOnce(key, body);
   }
-  async put(key: string, body: string): Promise<void> {
-    return (await this.store()).put(key, body);
+  async put(key: string, body: string, options?: PutOptions): Promise<void> {
+    return (await this.store()).put(key, body, options);
   }
   async read(key: string): Promise<string | undefined> {
     return (await this.store()).read(key);

@@ -25,7 +25,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, checkPrefix } from './keys.ts';
 import { s3Url } from './location.ts';
-import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+import type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 export interface S3Location {
   readonly bucket: string;
@@ -75,9 +75,14 @@ export class S3Store implements Store {
     }
   }
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string, options?: PutOptions): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({ ...this.objectOf(key), Body: body, ChecksumAlgorithm: 'SHA256' }),
+      new PutObjectCommand({
+        ...this.objectOf(key),
+        Body: body,
+        ChecksumAlgorithm: 'SHA256',
+        ...(options?.contentType && { ContentType: options.contentType }),
+      }),
     );
   }
 

@@ -33,13 +33,20 @@ export interface WriteOptions {
   readonly clearLeftovers?: boolean;
 }
 
+export interface PutOptions {
+  readonly contentType?: string;
+}
+
 export interface Store {
   /** Where it is, for messages and `--output`: a folder path or `s3://bucket/prefix`. */
   readonly location: string;
   /** Creates `key` with `body` unless it exists; never replaces, never leaves a partial record. */
   createOnce(key: string, body: string): Promise<Created>;
-  /** Writes or replaces `key` whole (content-addressed data, materialized views). */
-  put(key: string, body: string): Promise<void>;
+  /**
+   * Writes or replaces `key` whole (content-addressed data, materialized views). `contentType`
+   * is what S3 serves the object as (a page opened from the bucket is `text/html`); a folder has none.
+   */
+  put(key: string, body: string, options?: PutOptions): Promise<void>;
   /** The content of `key`, or undefined when there is none. */
   read(key: string): Promise<string | undefined>;
   /** Bytes [start, end) of `key` (fewer at its end), or undefined when there is none. */

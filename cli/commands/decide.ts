@@ -13,6 +13,7 @@ import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { jsonOutput } from '../json-output.ts';
 
 interface DecideOptions {
   note?: string;
@@ -95,7 +96,7 @@ function print(
   if (json) {
     const accepted = ack.accepted.map((key) => ({ key, name: name(key) }));
     const refused = ack.refused.map((r) => ({ ...r, name: name(r.key) }));
-    console.log(JSON.stringify({ action, accepted, refused }, null, 2));
+    process.stdout.write(jsonOutput({ action, accepted, refused }));
     return;
   }
   if (ack.accepted.length > 0)

@@ -11,12 +11,17 @@ import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
-import type { Plan, PlannedJob } from '../../plan/index.ts';
+import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
-import { refusalWorstCase } from '../../plan/refusal-costs.ts';
-import { type ReviewCosts, reviewCosts } from '../../plan/review-costs.ts';
+import type { ReviewCosts } from '../../plan/review-costs.ts';
+import { openStore, type Store } from '../../store/index.ts';
+import { jsonOutput } from '../json-output.ts';
+import type { LeftToRun } from '../left-to-run.ts';
 import { type SpecOptions, wholeNumber, withSpecOptions } from '../options.ts';
+import { outputOverride } from '../output-location.ts';
+import { preflight } from '../preflight.ts';
 import { connectPricingService } from '../pricing-service.ts';
+import { recordsJson, recordsLines } from '../records-lines.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -39,28 +44,37 @@ export interface EstimateReport {
   readonly localTotal: Micros;
   readonly unpricedLocally: number;
   readonly serviceTotal: Micros;
+  readonly outputDir: string;
+  /** What the campaign's records make of the plan: recorded (free), left to run, voided approvals. */
+  readonly left: LeftToRun;
+  /** The jobs left to run, priced as `run` prices them (its preflight: cli/preflight.ts). */
+  readonly toRunUsd: Micros;
   readonly balance: Micros;
   readonly budget: Micros | null;
   readonly overBudget: boolean;
   readonly overBalance: boolean;
-  /** With review gates: the reviewed steps' cost, and what runs before and after approvals. */
+  /** With review gates, of the jobs left: the reviewed steps' cost, before and after approvals. */
   readonly review: ReviewCosts | null;
-  /** With `on_refusal: retry | fallback`: the total if every allowed take is refused after it ran. */
+  /** With `on_refusal: retry | fallback`: the jobs left's cost if every allowed take is refused after it ran. */
   readonly worstCase: Micros | null;
 }
 
 type EstimatingClient = Pick<ServiceClient, 'estimate' | 'account'>;
 
-/** The core of the command, testable against any client (the tests use the real emulator). */
+/**
+ * The core of the command, testable against any client (the tests use the real emulator). The
+ * whole plan is priced by the service; what is left to run after the campaign's records, its
+ * price, the review and refusal lines and the verdict are `run`'s own preflight, so `estimate`
+ * names the cost `run` will start with.
+ */
 export async function estimatePlan(
   plan: Plan,
   client: EstimatingClient,
   concurrency = 8,
+  store: Store = openStore(plan.outputDir),
 ): Promise<EstimateReport> {
-  const [prices, balance] = await Promise.all([
-    servicePrices(client, plan.jobs, concurrency),
-    client.account.balance(),
-  ]);
+  const prices = await servicePrices(client, plan.jobs, concurrency);
+  const rerun = await preflight(client, plan, store, prices.byKey);
   const steps: StepEstimate[] = plan.steps.map((step) => ({
     id: step.id,
     model: step.model,
@@ -85,12 +99,15 @@ export async function estimatePlan(
     localTotal: plan.totalUsd,
     unpricedLocally: plan.unpricedJobs,
     serviceTotal,
-    balance: balance.credits,
+    outputDir: plan.outputDir,
+    left: rerun.left,
+    toRunUsd: rerun.cost,
+    balance: rerun.balance,
     budget: plan.budget,
-    overBudget: !fitsBudget(plan.budget, serviceTotal),
-    overBalance: serviceTotal > balance.credits,
-    review: reviewCosts(plan.jobs, plan.steps, (job) => prices.byKey.get(job.key)!),
-    worstCase: worstCaseOf(plan, serviceTotal, (job) => prices.byKey.get(job.key)!),
+    overBudget: !fitsBudget(plan.budget, rerun.cost),
+    overBalance: rerun.cost > rerun.balance,
+    review: rerun.review,
+    worstCase: rerun.worstCase,
   };
 }
 
@@ -99,8 +116,9 @@ export function disagreements(report: EstimateReport): PriceGroup[] {
   return report.groups.filter((group) => group.localUsd !== null && group.localUsd !== group.serviceUsd);
 }
 
+/** On the jobs left to run, as `run` decides whether to start. */
 export function verdict(report: EstimateReport): string {
-  const total = formatDollars(report.serviceTotal);
+  const total = formatDollars(report.toRunUsd);
   const over = [
     report.overBudget && `over the budget of ${formatDollars(report.budget!)}`,
     report.overBalance && `over the balance of ${formatDollars(report.balance)}`,
@@ -136,6 +154,7 @@ export function estimateText(report: EstimateReport): string {
       ],
     ]),
   ];
+  lines.push(...recordsLines(report.left, report.jobs, report.outputDir, formatDollars(report.toRunUsd)));
   const differing = disagreements(report);
   if (differing.length > 0) lines.push('disagreements (per job, the service price is used):');
   for (const group of differing) {
@@ -176,6 +195,8 @@ export function estimateJson(report: EstimateReport) {
     local_total_usd: usd(report.localTotal),
     unpriced_locally: report.unpricedLocally,
     service_total_usd: usd(report.serviceTotal),
+    output_dir: report.outputDir,
+    ...recordsJson(report.left, report.toRunUsd),
     balance_usd: usd(report.balance),
     budget_usd: usd(report.budget),
     over_budget: report.overBudget,
@@ -215,16 +236,16 @@ export function register(program: Command): void {
       )
       .argument('<spec>', 'campaign spec (YAML)')
       .option('--json', 'print the estimate as JSON (money as decimal strings)')
-      .option('--concurrency <n>', 'estimate requests in flight', wholeNumber, 8),
-  ).action(async (spec: string, options: SpecOptions & { concurrency: number }) => {
-    const plan = await loadPlanOrReport(spec, options);
-    if (!plan) return;
+      .option('--concurrency <n>', 'estimate requests in flight', wholeNumber, 8)
+      .option('--output <location>', "the campaign's output location, as given to `run --output`"),
+  ).action(async (spec: string, options: SpecOptions & { concurrency: number; output?: string }) => {
+    const loaded = await loadPlanOrReport(spec, options);
+    if (!loaded) return;
+    const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
     const { client, stop } = await connectPricingService();
     try {
       const report = await estimatePlan(plan, client, options.concurrency);
-      process.stdout.write(
-        options.json ? `${JSON.stringify(estimateJson(report), null, 2)}\n` : estimateText(report),
-      );
+      process.stdout.write(options.json ? jsonOutput(estimateJson(report)) : estimateText(report));
       if (report.overBudget || report.overBalance) process.exitCode = 1;
     } catch (error) {
       // ServiceError messages name the endpoint and the reason, never the key.
@@ -234,9 +255,4 @@ export function register(program: Command): void {
       await stop();
     }
   });
-}
-
-function worstCaseOf(plan: Plan, total: Micros, priceOf: (job: PlannedJob) => Micros): Micros | null {
-  const extra = refusalWorstCase(plan.jobs, plan.steps, priceOf);
-  return extra === null ? null : total + extra;
 }

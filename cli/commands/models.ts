@@ -15,6 +15,7 @@ import {
 } from '../../api/catalogue/index.ts';
 import { formatDollars, formatUsd } from '../../api/money.ts';
 import { UserError } from '../errors.ts';
+import { jsonOutput } from '../json-output.ts';
 
 export function register(program: Command): void {
   program
@@ -26,9 +27,7 @@ export function register(program: Command): void {
     )
     .action((label: string | undefined, options: { json?: boolean }) => {
       const models = label === undefined ? describeModels() : [describeModel(labelOf(label))];
-      process.stdout.write(
-        options.json ? `${JSON.stringify({ models: models.map(modelJson) }, null, 2)}\n` : modelsText(models),
-      );
+      process.stdout.write(options.json ? jsonOutput({ models: models.map(modelJson) }) : modelsText(models));
     });
 }
 

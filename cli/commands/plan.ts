@@ -1,17 +1,36 @@
 /**
  * `mediaflow plan <spec>`: what a spec will do, before it does it: per step the job count, model,
- * example names and price, then the total; or every job as JSON (`--json`, money as decimal
- * strings so no float ever touches it).
+ * example names and price, then the total, then what the campaign's records make of it (recorded
+ * jobs are free; edited, new and lost ones are left to run, at their catalogue price; approvals an
+ * edit voids); or every job as JSON (`--json`, money as decimal strings so no float ever touches
+ * it). It asks no service: `estimate` prices with the service.
  */
 import type { Command } from 'commander';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
 import type { Plan } from '../../plan/index.ts';
+import { openStore } from '../../store/index.ts';
+import { jsonOutput } from '../json-output.ts';
+import { type LeftToRun, leftToRun } from '../left-to-run.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
+import { outputOverride } from '../output-location.ts';
+import { recordsJson, recordsLines } from '../records-lines.ts';
 import { describeTotal, loadPlanOrReport } from './validate.ts';
 
 const EXAMPLES = 2;
 
-export function planJson(plan: Plan) {
+/** The catalogue's price of the jobs left, and how many of them only the service can price. */
+function leftPrice(left: LeftToRun): { usd: Micros; unpriced: number } {
+  let usd = 0;
+  let unpriced = 0;
+  for (const { job } of left.toRun) {
+    if (job.usd === null) unpriced++;
+    else usd += job.usd;
+  }
+  return { usd, unpriced };
+}
+
+export function planJson(plan: Plan, left?: LeftToRun) {
+  const price = left && leftPrice(left);
   return {
     campaign: plan.campaign,
     jobs: plan.jobs.map((job) => ({
@@ -25,6 +44,8 @@ export function planJson(plan: Plan) {
       usd: job.usd === null ? null : formatUsd(job.usd),
     })),
     total_usd: formatUsd(plan.totalUsd),
+    output_dir: plan.outputDir,
+    ...(left && price && recordsJson(left, price.usd, price.unpriced)),
   };
 }
 
@@ -38,7 +59,7 @@ export function table(rows: readonly (readonly string[])[]): string {
     .join('\n');
 }
 
-export function planTable(plan: Plan): string {
+export function planTable(plan: Plan, left?: LeftToRun): string {
   const rows = plan.steps.map((step) => {
     const jobs = plan.jobs.filter((job) => job.step === step.id);
     const known = jobs.filter((job) => job.usd !== null);
@@ -62,6 +83,11 @@ export function planTable(plan: Plan): string {
       (plan.budget === null ? ' (no budget set)' : ` of a ${formatDollars(plan.budget)} budget`),
     `output: ${plan.outputDir}`,
   ];
+  if (left) {
+    const { usd, unpriced } = leftPrice(left);
+    const cost = unpriced > 0 ? `${formatDollars(usd)} + ${unpriced} by service` : formatDollars(usd);
+    lines.push(...recordsLines(left, plan.jobs.length, plan.outputDir, cost));
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -73,11 +99,14 @@ export function register(program: Command): void {
       .argument('<spec>', 'campaign spec (YAML)')
       .option(
         '--json',
-        'print { campaign, jobs: [{ key, step, name, model, input, from, usd }], total_usd }',
-      ),
-  ).action(async (spec: string, options: SpecOptions) => {
-    const plan = await loadPlanOrReport(spec, options);
-    if (!plan) return;
-    process.stdout.write(options.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planTable(plan));
+        'print { campaign, jobs: [{ key, step, name, model, input, from, usd }], total_usd, output_dir, recorded_jobs, to_run, voided_approvals }',
+      )
+      .option('--output <location>', "the campaign's output location, as given to `run --output`"),
+  ).action(async (spec: string, options: SpecOptions & { output?: string }) => {
+    const loaded = await loadPlanOrReport(spec, options);
+    if (!loaded) return;
+    const plan = options.output ? { ...loaded, outputDir: outputOverride(options.output) } : loaded;
+    const left = await leftToRun(plan, openStore(plan.outputDir));
+    process.stdout.write(options.json ? jsonOutput(planJson(plan, left)) : planTable(plan, left));
   });
 }

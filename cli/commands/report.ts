@@ -1,26 +1,29 @@
 /**
- * `mediaflow report <spec|campaign>`: writes report.html into the campaign's output folder, the
- * review page read-only (every step as a contact sheet, failures, cost per step, decisions).
+ * `mediaflow report <spec|campaign>`: writes report.html into the campaign's output folder (in S3
+ * mode, into the bucket beside the outputs), the review page read-only (every step as a contact
+ * sheet, failures, cost per step, decisions).
  */
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { formatDollars } from '../../api/money.ts';
+import { formatUsd } from '../../api/money.ts';
 import { campaignProgress } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import type { CampaignModel } from '../../review/model.ts';
 import { writeReport } from '../../review/report.ts';
 import { sourcesOf } from '../../review/sources.ts';
+import { isS3Url } from '../../store/index.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
+import { jsonOutput } from '../json-output.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 export function register(program: Command): void {
   program
     .command('report <spec|campaign>')
     .description(
-      'Write report.html into the output folder: every step as a contact sheet, failures, costs, decisions.',
+      'Write report.html into the output folder (or the S3 prefix): every step as a contact sheet, failures, costs, decisions.',
     )
     .option('--json', 'print { file, steps } as JSON')
     .action(async (target: string, options: { json?: boolean }) => {
@@ -32,8 +35,8 @@ export function register(program: Command): void {
           : (await openCampaign(env, target)).load;
         if (!load) return;
         const { file, model } = await writeReport(await load());
-        console.log(
-          options.json ? JSON.stringify({ file, steps: stepLines(model) }, null, 2) : summary(file, model),
+        process.stdout.write(
+          options.json ? jsonOutput({ file, steps: stepLines(model) }) : `${summary(file, model)}\n`,
         );
       } finally {
         await env.close();
@@ -62,8 +65,8 @@ function stepLines(model: CampaignModel) {
   return model.steps.map((step) => ({
     id: step.id,
     jobs: step.items.length,
-    planned_usd: formatDollars(step.plannedUsd),
-    spent_usd: formatDollars(step.spentUsd),
+    planned_usd: formatUsd(step.plannedUsd),
+    spent_usd: formatUsd(step.spentUsd),
     counts: Object.fromEntries(Object.entries(step.counts).filter(([, n]) => n > 0)),
     // Which matrix values the service keeps refusing (review/refusal-rates.ts); empty: none refused.
     refusal_rates: step.refusalRates.map((rate) => ({
@@ -80,7 +83,7 @@ function summary(file: string, model: CampaignModel): string {
   const steps = stepLines(model).flatMap((step) => [
     `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
       .map(([state, n]) => `${n} ${state}`)
-      .join(', ')}; spent ${step.spent_usd} of ${step.planned_usd} planned`,
+      .join(', ')}; spent $${step.spent_usd} of $${step.planned_usd} planned`,
     // The values refused most, so the prompt to fix is named: "refused: product=watch 2 of 2".
     ...step.refusal_rates
       .filter((rate) => rate.refused_jobs > 0)
@@ -90,5 +93,6 @@ function summary(file: string, model: CampaignModel): string {
           `    refused: ${rate.axis}=${rate.value} ${rate.refused_jobs} of ${rate.jobs} jobs (${rate.refusals} ${rate.refusals === 1 ? 'refusal' : 'refusals'})`,
       ),
   ]);
-  return [`wrote ${relative(process.cwd(), file) || file}`, ...steps].join('\n');
+  const shown = isS3Url(file) ? file : relative(process.cwd(), file) || file;
+  return [`wrote ${shown}`, ...steps].join('\n');
 }

@@ -6,13 +6,14 @@ import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { formatDollars, parseUsd } from '../../api/money.ts';
+import { formatDollars, formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import { CAPS_WORKFLOW } from '../../control/caps.ts';
 import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalConfigured } from '../../worker/connection.ts';
 import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { jsonOutput } from '../json-output.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { stateDirOf } from '../state-home.ts';
 
@@ -43,7 +44,7 @@ async function status(json: boolean): Promise<void> {
   const stateDir = resolve(stateDirOf());
   const state = await inspectEmbedded(stateDir);
   if (!state?.answering) {
-    if (json) console.log(JSON.stringify({ running: false, stateDir }, null, 2));
+    if (json) process.stdout.write(jsonOutput({ running: false, stateDir }));
     else {
       const gone = state ? ' (its recorded processes are gone or do not answer)' : '';
       console.log(`embedded stack: not running${gone}; state in ${stateDir}`);
@@ -55,12 +56,21 @@ async function status(json: boolean): Promise<void> {
   const [campaigns, usage] = await Promise.all([runningCampaigns(state), emulatorUsage(state)]);
   if (json) {
     const { apiKey: _, ...emulatorShown } = emulator; // the key stays in embedded.json
-    console.log(
-      JSON.stringify(
-        { running: true, stateDir, startedAt, temporal, emulator: emulatorShown, campaigns, usage },
-        null,
-        2,
-      ),
+    const usageShown = usage && {
+      predictions: usage.predictions,
+      charged_usd: formatUsd(usage.charged),
+      balance_usd: formatUsd(usage.balance),
+    };
+    process.stdout.write(
+      jsonOutput({
+        running: true,
+        stateDir,
+        startedAt,
+        temporal,
+        emulator: emulatorShown,
+        campaigns,
+        usage: usageShown,
+      }),
     );
     return;
   }
@@ -70,7 +80,7 @@ async function status(json: boolean): Promise<void> {
     `  Temporal  ${temporal.address}  pid ${temporal.pgid}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`,
   );
   const spent = usage
-    ? `  ${usage.predictions} predictions, ${usage.charged} charged, balance ${usage.balance}`
+    ? `  ${usage.predictions} predictions, ${formatDollars(usage.charged)} charged, balance ${formatDollars(usage.balance)}`
     : '';
   console.log(`  emulator  ${emulator.baseUrl}  pid ${emulator.pgid}${spent}`);
   console.log(`  campaigns running: ${campaigns.length === 0 ? 'none' : campaigns.join(', ')}`);
@@ -151,7 +161,7 @@ const BalanceReply = z.object({ credits: z.string() });
 /** What the emulator has done since its state began; undefined if it does not say. */
 async function emulatorUsage(
   state: EmbeddedState,
-): Promise<{ predictions: number; charged: string; balance: string } | undefined> {
+): Promise<{ predictions: number; charged: Micros; balance: Micros } | undefined> {
   const { baseUrl, apiKey } = state.record.emulator;
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
@@ -166,8 +176,8 @@ async function emulatorUsage(
     ]);
     return {
       predictions: ledger.predictionsCreated,
-      charged: formatDollars(parseUsd(ledger.creditsCharged)),
-      balance: formatDollars(parseUsd(balance.credits)),
+      charged: parseUsd(ledger.creditsCharged),
+      balance: parseUsd(balance.credits),
     };
   } catch {
     return undefined;

@@ -7,10 +7,11 @@ import { campaignTotalOf } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
+import { jsonOutput } from '../json-output.ts';
 import { etaAt } from '../live-frame.ts';
 import { notifyLine } from '../notify-line.ts';
 import { pauseLine } from '../pause-line.ts';
-import { moneyAsDecimal, statusLine, summaryTable } from '../progress-view.ts';
+import { statusLine, summaryTable } from '../progress-view.ts';
 
 export function register(program: Command): void {
   program
@@ -32,7 +33,7 @@ export function register(program: Command): void {
         if (options.json) {
           const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
           const output = { ...now, campaign_spent: total, paused, awaiting_review };
-          console.log(JSON.stringify(output, moneyAsDecimal, 2));
+          process.stdout.write(jsonOutput(output));
         } else {
           const pause = paused
             ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`

@@ -11,6 +11,7 @@ import { formatDollars, formatUsd } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
 import { formatProblem, type Plan } from '../../plan/index.ts';
 import { command } from '../invocation.ts';
+import { jsonOutput } from '../json-output.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { planSpecFile } from '../spec-file.ts';
 
@@ -24,7 +25,7 @@ export async function loadPlanOrReport(spec: string, options: SpecOptions = {}):
   if (result.ok) return result.plan;
   process.exitCode = 1;
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ ok: false, problems: result.problems }, null, 2)}\n`);
+    process.stdout.write(jsonOutput({ ok: false, problems: result.problems }));
     return null;
   }
   // Paths relative to where the user stands read better and stay clickable in terminals.
@@ -78,7 +79,7 @@ export function register(program: Command): void {
         unpriced_jobs: plan.unpricedJobs,
         ...(over === null ? {} : { problems: [{ file: plan.specFile, message: over }] }),
       };
-      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      process.stdout.write(jsonOutput(body));
       if (over !== null) process.exitCode = 1;
       return;
     }

@@ -49,7 +49,7 @@ async function body(key: string): Promise<Buffer> {
 }
 
 describe('a campaign into S3', () => {
-  it('runs with a worker that shares nothing but Temporal and the bucket, and a re-run pays nothing', async () => {
+  it('runs with a worker that shares nothing but Temporal and the bucket, a re-run pays nothing, the report lands in the bucket', async () => {
     const [specDir, workerDir] = [await tempDir(), await tempDir()];
     const campaign = `s3-${uniqueTaskQueue('c').slice(-8)}`;
     const output = uniqueS3Url('campaign');
@@ -113,5 +113,22 @@ describe('a campaign into S3', () => {
     const unknown = await mediaflow(['export', `${campaign}-nope`], { cwd: specDir, env });
     expect(unknown.code).toBe(1);
     expect(lines(unknown.stderr)).toEqual([expect.stringMatching(/no campaign named ".*-nope"/)]);
-  }, 120_000);
+
+    // The report goes into the bucket beside the outputs, served as a page, its links relative.
+    const report = await mediaflow(['report', campaign], { cwd: specDir, env });
+    expect(report.code).toBe(0);
+    expect(lines(report.stdout)[0]).toBe(`wrote ${output}/report.html`);
+    const page = await s3Client().send(
+      new GetObjectCommand({ Bucket: inject('s3').bucket, Key: `${prefix}report.html` }),
+    );
+    expect(page.ContentType).toMatch(/^text\/html/);
+    const html = await page.Body!.transformToString();
+    const links = [...html.matchAll(/(?:src|poster)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(new Set(links)).toEqual(new Set(manifest.map((entry) => entry.file)));
+    // Each link is an object under the prefix: the page opens from the bucket or a download of it.
+    for (const link of links)
+      expect((await body(prefix + decodeURIComponent(link))).length).toBeGreaterThan(0);
+    // And no local folder named "s3:" (or anything else) appeared beside the spec.
+    expect(await readdir(specDir)).toEqual(['spec.yaml']);
+  }, 180_000);
 });

@@ -30,6 +30,6 @@ describe('where the embedded stack lives', () => {
       cwd: specs,
       env: cleanEnv(),
     });
-    expect(JSON.parse(stdout).stateDir).toBe(CHECKOUT_STATE);
+    expect(JSON.parse(stdout).state_dir).toBe(CHECKOUT_STATE);
   }, 60_000);
 });
