@@ -8,6 +8,7 @@ import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import type { Manifest } from '../../records/manifest.ts';
+import { outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
@@ -102,7 +103,7 @@ export async function removeUnfinishedOutputs(
   const ofRecord = new Leftovers();
   for (const step of steps) {
     for await (const leftover of store.unfinished(`${step}/`)) {
-      ofOutput.file(outputId(step, leftover.key.slice(step.length + 1).replace(OUTPUT_SUFFIX, '')), leftover);
+      ofOutput.file(outputIdOfFile(step, leftover.key), leftover);
     }
   }
   // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
@@ -112,13 +113,11 @@ export async function removeUnfinishedOutputs(
   const ours: Unfinished[] = [];
   for await (const job of jobs) {
     if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    ours.push(...ofOutput.take(outputId(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
+    ours.push(...ofOutput.take(outputIdOf(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
   }
   for (const leftover of ours) await store.remove(leftover.temporary);
   return ours.map((leftover) => leftover.key).sort();
 }
-
-const outputId = (step: string, name: string) => `${step}/${name}`;
 
 /** Leftovers by the job they belong to; each is taken once, by the first job that claims it. */
 class Leftovers extends Map<string, Unfinished[]> {
@@ -135,11 +134,8 @@ class Leftovers extends Map<string, Unfinished[]> {
   }
 }
 
-/** What saveOutput puts after a job's name in its file's: a take, then an extension. */
-const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;
-
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */
-function extensionOf(url: string, kind: MediaKind): string {
+export function extensionOf(url: string, kind: MediaKind): string {
   const match = /\.(png|mp4|jpe?g|webp|gif|mov|webm)(?:[?#]|$)/i.exec(url);
   if (match) return `.${match[1]!.toLowerCase()}`;
   return kind === 'video' ? '.mp4' : '.png';
