@@ -50,6 +50,7 @@ export const UNIT = [
   'test/plan/refusals.test.ts',
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
+  'test/records/manifest-view.test.ts',
   'test/review/links.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',

@@ -6,8 +6,8 @@ import { type MediaKind, MODELS } from '../../api/catalogue/index.ts';
 import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
-import type { PlannedJob } from '../../plan/types.ts';
-import type { Manifest } from '../../records/manifest.ts';
+import { FROM_OUTPUT, type PlannedJob } from '../../plan/types.ts';
+import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
@@ -58,7 +58,8 @@ export async function saveOutput(
       step: job.step,
       name: job.name,
       model: job.model,
-      input: request.prompt === undefined ? { ...job.input } : { ...job.input, prompt: request.prompt },
+      input: await sentInput(manifest, job, request),
+      parent: await parentOf(manifest, job),
       prediction_id: prediction.id,
       credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
       file,
@@ -76,6 +77,31 @@ export async function saveOutput(
     context.replaces,
   );
   return file;
+}
+
+/**
+ * The input as the service was sent it: the reviewer's prompt for a retake, the parent's output
+ * where the plan says `{{from.output}}` (resolve-input.ts sent the same). A local file stays named
+ * by its path: the upload's URL is the service's, not the user's.
+ */
+async function sentInput(
+  manifest: Manifest,
+  job: PlannedJob,
+  request: FinishRequest,
+): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = { ...job.input };
+  if (request.prompt !== undefined) input.prompt = request.prompt;
+  const parent = job.parent === null ? undefined : await manifest.get(job.parent);
+  for (const [field, value] of Object.entries(input))
+    if (value === FROM_OUTPUT && parent) input[field] = parent.output_url;
+  return input;
+}
+
+/** The job and file this output was made from, as the parent's record holds them now. */
+async function parentOf(manifest: Manifest, job: PlannedJob): Promise<ManifestEntry['parent']> {
+  if (job.parent === null) return null;
+  const parent = await manifest.get(job.parent);
+  return { key: job.parent, prediction_id: parent?.prediction_id ?? null, file: parent?.file ?? null };
 }
 
 type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
