@@ -26,13 +26,7 @@ export type ManifestLine = ManifestEntry & {
   readonly take: number;
   readonly prompt: string | null;
   readonly parent: { key: string; prediction_id: string | null; file: string | null } | null;
-  readonly review: {
-    action: DecisionRecord['action'];
-    by: string | null;
-    at: string;
-    source: DecisionRecord['source'];
-    note: string | null;
-  } | null;
+  readonly review?: ReturnType<typeof reviewOf>;
   /** Where the record said the file was, when set-aside.ts moved it since. */
   readonly moved_from?: string;
   readonly superseded: boolean;
@@ -65,18 +59,17 @@ export async function manifestLines(store: Store): Promise<ManifestLine[]> {
       take: entry.regenerations,
       prompt: typeof prompt === 'string' ? prompt : null,
       parent: entry.parent ?? parentOf(entry, plans?.parents),
-      review: decision
-        ? {
-            action: decision.action,
-            by: decision.by ?? null,
-            at: decision.at,
-            source: decision.source,
-            note: decision.note ?? null,
-          }
-        : null,
+      // Absent while the take is undecided, as in the exports before it (issue 24).
+      ...(decision ? { review: reviewOf(decision) } : {}),
       superseded: !current,
     };
   });
+}
+
+/** Who decided the line's take, what and when (`by` absent for a review timeout's decision). */
+function reviewOf(decision: DecisionRecord) {
+  const { action, by, at, take, source, note } = decision;
+  return { action, by: by ?? null, at, take, source, note: note ?? null };
 }
 
 /** A record older than `parent`: its plan's parent key and the file its provenance names. */

@@ -206,11 +206,14 @@ export class Manifest {
    * (a record would be missing, and a page would show its job failed): the records are read.
    */
   async takes(): Promise<ManifestEntry[]> {
-    if (this.view) {
-      const { values, damaged } = await readCheckedLines(this.view.file, ManifestEntry);
-      if (!damaged) return values;
-    }
-    return (await readRecords(this.store)).entries;
+    if (!this.view) return (await readRecords(this.store)).entries;
+    const { values, damaged } = await readCheckedLines(this.view.file, ManifestEntry);
+    if (!damaged) return values;
+    // The lines that did parse too: a line whose record is gone still lists its output.
+    const takes = new Map(values.map((entry) => [`${entry.key} ${entry.prediction_id}`, entry]));
+    for (const entry of (await readRecords(this.store)).entries)
+      takes.set(`${entry.key} ${entry.prediction_id}`, entry);
+    return [...takes.values()].sort((a, b) => a.finished_at.localeCompare(b.finished_at));
   }
 
   /**
