@@ -6,8 +6,8 @@
  * a folder, `If-None-Match: *` on S3), so however many workers on however many hosts finish a job,
  * one of them records it and the others are told. The record is the truth; `manifest.jsonl` is the
  * user's view of the records: appended by the writer that created the record on a folder (as it
- * always was), materialized from the records in S3 mode (materializeManifest, at the end of `run` and by
- * `mediaflow export`).
+ * always was), and made again from the records by manifest-view.ts: in S3 mode, and on a folder
+ * whose file differs from them (a garbled line, an edit since), at the end of `run`.
  *
  * A job's latest record is found by following a chain: `<key>` holds its first output, and an
  * output regenerated after the one before was lost is recorded as `<key>.<hash of the replaced
