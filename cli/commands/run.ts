@@ -250,7 +250,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The user's manifest.jsonl is made from the records, now they are all in: the bucket's
     // always, a folder's when it differs (a garbled line, an edit since: records/manifest-view.ts).
     // (What killed attempts left in a folder the campaign removed itself: workflows/sweep.ts.)
-    await rebuildManifest(plan.outputDir);
+    // Its failure (a full disk) leaves the records, the truth, as they are: said, not fatal.
+    await rebuildManifest(plan.outputDir).catch((error: unknown) =>
+      console.error(`warning: manifest.jsonl not rewritten from the records: ${(error as Error).message}`),
+    );
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();
