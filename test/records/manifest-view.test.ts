@@ -8,6 +8,9 @@ import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Download, saveOutput } from '../../activities/finish/save-output.ts';
+import type { Prediction } from '../../api/wire/index.ts';
+import type { FinishRequest } from '../../contract/activities.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { Plan, PlannedJob } from '../../plan/types.ts';
 import { writeCurrentPlan } from '../../records/current-plan.ts';
@@ -15,7 +18,7 @@ import { writeDecisions } from '../../records/decisions.ts';
 import { readCheckedLines } from '../../records/jsonl.ts';
 import { MANIFEST_FILE, Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { manifestLines, rebuildManifest } from '../../records/manifest-view.ts';
-import { storePlan } from '../../records/plan-store.ts';
+import { readPlan, storePlan } from '../../records/plan-store.ts';
 import { setAsideEdited } from '../../records/set-aside.ts';
 
 const SPEC = (prompt: string, colors: string) => `
@@ -181,5 +184,56 @@ describe('the manifest made from the records', () => {
     // A second rebuild finds nothing to do, and the worker's view of the replaced file is right.
     expect((await rebuildManifest(plan.outputDir)).rewritten).toBe(false);
     expect(await manifest.get(stills[1]!.key)).toMatchObject({ name: stills[1]!.name });
+  });
+});
+
+describe('what a chained job’s record says', () => {
+  it('names its parent job and file and records the input as sent, {{from.output}} expanded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-view-'));
+    const plan = await planOf(dir, 'A {{color}} mug', 'red');
+    const manifest = await Manifest.open(plan.outputDir);
+    const ref = await storePlan(plan);
+    const [still, clip] = plan.jobs;
+    const parent = await save(manifest, still!);
+    const { head } = await readPlan(ref);
+    const download: Download = async (_url, target, options) => {
+      const body = Buffer.from('a video');
+      await target.store.put(target.key, body.toString());
+      expect(options.transform).toBeDefined();
+      return { sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length };
+    };
+    const prediction = {
+      id: 'p-clip',
+      status: 'succeeded',
+      rawStatus: 'succeeded',
+      outputs: ['https://cdn.example/clip.mp4'],
+      creditsUsed: 300_000,
+      error: null,
+    } as unknown as Prediction;
+    const request: FinishRequest = {
+      campaign: plan.campaign,
+      plan: ref,
+      outputDir: plan.outputDir,
+      i: 1,
+      regen: 0,
+      predictionId: 'p-clip',
+      startedAt: Date.now(),
+      resumed: false,
+      heir: null,
+    };
+    await saveOutput(download, manifest, clip!, prediction, request, {
+      waitedMs: 1,
+      again: false,
+      replaces: null,
+      head,
+    });
+    const recorded = await manifest.get(clip!.key);
+    expect(clip!.input.start_image).toBe('{{from.output}}');
+    expect(recorded?.input.start_image).toBe(parent.output_url);
+    expect(recorded?.parent).toEqual({
+      key: still!.key,
+      prediction_id: parent.prediction_id,
+      file: parent.file,
+    });
   });
 });
