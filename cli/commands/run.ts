@@ -10,7 +10,6 @@ import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
 import { localFailureKind } from '../../activities/failure-kind.ts';
-import { repairRecords } from '../../activities/repair-records.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars, type Micros } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
@@ -25,18 +24,16 @@ import {
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
-import { writeCurrentPlan } from '../../records/current-plan.ts';
 import { Manifest } from '../../records/manifest.ts';
-import { rebuildManifest } from '../../records/manifest-view.ts';
 import { storePlan } from '../../records/plan-store.ts';
-import { setAsideEdited } from '../../records/set-aside.ts';
-import { isS3Url, openStore } from '../../store/index.ts';
+import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import { campaignTaskQueue, type LocalWorker, startLocalWorker } from '../local-worker.ts';
+import { makeCurrent, repairDamagedRecords, rewriteManifest } from '../manifest-upkeep.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
 import { notifyLine } from '../notify-line.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
@@ -136,11 +133,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     let taskQueue = await runningOn(handle);
     if (taskQueue === null) {
       // A record that does not parse is made whole from the service before anything is priced.
-      const repaired = await repairRecords(service, plan, downloadFile);
-      if (repaired.length > 0)
-        console.error(
-          `warning: damaged records repaired from their predictions (nothing paid again): ${repaired.join(', ')}`,
-        );
+      await repairDamagedRecords(service, plan);
       // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
       const audit = await auditOutputs(service, plan, {
         verify: options.verify === true,
@@ -172,9 +165,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         console.error(`refusing to start: ${ref.refused}`);
         return { code: EXIT.stopped, exitNow: false };
       }
-      // This plan is the campaign's current one: the manifest lists its jobs' outputs only.
-      await writeCurrentPlan(openStore(plan.outputDir), plan.campaign, ref.digest);
-      await keepEditedOutputs(plan);
+      await makeCurrent(plan, ref.digest);
       // Before the run that continues it starts, so no writer of that run can meet these lines.
       if (await runsOnOlderEngine(handle)) await restoreLines(plan);
       taskQueue = campaignTaskQueue(env.embedded !== null, plan.campaign, options.taskQueue);
@@ -250,10 +241,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The user's manifest.jsonl is made from the records, now they are all in: the bucket's
     // always, a folder's when it differs (a garbled line, an edit since: records/manifest-view.ts).
     // (What killed attempts left in a folder the campaign removed itself: workflows/sweep.ts.)
-    // Its failure (a full disk) leaves the records, the truth, as they are: said, not fatal.
-    await rebuildManifest(plan.outputDir).catch((error: unknown) =>
-      console.error(`warning: manifest.jsonl not rewritten from the records: ${(error as Error).message}`),
-    );
+    await rewriteManifest(plan.outputDir);
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();
@@ -285,16 +273,6 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
 async function restoreLines(plan: Plan): Promise<void> {
   const manifest = await Manifest.open(plan.outputDir);
   for (const job of plan.jobs) await manifest.restoreLine(job.key);
-}
-
-/**
- * Outputs of jobs the edited plan no longer has, on a name one of its jobs writes, are moved to
- * names of their own before any job runs (records/set-aside.ts), so nothing is written over them.
- */
-async function keepEditedOutputs(plan: Plan): Promise<void> {
-  const manifest = await Manifest.open(plan.outputDir);
-  const moved = await setAsideEdited(manifest.store, await manifest.takes(), plan.jobs);
-  if (moved.length > 0) console.error(`earlier outputs of edited jobs kept as: ${moved.join(', ')}`);
 }
 
 /** One line, over the ^C the terminal echoed: what became of the campaign and how to get back. */
