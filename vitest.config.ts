@@ -57,6 +57,7 @@ export const UNIT = [
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
   'test/review/inbox-rows.test.ts',
+  'test/records/manifest-view.test.ts',
   'test/review/links.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',

@@ -14,10 +14,10 @@ import type { CampaignProgress, StepProgress } from '../contract/progress.ts';
 import type { CampaignView } from '../control/campaign.ts';
 import type { Plan } from '../plan/types.ts';
 import { readDecisions } from '../records/decisions.ts';
-import { Manifest, materializeManifest } from '../records/manifest.ts';
-import { isS3Url } from '../store/index.ts';
+import { Manifest } from '../records/manifest.ts';
 import { campaignTotal } from './campaign-total.ts';
 import { exitOf } from './exit-codes.ts';
+import { rewriteManifest } from './manifest-upkeep.ts';
 import { restoreLines } from './restore-lines.ts';
 import { printSummary } from './run-summary.ts';
 
@@ -78,7 +78,7 @@ export function finishedProgress(plan: Plan, startedAt: number, now: number): Ca
 export async function answerFromRecords(plan: Plan, startedAt: number, json: boolean): Promise<number> {
   // A record whose line a killed writer never appended is listed, as before a continued run.
   await restoreLines(plan);
-  if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
+  await rewriteManifest(plan.outputDir);
   const closedAt = Date.now();
   const view: CampaignView = {
     progress: finishedProgress(plan, startedAt, closedAt),

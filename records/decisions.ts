@@ -66,14 +66,30 @@ export async function readDecisions(
   store: Store = openStore(outputDir),
 ): Promise<Map<string, DecisionRecord>> {
   const latest = new Map<string, DecisionRecord>();
-  for await (const name of store.list(decisionsPrefix(campaign))) {
-    if (!name.endsWith('.json')) continue;
-    const decision = parsedDecision(await store.read(name));
-    if (!decision) continue;
+  for await (const decision of eachDecision(campaign, store)) {
     const known = latest.get(decision.key);
     if (!known || known.take < decision.take) latest.set(decision.key, decision);
   }
   return latest;
+}
+
+/** Every decision of a campaign, by `<key>.<take>`: an earlier take's too (the manifest's lines each show their own). */
+export async function readTakeDecisions(
+  campaign: string,
+  store: Store,
+): Promise<Map<string, DecisionRecord>> {
+  const all = new Map<string, DecisionRecord>();
+  for await (const decision of eachDecision(campaign, store))
+    all.set(`${decision.key}.${decision.take}`, decision);
+  return all;
+}
+
+async function* eachDecision(campaign: string, store: Store): AsyncIterable<DecisionRecord> {
+  for await (const name of store.list(decisionsPrefix(campaign))) {
+    if (!name.endsWith('.json')) continue;
+    const decision = parsedDecision(await store.read(name));
+    if (decision) yield decision;
+  }
 }
 
 /**

@@ -83,14 +83,28 @@ export function parseLines<T extends z.ZodType>(lines: readonly string[], schema
 
 /** The records of a JSON-lines file; none when it does not exist yet. */
 export async function readLines<T extends z.ZodType>(file: string, schema: T): Promise<z.infer<T>[]> {
+  return (await readCheckedLines(file, schema)).values;
+}
+
+/**
+ * The records of a JSON-lines file, and whether anything in it was not a record: a line that does
+ * not parse (garbled), or a torn tail. A reader that must not lose a record to such damage (the
+ * manifest's: records/manifest.ts, takes) then reads the records the file was written from.
+ */
+export async function readCheckedLines<T extends z.ZodType>(
+  file: string,
+  schema: T,
+): Promise<{ values: z.infer<T>[]; damaged: boolean }> {
   let text: Buffer;
   try {
     text = await readFile(file);
   } catch (error) {
-    if (isMissing(error)) return [];
+    if (isMissing(error)) return { values: [], damaged: false };
     throw error;
   }
-  return parseLines(completeLines(text).lines, schema);
+  const { lines, bytes } = completeLines(text);
+  const values = parseLines(lines, schema);
+  return { values, damaged: values.length !== lines.length || bytes !== text.length };
 }
 
 /** A file or folder that does not exist (yet). */
@@ -170,6 +184,7 @@ export function readLineAt<T extends z.ZodType>(
  */
 export class AppendedLines<T extends z.ZodType> {
   private offset = 0;
+  private inode: number | undefined;
   private reading: Promise<unknown> = Promise.resolve();
 
   private readonly file: string;
@@ -194,7 +209,12 @@ export class AppendedLines<T extends z.ZodType> {
   private async readAppended(): Promise<Located<z.infer<T>>[]> {
     let size: number;
     try {
-      size = (await stat(this.file)).size;
+      const stats = await stat(this.file);
+      size = stats.size;
+      // The file was replaced whole (`run` rebuilds a damaged manifest from its records): read
+      // the new one from its start, not from an offset into the old one.
+      if (this.inode !== undefined && stats.ino !== this.inode) this.offset = 0;
+      this.inode = stats.ino;
     } catch (error) {
       if (isMissing(error)) return [];
       throw error;

@@ -6,8 +6,8 @@
  * a folder, `If-None-Match: *` on S3), so however many workers on however many hosts finish a job,
  * one of them records it and the others are told. The record is the truth; `manifest.jsonl` is the
  * user's view of the records: appended by the writer that created the record on a folder (as it
- * always was), materialized from the records in S3 mode (materializeManifest, at the end of `run` and by
- * `mediaflow export`).
+ * always was), and made again from the records by manifest-view.ts: in S3 mode, and on a folder
+ * whose file differs from them (a garbled line, an edit since), at the end of `run`.
  *
  * A job's latest record is found by following a chain: `<key>` holds its first output, and an
  * output regenerated after the one before was lost is recorded as `<key>.<hash of the replaced
@@ -31,6 +31,7 @@ import {
   type LineWriter,
   nodeWriter,
   parseJson,
+  readCheckedLines,
   readLineAt,
   readLines,
 } from './jsonl.ts';
@@ -77,6 +78,15 @@ export const ManifestEntry = z.object({
     })
     .optional(),
   output_url: z.string(),
+  /**
+   * The job and file this output was made from (a video from its still), as they were when it was
+   * saved; null for a job without a parent. Absent in older records.
+   */
+  parent: z
+    .object({ key: z.string(), prediction_id: z.string().nullable(), file: z.string().nullable() })
+    .nullable()
+    .optional(),
+  /** The take: 0 for the first output, then one more for each regeneration or retake. */
   regenerations: z.number().int(),
   created_at: z.string(),
   finished_at: z.string(),
@@ -190,18 +200,20 @@ export class Manifest {
     return paid;
   }
 
-  /** Every take recorded, oldest first, each its own: the folder's lines, or every record object. */
+  /**
+   * Every take recorded, oldest first, each its own: the folder's lines, or every record object.
+   * A folder's manifest.jsonl with a garbled line or a torn tail is not trusted to list them
+   * (a record would be missing, and a page would show its job failed): the records are read.
+   */
   async takes(): Promise<ManifestEntry[]> {
-    if (this.view) return readLines(this.view.file, ManifestEntry);
-    const keys: string[] = [];
-    for await (const key of this.store.list(RECORDS)) keys.push(key);
-    const limit = pLimit(16);
-    const texts = await Promise.all(keys.map((key) => limit(() => this.store.read(key))));
-    const entries = texts.flatMap((text) => {
-      const parsed = text === undefined ? undefined : ManifestEntry.safeParse(parseJson(text));
-      return parsed?.success ? [parsed.data] : [];
-    });
-    return entries.sort((a, b) => a.finished_at.localeCompare(b.finished_at));
+    if (!this.view) return (await readRecords(this.store)).entries;
+    const { values, damaged } = await readCheckedLines(this.view.file, ManifestEntry);
+    if (!damaged) return values;
+    // The lines that did parse too: a line whose record is gone still lists its output.
+    const takes = new Map(values.map((entry) => [`${entry.key} ${entry.prediction_id}`, entry]));
+    for (const entry of (await readRecords(this.store)).entries)
+      takes.set(`${entry.key} ${entry.prediction_id}`, entry);
+    return [...takes.values()].sort((a, b) => a.finished_at.localeCompare(b.finished_at));
   }
 
   /**
@@ -286,6 +298,23 @@ export class Manifest {
   }
 }
 
+/** Every record of a store: the entries (oldest first) and the names of those that do not parse. */
+export async function readRecords(store: Store): Promise<{ entries: ManifestEntry[]; damaged: string[] }> {
+  const names: string[] = [];
+  for await (const key of store.list(RECORDS)) names.push(key);
+  const limit = pLimit(16);
+  const texts = await Promise.all(names.map((key) => limit(() => store.read(key))));
+  const entries: ManifestEntry[] = [];
+  const damaged: string[] = [];
+  texts.forEach((text, i) => {
+    const parsed = text === undefined ? undefined : ManifestEntry.safeParse(parseJson(text));
+    if (parsed?.success) entries.push(parsed.data);
+    else if (text !== undefined) damaged.push(names[i]!.slice(RECORDS.length));
+  });
+  entries.sort((a, b) => a.finished_at.localeCompare(b.finished_at));
+  return { entries, damaged };
+}
+
 /**
  * The create-once record of a job's output: the job key for its first output; with the replaced
  * prediction's id (hashed: ids are the service's, not safe names) for an output regenerated
@@ -324,22 +353,4 @@ export class Manifests {
     if (this.open.size > OPEN_MANIFESTS) this.open.delete(this.open.keys().next().value!);
     return manifest;
   }
-}
-
-/**
- * The manifest as JSON lines, oldest record first. In S3 mode it is also written to the bucket as
- * `manifest.jsonl` (the folder's own file is already that view, and is left alone).
- */
-export async function materializeManifest(
-  outputDir: string,
-  store: Store = openStore(outputDir),
-  /** Fields joined to each line (the review decision: records/decisions.ts, withReview). */
-  extra: (entry: ManifestEntry) => object = () => ({}),
-): Promise<string> {
-  const manifest = await Manifest.open(outputDir, nodeWriter, store);
-  const text = (await manifest.recorded())
-    .map((entry) => `${JSON.stringify({ ...entry, ...extra(entry) })}\n`)
-    .join('');
-  if (isS3Url(outputDir)) await store.put(MANIFEST_KEY, text);
-  return text;
 }

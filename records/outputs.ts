@@ -9,6 +9,19 @@ import { pipeline } from 'node:stream/promises';
 import { BadKey, type Store } from '../store/index.ts';
 import type { Manifest, ManifestEntry } from './manifest.ts';
 
+/** What saveOutput puts after a job's name in its file's: a take, then an extension. */
+export const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;
+
+/** Which job's output a file is, by its step and name (`still/still-red.take1.png` → `still/still-red`). */
+export function outputIdOf(step: string, name: string): string {
+  return `${step}/${name}`;
+}
+
+/** The output id of a recorded file (its step's folder, its name without take and extension). */
+export function outputIdOfFile(step: string, file: string): string {
+  return outputIdOf(step, file.slice(step.length + 1).replace(OUTPUT_SUFFIX, ''));
+}
+
 /** The sha256 of `key`'s bytes, or undefined when there is none. */
 export async function sha256Of(store: Store, key: string): Promise<string | undefined> {
   const stream = await store.open(key);

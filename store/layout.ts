@@ -12,6 +12,8 @@
  * | `.mediaflow/claims/<campaign>/<name>` | a prediction a campaign created | create-once |
  * | `.mediaflow/decisions/<name>` | a review decision | create-once |
  * | `.mediaflow/refusals/<campaign>/<name>` | a take the service's content policy refused | create-once |
+ * | `.mediaflow/current/<campaign>.json` | the digest of the plan a campaign last ran | replaced by each `run` |
+ * | `.mediaflow/moved/<name>` | where an edited-away job's output was set aside | create-once |
  */
 const STATE = '.mediaflow';
 
@@ -51,6 +53,16 @@ export function claimsOf(campaign: string): string {
 export function claimKey(campaign: string, name: string): string {
   return claimsOf(campaign) + name;
 }
+
+/** Which plan each campaign last ran (records/current-plan.ts): what the manifest lists as current. */
+export const CURRENT_PLANS = `${STATE}/current/`;
+
+export function currentPlanKey(campaign: string): string {
+  return `${CURRENT_PLANS}${campaign}.json`;
+}
+
+/** Outputs of edited-away jobs moved off a name the current plan writes (records/set-aside.ts). */
+export const MOVED = `${STATE}/moved/`;
 
 export function planPrefix(digest: string): string {
   return `${PLANS + digest}/`;

@@ -6,8 +6,9 @@ import { type MediaKind, MODELS } from '../../api/catalogue/index.ts';
 import { formatUsd } from '../../api/money.ts';
 import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
-import type { PlannedJob } from '../../plan/types.ts';
-import type { Manifest } from '../../records/manifest.ts';
+import { FROM_OUTPUT, type PlannedJob } from '../../plan/types.ts';
+import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
+import { outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
@@ -57,7 +58,8 @@ export async function saveOutput(
       step: job.step,
       name: job.name,
       model: job.model,
-      input: request.prompt === undefined ? { ...job.input } : { ...job.input, prompt: request.prompt },
+      input: await sentInput(manifest, job, request),
+      parent: await parentOf(manifest, job),
       prediction_id: prediction.id,
       credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
       file,
@@ -75,6 +77,31 @@ export async function saveOutput(
     context.replaces,
   );
   return file;
+}
+
+/**
+ * The input as the service was sent it: the reviewer's prompt for a retake, the parent's output
+ * where the plan says `{{from.output}}` (resolve-input.ts sent the same). A local file stays named
+ * by its path: the upload's URL is the service's, not the user's.
+ */
+async function sentInput(
+  manifest: Manifest,
+  job: PlannedJob,
+  request: FinishRequest,
+): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = { ...job.input };
+  if (request.prompt !== undefined) input.prompt = request.prompt;
+  const parent = job.parent === null ? undefined : await manifest.get(job.parent);
+  for (const [field, value] of Object.entries(input))
+    if (value === FROM_OUTPUT && parent) input[field] = parent.output_url;
+  return input;
+}
+
+/** The job and file this output was made from, as the parent's record holds them now. */
+async function parentOf(manifest: Manifest, job: PlannedJob): Promise<ManifestEntry['parent']> {
+  if (job.parent === null) return null;
+  const parent = await manifest.get(job.parent);
+  return { key: job.parent, prediction_id: parent?.prediction_id ?? null, file: parent?.file ?? null };
 }
 
 type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
@@ -102,7 +129,7 @@ export async function removeUnfinishedOutputs(
   const ofRecord = new Leftovers();
   for (const step of steps) {
     for await (const leftover of store.unfinished(`${step}/`)) {
-      ofOutput.file(outputId(step, leftover.key.slice(step.length + 1).replace(OUTPUT_SUFFIX, '')), leftover);
+      ofOutput.file(outputIdOfFile(step, leftover.key), leftover);
     }
   }
   // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
@@ -112,13 +139,11 @@ export async function removeUnfinishedOutputs(
   const ours: Unfinished[] = [];
   for await (const job of jobs) {
     if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    ours.push(...ofOutput.take(outputId(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
+    ours.push(...ofOutput.take(outputIdOf(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
   }
   for (const leftover of ours) await store.remove(leftover.temporary);
   return ours.map((leftover) => leftover.key).sort();
 }
-
-const outputId = (step: string, name: string) => `${step}/${name}`;
 
 /** Leftovers by the job they belong to; each is taken once, by the first job that claims it. */
 class Leftovers extends Map<string, Unfinished[]> {
@@ -135,11 +160,8 @@ class Leftovers extends Map<string, Unfinished[]> {
   }
 }
 
-/** What saveOutput puts after a job's name in its file's: a take, then an extension. */
-const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;
-
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */
-function extensionOf(url: string, kind: MediaKind): string {
+export function extensionOf(url: string, kind: MediaKind): string {
   const match = /\.(png|mp4|jpe?g|webp|gif|mov|webm)(?:[?#]|$)/i.exec(url);
   if (match) return `.${match[1]!.toLowerCase()}`;
   return kind === 'video' ? '.mp4' : '.png';

@@ -12,7 +12,8 @@ import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import type { CampaignProgress, Failure } from '../../contract/campaign.ts';
 import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
-import { MANIFEST_FILE, ManifestEntry, materializeManifest } from '../../records/manifest.ts';
+import { MANIFEST_FILE, ManifestEntry } from '../../records/manifest.ts';
+import { materializeManifest } from '../../records/manifest-view.ts';
 import { sha256Of } from '../../records/outputs.ts';
 import { isS3Url, openStore, type Store } from '../../store/index.ts';
 import type { CampaignRun } from '../lib/campaign.ts';
@@ -38,7 +39,8 @@ export async function readManifest(
   const text = isS3Url(outputDir)
     ? await materializeManifest(outputDir, store)
     : await readFile(join(outputDir, MANIFEST_FILE), 'utf8').catch(() => '');
-  const lines = text.split('\n').filter((line) => line !== '');
+  // A superseded line (an earlier take, records/manifest-view.ts) is not the job's output.
+  const lines = text.split('\n').filter((line) => line !== '' && !line.includes('"superseded":true'));
   const entries: ManifestEntry[] = [];
   let badLines = 0;
   for (const line of lines) {

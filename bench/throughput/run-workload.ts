@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keyFingerprint } from '../../control/governor.ts';
-import { materializeManifest } from '../../records/manifest.ts';
+import { materializeManifest } from '../../records/manifest-view.ts';
 import { isS3Url, type Store } from '../../store/index.ts';
 import type { BaselineResult } from '../baseline.ts';
 import { runCampaign } from '../lib/campaign.ts';

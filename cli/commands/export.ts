@@ -1,17 +1,18 @@
 /**
- * `mediaflow export <campaign>`: the campaign's manifest as JSON lines on stdout, made from its
- * records. In S3 mode it also (re)writes `manifest.jsonl` in the bucket, which `run` does at the
- * end of every campaign; a folder's manifest.jsonl is that view already. The output location is
- * the one the campaign was started with (its workflow's input), or `--output`.
+ * `mediaflow export <campaign>`: the current plan's outputs as JSON lines on stdout, one per job,
+ * made from the records (records/manifest-view.ts: a garbled manifest.jsonl loses nothing here);
+ * `--superseded` adds the earlier takes and edited-away jobs, each marked. In S3 mode it also
+ * (re)writes `manifest.jsonl` in the bucket, which `run` does at the end of every campaign (and on
+ * a folder, when the file differs). The output location is the one the campaign was started with
+ * (its workflow's input), or `--output`.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { workflowIdOf } from '../../control/campaign.ts';
-import { readDecisions, reviewOf } from '../../records/decisions.ts';
-import { materializeManifest } from '../../records/manifest.ts';
-import { isS3Url, MANIFEST_KEY } from '../../store/index.ts';
+import { manifestLines, manifestText, rebuildManifest } from '../../records/manifest-view.ts';
+import { isS3Url, MANIFEST_KEY, openStore } from '../../store/index.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { unknownCampaign } from '../errors.ts';
 import { outputOverride } from '../output-location.ts';
@@ -23,13 +24,17 @@ export function register(program: Command): void {
   program
     .command('export <campaign>')
     .description(
-      'Print a campaign’s manifest (JSON lines, one per recorded file); in S3 mode also write it to the bucket.',
+      'Print a campaign’s manifest (JSON lines, one per output of its current plan); in S3 mode also write it to the bucket.',
+    )
+    .option(
+      '--superseded',
+      'also print earlier takes and outputs of jobs edited away, each marked "superseded": true',
     )
     .option(
       '--output <location>',
       'the output location (a folder or s3://bucket/prefix) instead of the campaign’s',
     )
-    .action(async (campaign: string, options: { output?: string }) => {
+    .action(async (campaign: string, options: { output?: string; superseded?: boolean }) => {
       let outputDir = options.output ? outputOverride(options.output) : undefined;
       if (outputDir === undefined) {
         const env = await openEnvironment({ service: false });
@@ -39,10 +44,13 @@ export function register(program: Command): void {
           await env.close();
         }
       }
-      // Each line says who decided its take and when (issue 24), read from the decision records.
-      const decisions = await readDecisions(outputDir, campaign);
+      // Each line says who decided its take and when, from the decision records (manifest-view.ts).
+      const store = openStore(outputDir);
+      const lines = isS3Url(outputDir)
+        ? (await rebuildManifest(outputDir, store)).lines
+        : await manifestLines(store);
       process.stdout.write(
-        await materializeManifest(outputDir, undefined, (entry) => reviewOf(entry, decisions)),
+        manifestText(options.superseded ? lines : lines.filter((line) => !line.superseded)),
       );
       if (isS3Url(outputDir)) console.error(`wrote ${outputDir}/${MANIFEST_KEY}`);
     });

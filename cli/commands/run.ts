@@ -26,7 +26,6 @@ import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
-import { materializeManifest } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
@@ -38,6 +37,7 @@ import { answeredByRecords, answerFromRecords } from '../finished-from-records.t
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import type { LocalWorker } from '../local-worker.ts';
+import { makeCurrent, repairDamagedRecords, rewriteManifest } from '../manifest-upkeep.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
 import { type SpecOptions, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
@@ -147,6 +147,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     const handle = campaignHandle(env.client, plan.campaign);
     let taskQueue = await runningOn(handle);
     if (taskQueue === null) {
+      // A record that does not parse is made whole from the service before anything is priced.
+      await repairDamagedRecords(service, plan);
       // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
       const audit = await auditOutputs(service, plan, {
         verify: options.verify === true,
@@ -166,11 +168,6 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));
       for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
-      // Nothing left to make and nothing running: the records answer, and no workflow walks every
-      // cached job again (cli/finished-from-records.ts). An older engine's run is continued instead.
-      if ((await answeredByRecords(plan, report.toRun)) && !(await runsOnOlderEngine(handle))) {
-        return { code: await answerFromRecords(plan, startedAt, options.json === true), exitNow: false };
-      }
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
         console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
@@ -185,6 +182,13 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if ('refused' in ref) {
         console.error(`refusing to start: ${ref.refused}`);
         return { code: EXIT.stopped, exitNow: false };
+      }
+      await makeCurrent(plan, ref.digest);
+      // Nothing left to make and nothing running: the records answer, and no workflow walks every
+      // cached job again (cli/finished-from-records.ts). After makeCurrent, so a plan an edit
+      // shrank is the one export lists. An older engine's run is continued instead.
+      if ((await answeredByRecords(plan, report.toRun)) && !(await runsOnOlderEngine(handle))) {
+        return { code: await answerFromRecords(plan, startedAt, options.json === true), exitNow: false };
       }
       // The first frame at once: the worker's start and the access check take seconds, and until
       // the workflow publishes, its memo says exactly this (control/campaign.ts).
@@ -264,9 +268,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (next === 'done') break;
     }
     const final = await finalView(handle);
-    // In S3 mode the user's manifest.jsonl is an object made from the records, now they are all in.
+    // The user's manifest.jsonl is made from the records, now they are all in: the bucket's
+    // always, a folder's when it differs (a garbled line, an edit since: records/manifest-view.ts).
     // (What killed attempts left in a folder the campaign removed itself: workflows/sweep.ts.)
-    if (isS3Url(plan.outputDir)) await materializeManifest(plan.outputDir);
+    await rewriteManifest(plan.outputDir);
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();
