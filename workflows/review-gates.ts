@@ -4,7 +4,7 @@
  * recorded, and the timer that wakes the loop when a take times out. Only campaigns with a
  * reviewed step use any of this.
  */
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../contract/campaign.ts';
 import type { ReviewAck, ReviewBatch } from '../contract/review.ts';
 import type { Executor } from './executor.ts';
@@ -62,7 +62,11 @@ export function reviewGates(model: Model, executor: Executor): void {
       },
     },
   );
-  void watchDeadlines();
+  void watchDeadlines().catch((error: unknown) => {
+    // Canceled with the campaign (its timer and conditions are): the cancel path takes over. Left
+    // unhandled, the rejection failed every workflow task of a canceled reviewed campaign, forever.
+    if (!isCancellation(error)) throw error;
+  });
 
   /**
    * Wakes the loop when the earliest take awaiting review times out. A timer of its own, because

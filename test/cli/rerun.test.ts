@@ -50,7 +50,7 @@ describe('mediaflow run again', () => {
       outcome: 'completed',
       spent: '0.00',
       committed: '0.00',
-      inFlight: '0.00',
+      in_flight: '0.00',
       campaign_spent: '0.09',
     });
     expect(summary.steps).toEqual([

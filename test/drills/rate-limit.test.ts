@@ -9,12 +9,14 @@ import { rateLimitDrill } from '../../bench/drills/rate-limit.ts';
 describe('rate-limit drill (short)', () => {
   it('adapts to a create limit cut mid-run, with nothing failing', async () => {
     const report = await rateLimitDrill({
-      jobs: 200,
+      // Enough jobs that a full window lies past the settling time even when the cut, read from the
+      // ledger every 1.25 s, comes late: before it 60+ creates a second pass.
+      jobs: 300,
       seed: 31,
       latencyMs: 300,
       concurrency: 20,
       createsPerMinute: { before: 6_000, after: 600 },
-      cutAt: 0.15,
+      cutAt: 0.1,
       settleMs: 10_000,
       windowMs: 5_000,
     });

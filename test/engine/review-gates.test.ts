@@ -228,4 +228,17 @@ describe('review gates', () => {
       ['approve', 'timeout'],
     ]);
   });
+
+  it('canceled while stills await review (a deadline pending), it ends canceled with what it saved', async () => {
+    const h = await harness();
+    const plan = await h.plan(reviewedSpec('{ timeout: 1h, on_timeout: approve }'));
+    const result = await h.run(plan, async (handle) => {
+      await until(h, handle, (still) => still.awaiting_review === 3);
+      await handle.cancel();
+    });
+    // It used to fail every workflow task instead: the deadline's timer rejected unhandled.
+    expect(result.outcome).toBe('canceled');
+    expect(result.steps[0]).toMatchObject({ awaiting_review: 3 });
+    expect((await h.manifest(plan)).map((e) => e.step)).toEqual(['still', 'still', 'still']);
+  });
 });

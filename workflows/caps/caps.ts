@@ -72,7 +72,15 @@ export async function capsWorkflow(input: CapsInput): Promise<void> {
     const sending = outs;
     outs = [];
     upsertMemo({ caps: viewOf(ledger) });
-    await Promise.all(sending.map(send));
+    // One campaign's messages in order, each after the last arrived: signals sent at once may land
+    // in any order, and a held campaign then showed an older hold (spent $0.18) after a newer one.
+    const byCampaign = new Map<string, LedgerOut[]>();
+    for (const out of sending) byCampaign.set(out.campaign, [...(byCampaign.get(out.campaign) ?? []), out]);
+    await Promise.all(
+      [...byCampaign.values()].map(async (messages) => {
+        for (const out of messages) await send(out);
+      }),
+    );
     const info = workflowInfo();
     if ((info.continueAsNewSuggested || info.historyLength >= MAX_EVENTS) && outs.length === 0 && !changed) {
       await continueAsNew<typeof capsWorkflow>({ key: input.key, carried: ledger.state });
