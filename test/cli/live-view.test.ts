@@ -105,6 +105,17 @@ describe('the live frame', () => {
     expect(meter.etaMs({ ...at(10), etaMs: 999 }, 0)).toBe(999); // nothing measured yet
     expect(meter.etaMs(at(20), 10_000)).toBe(80_000); // 10 jobs in 10 s, 80 left
   });
+
+  it('counts down while nothing finishes, never climbing, and says nothing once the count ran out', () => {
+    const meter = new EtaMeter();
+    const at = (succeeded: number) => progress([step('a', { succeeded, running: 100 - succeeded })]);
+    meter.etaMs(at(0), 0);
+    expect(meter.etaMs(at(90), 9_000)).toBe(1_000); // 90 jobs in 9 s, 10 left
+    const waiting = [9_500, 9_900].map((now) => meter.etaMs(at(90), now));
+    expect(waiting).toEqual([500, 100]);
+    expect(meter.etaMs(at(90), 12_000)).toBeNull(); // past the estimate, jobs still out: unknown
+    expect(meter.etaMs(at(95), 13_000)).not.toBeNull(); // a finish gives a new estimate
+  });
 });
 
 describe('ProgressDisplay on a terminal', () => {
