@@ -20,6 +20,8 @@ export interface Audit {
   readonly refetched: readonly string[];
   /** Names of jobs whose output is lost: they run again, as new generations. */
   readonly lost: readonly string[];
+  /** Why each lost output could not be fetched again from its prediction, by job name. */
+  readonly reasons: Readonly<Record<string, string>>;
 }
 
 export interface AuditOptions {
@@ -31,6 +33,7 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
   const manifest = await Manifest.open(plan.outputDir);
   const refetched: string[] = [];
   const lost: string[] = [];
+  const reasons: Record<string, string> = {};
   // Hashing is disk-bound and fetching network-bound: a few at a time keeps both busy.
   const limit = pLimit(8);
   await Promise.all(
@@ -38,28 +41,30 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
       limit(async () => {
         const entry = await manifest.get(job.key);
         if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
-        if (await refetch(client, manifest, entry, options.download)) refetched.push(job.name);
+        const why = await refetch(client, manifest, entry, options.download);
+        if (why === null) refetched.push(job.name);
         else {
           await setAside(manifest, entry);
           lost.push(job.name);
+          reasons[job.name] = why;
         }
       }),
     ),
   );
-  return { refetched: refetched.sort(), lost: lost.sort() };
+  return { refetched: refetched.sort(), lost: lost.sort(), reasons };
 }
 
-/** True when the prediction's output came back with the recorded size and sha256. */
+/** Null when the prediction's output came back with the recorded size and sha256; else why not. */
 async function refetch(
   client: ServiceClient,
   manifest: Manifest,
   entry: ManifestEntry,
   download: Download,
-): Promise<boolean> {
+): Promise<string | null> {
   try {
     const prediction = await retryRead(() => client.predictions.get(entry.prediction_id));
     const url = prediction.status === 'succeeded' ? prediction.outputs[0] : undefined;
-    if (url === undefined) return false;
+    if (url === undefined) return `its prediction is ${prediction.status}, with no output`;
     // The same provenance as first delivered, so the same bytes: the recorded sha256 holds.
     const recorded = provenanceOfEntry(entry);
     const provenance = recorded ? withProvenance(recorded, entry.file) : null;
@@ -68,11 +73,13 @@ async function refetch(
       { store: manifest.store, key: entry.file },
       { cleanUp: true, transform: provenance?.transform },
     );
-    if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes) return false;
+    if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes)
+      return `the service's output is not the recorded one (${got.bytes} bytes, sha256 ${got.sha256.slice(0, 12)})`;
     await provenance?.sidecar(manifest.store);
-    return true;
-  } catch {
-    return false; // forgotten by the service, link expired or refused: the job is made again
+    return null;
+  } catch (error) {
+    // Forgotten by the service, link expired or refused: the job is made again, saying why.
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

@@ -157,7 +157,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (audit.refetched.length > 0)
         console.error(`fetched again from their predictions: ${audit.refetched.join(', ')}`);
       if (audit.lost.length > 0)
-        console.error(`output lost, to be generated again: ${audit.lost.join(', ')}`);
+        console.error(
+          `output lost, to be generated again: ${audit.lost.map((name) => `${name} (${audit.reasons[name]})`).join(', ')}`,
+        );
       const report = await preflight(service, plan);
       console.error(
         `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +

@@ -34,7 +34,7 @@ describe('a re-run checks recorded files', () => {
     await rm(files[0]!);
     expect(await preflight(h.service, plan)).toMatchObject({ toRun: 1 });
     const audit = await auditOutputs(h.service, plan, { verify: false, download: downloadFile });
-    expect(audit).toEqual({ refetched: [plan.jobs[0]!.name], lost: [] });
+    expect(audit).toMatchObject({ refetched: [plan.jobs[0]!.name], lost: [] });
     expect(await readFile(files[0]!)).toEqual(original);
     expect(await preflight(h.service, plan)).toMatchObject({ toRun: 0, cost: 0 });
   });
@@ -44,7 +44,9 @@ describe('a re-run checks recorded files', () => {
     const { plan, files } = await finished(h);
     await rm(files[1]!);
     const audit = await auditOutputs(h.service, plan, { verify: false, download: gone });
-    expect(audit).toEqual({ refetched: [], lost: [plan.jobs[1]!.name] });
+    expect(audit).toMatchObject({ refetched: [], lost: [plan.jobs[1]!.name] });
+    // Said with the reason the service's copy could not be had (run prints it beside the name).
+    expect(audit.reasons[plan.jobs[1]!.name]).toMatch(/\S/);
     expect(await preflight(h.service, plan)).toMatchObject({ toRun: 1, cost: plan.jobs[1]!.usd });
   });
 
@@ -59,6 +61,7 @@ describe('a re-run checks recorded files', () => {
     expect(await auditOutputs(h.service, plan, { verify: false, download: gone })).toEqual({
       refetched: [],
       lost: [],
+      reasons: {},
     });
     expect(await auditOutputs(h.service, plan, { verify: true, download: downloadFile })).toMatchObject({
       refetched: [plan.jobs[0]!.name],

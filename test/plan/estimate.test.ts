@@ -1,4 +1,6 @@
 /** `estimate` against the real emulator, in-process: the service's prices, the balance and the verdict. */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../../api/client/index.ts';
@@ -10,10 +12,14 @@ import { planOk } from './write-spec.ts';
 
 const specs = path.resolve(import.meta.dirname, '../../specs');
 
+/**
+ * An example spec's plan, writing to a folder of the test's own: `estimate` reads the records where
+ * the plan writes, and the README's first command leaves the example's outputs in specs/out.
+ */
 async function example(name: string): Promise<Plan> {
   const result = await planCampaign(path.join(specs, name));
   if (!result.ok) throw new Error('example spec refused');
-  return result.plan;
+  return { ...result.plan, outputDir: await mkdtemp(path.join(tmpdir(), 'mediaflow-estimate-')) };
 }
 
 describe('estimate', () => {
