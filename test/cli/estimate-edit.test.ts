@@ -11,20 +11,10 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
 import { writeDecisions } from '../../records/decisions.ts';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { cleanEnv, mediaflow, tempDir } from './helpers.ts';
+import { cleanEnv, mediaflow, SPEC as STILLS, tempDir } from './helpers.ts';
 
-/** Three I4 stills and one I3 hero ($0.03 each, $0.25): $0.34 in all. */
-const SPEC = `
-version: 1
-campaign: CAMPAIGN
-budget: { max_usd: 1 }
-output: { dir: out }
-steps:
-  - id: still
-    model: I4
-    matrix: { color: [red, green, blue] }
-    input: { prompt: "A {{color}} mug on oak" }
-  - id: hero
+/** helpers' three I4 stills and one I3 hero ($0.03 each, $0.25): $0.34 in all. */
+const SPEC = `${STILLS}  - id: hero
     model: I3
     input: { prompt: "HERO" }
 `;
