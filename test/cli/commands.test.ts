@@ -44,4 +44,13 @@ describe('the command table', () => {
     expect(worker.code).toBe(0);
     expect(worker.stdout).toContain('--max-activities <n>');
   }, 60_000);
+
+  it('runs on a Node without type stripping (before 22.18) through tsx', async () => {
+    const cwd = await tempDir();
+    const env = cleanEnv({ NODE_OPTIONS: '--no-experimental-strip-types' });
+    const worker = await mediaflow(['worker', '--help'], { cwd, env });
+    expect(worker.stderr).toBe('');
+    expect(worker.code).toBe(0);
+    expect(worker.stdout).toContain('--max-activities <n>');
+  }, 60_000);
 });

@@ -106,15 +106,10 @@ it('two reviewers see each other’s decisions live; the second on one take is t
   await ana.locator(`.item[data-key="${third!.key}"]`).click();
   await bo.locator(`.item[data-key="${third!.key}"]`).click();
   await Promise.all([ana.keyboard.press('a'), bo.keyboard.press('r')]);
+  // Polled through statusText, so a failure shows what the page said instead.
   await Promise.all(
     [ana, bo].map((page) =>
-      page.waitForFunction(
-        () => /applied|stands/.test(document.getElementById('status')?.textContent ?? ''),
-        null,
-        {
-          timeout: 30_000,
-        },
-      ),
+      expect.poll(() => statusText(page), { timeout: 30_000 }).toMatch(/applied|stands/),
     ),
   );
   const [anaSays, boSays] = [await statusText(ana), await statusText(bo)];
