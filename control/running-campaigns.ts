@@ -1,19 +1,40 @@
 /**
- * The campaigns running on a Temporal namespace, by name, from its visibility store: what the
- * review inbox looks through (only a running campaign can hold takes for review). Visibility is
+ * The campaigns running on a Temporal namespace, by name, from its visibility store. Visibility is
  * eventually consistent: a campaign started a moment ago may be missing from one listing and
  * appear in the next, which an inbox reloaded every few seconds can live with.
  */
 import type { Client } from '@temporalio/client';
 import { workflowIdOf } from './campaign.ts';
+import { CAPS_WORKFLOW } from './caps.ts';
+import { GOVERNOR_WORKFLOW } from './governor.ts';
 
 const PREFIX = workflowIdOf('');
-const QUERY = 'ExecutionStatus="Running" AND WorkflowType="campaignWorkflow"';
+const CAMPAIGNS = 'ExecutionStatus="Running" AND WorkflowType="campaignWorkflow"';
+/**
+ * mediaflow's own services are not work: a key's rate governor and a spend cap's ledger hold
+ * nothing to lose, and the governor ends a minute after its last campaign leaves.
+ */
+const WORK = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}" AND WorkflowType!="${CAPS_WORKFLOW}"`;
 
+/** Running campaigns by name: what the review inbox looks through (only they hold takes to review). */
 export async function runningCampaigns(client: Client): Promise<string[]> {
+  return (await runningWork(client, CAMPAIGNS)).filter((name) => !name.endsWith(NOT_A_CAMPAIGN));
+}
+
+/**
+ * Every running workflow but mediaflow's own services, campaigns by name, any other workflow as
+ * `<id> (not a campaign)`: what keeps `stack stop` from stopping a namespace others may share.
+ */
+export function runningWorkflows(client: Client): Promise<string[]> {
+  return runningWork(client, WORK);
+}
+
+const NOT_A_CAMPAIGN = ' (not a campaign)';
+
+async function runningWork(client: Client, query: string): Promise<string[]> {
   const names: string[] = [];
-  for await (const workflow of client.workflow.list({ query: QUERY })) {
-    if (workflow.workflowId.startsWith(PREFIX)) names.push(workflow.workflowId.slice(PREFIX.length));
+  for await (const { workflowId } of client.workflow.list({ query })) {
+    names.push(workflowId.startsWith(PREFIX) ? workflowId.slice(PREFIX.length) : workflowId + NOT_A_CAMPAIGN);
   }
   return names.sort();
 }

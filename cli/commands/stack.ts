@@ -7,8 +7,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatDollars, formatUsd, type Micros, parseUsd } from '../../api/money.ts';
-import { CAPS_WORKFLOW } from '../../control/caps.ts';
-import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
+import { workflowIdOf } from '../../control/campaign.ts';
+import { runningWorkflows } from '../../control/running-campaigns.ts';
 import { temporalConfigured } from '../../worker/connection.ts';
 import { type EmbeddedState, inspectEmbedded, startEmbedded, stopEmbedded } from '../../worker/embedded.ts';
 import { UserError } from '../errors.ts';
@@ -16,8 +16,6 @@ import { command } from '../invocation.ts';
 import { jsonOutput } from '../json-output.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { stateDirOf } from '../state-home.ts';
-
-const CAMPAIGN_PREFIX = 'mediaflow-';
 
 export function register(program: Command): void {
   const stack = program
@@ -53,7 +51,7 @@ async function status(json: boolean): Promise<void> {
     return;
   }
   const { temporal, emulator, startedAt } = state.record;
-  const [campaigns, usage] = await Promise.all([runningCampaigns(state), emulatorUsage(state)]);
+  const [campaigns, usage] = await Promise.all([runningOn(state), emulatorUsage(state)]);
   if (json) {
     const { apiKey: _, ...emulatorShown } = emulator; // the key stays in embedded.json
     const usageShown = usage && {
@@ -93,7 +91,7 @@ async function stop(force: boolean): Promise<void> {
     console.log(`embedded stack: not running; state in ${stateDir}`);
     return;
   }
-  const campaigns = state.answering ? await runningCampaigns(state) : [];
+  const campaigns = state.answering ? await runningOn(state) : [];
   if (campaigns.length > 0 && !force) {
     throw new UserError(
       `not stopping the embedded stack: ${campaigns.length} campaign(s) running on it (${campaigns.join(', ')})`,
@@ -123,33 +121,20 @@ async function ui(campaign: string | undefined, open: boolean): Promise<void> {
   if (!embedded.attached) console.error(`${embedded.summary} Stop it with: ${command('stack', 'stop')}`);
   if (!embedded.temporalUiUrl) throw new UserError('this Temporal dev server runs without its Web UI');
   const url = campaign
-    ? `${embedded.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(CAMPAIGN_PREFIX + campaign)}`
+    ? `${embedded.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(workflowIdOf(campaign))}`
     : `${embedded.temporalUiUrl}/namespaces/default/workflows`;
   console.log(url);
   if (open) openInBrowser(url);
 }
 
-/**
- * Running workflows (campaigns by name), from Temporal's visibility store. A key's rate governor
- * is not one: it serves the campaigns, holds nothing to lose, and ends a minute after the last
- * leaves, so it neither shows as a campaign nor keeps the stack from stopping.
- */
-async function runningCampaigns(state: EmbeddedState): Promise<string[]> {
+/** Running work on the stack's Temporal (control/running-campaigns.ts runningWorkflows). */
+async function runningOn(state: EmbeddedState): Promise<string[]> {
   const connection = await Connection.connect({
     address: state.record.temporal.address,
     connectTimeout: 2_000,
   });
   try {
-    const client = new Client({ connection });
-    const names: string[] = [];
-    const query = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}" AND WorkflowType!="${CAPS_WORKFLOW}"`;
-    for await (const workflow of client.workflow.list({ query })) {
-      const id = workflow.workflowId;
-      names.push(
-        id.startsWith(CAMPAIGN_PREFIX) ? id.slice(CAMPAIGN_PREFIX.length) : `${id} (not a campaign)`,
-      );
-    }
-    return names.sort();
+    return await runningWorkflows(new Client({ connection }));
   } finally {
     await connection.close();
   }
