@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, '.tools/schemathesis-venv/bin/schemathesis');
 const CONFIG = join(import.meta.dirname, 'schemathesis.toml');
 const SEED = '20260101';
-const MAX_EXAMPLES = '25';
+const MAX_EXAMPLES = '12';
 
 describe('the OpenAPI document, fuzzed by Schemathesis', () => {
   let emulator: RunningEmulator;
