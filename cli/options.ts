@@ -1,5 +1,5 @@
 /** Parsers of command-line option values shared by the commands (commander's argParser). */
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 /** A count of something: a whole number of at least 1. */
 export function wholeNumber(value: string): number {
@@ -23,4 +23,14 @@ export function withSpecOptions(command: Command): Command {
     (dir: string, dirs: readonly string[]) => [...dirs, dir],
     [],
   );
+}
+
+/**
+ * `--task-queue`, or MEDIAFLOW_TASK_QUEUE when it is not given: one setting for the `run`s and the
+ * `worker`s of a deployment. Teams (or accounts) sharing one Temporal namespace each set their
+ * own, so a worker never runs, and never pays with its API key for, another team's campaign.
+ */
+export function taskQueueOption(description: string, fallback?: string): Option {
+  const option = new Option('--task-queue <name>', description).env('MEDIAFLOW_TASK_QUEUE');
+  return fallback === undefined ? option : option.default(fallback);
 }

@@ -39,7 +39,7 @@ import { reviewWait } from '../live-frame.ts';
 import type { LocalWorker } from '../local-worker.ts';
 import { makeCurrent, repairDamagedRecords, rewriteManifest } from '../manifest-upkeep.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
-import { type SpecOptions, withSpecOptions } from '../options.ts';
+import { type SpecOptions, taskQueueOption, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
@@ -74,9 +74,10 @@ export function register(program: Command): void {
       '--output <location>',
       'where outputs, records and the plan go, instead of output.dir: a folder, or s3://bucket/prefix',
     )
-    .option(
-      '--task-queue <name>',
-      'Temporal task queue of the workers that run it (default: mediaflow; on the embedded default, mediaflow-<campaign>)',
+    .addOption(
+      taskQueueOption(
+        'Temporal task queue of the workers that run it (default: mediaflow; on the embedded default, mediaflow-<campaign>)',
+      ),
     )
     .option(
       '--allow-over-budget',

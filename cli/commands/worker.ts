@@ -24,7 +24,7 @@ import {
 } from '../../worker/worker-process.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
-import { wholeNumber } from '../options.ts';
+import { taskQueueOption, wholeNumber } from '../options.ts';
 
 interface WorkerCommandOptions {
   taskQueue: string;
@@ -38,7 +38,7 @@ export function register(program: Command): void {
   program
     .command('worker')
     .description('Run a worker: executes campaigns started by `mediaflow run` (Ctrl-C stops it gracefully).')
-    .option('--task-queue <name>', 'Temporal task queue to poll', TASK_QUEUE)
+    .addOption(taskQueueOption('Temporal task queue to poll', TASK_QUEUE))
     .option(
       '--max-activities <n>',
       'activities at once (mostly waiting on predictions)',

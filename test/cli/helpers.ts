@@ -4,6 +4,7 @@
  * (vitest runs under npx, which sets npm_*), since they change how hints and errors read.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,9 +41,17 @@ export async function writeSpec(dir: string, text: string, name = 'spec.yaml'): 
 /**
  * The embedded stack's state in the test's own folder unless the test says where: its default home
  * is the checkout's `.state/` (cli/state-home.ts), which a test must never start or stop.
+ * And on the suite's shared Temporal, a task queue of the folder's own unless the test names one:
+ * the tests are teams sharing a namespace, each with a service of its own (MEDIAFLOW_TASK_QUEUE),
+ * so one test's worker never runs another's campaign against the wrong emulator.
  */
 export function withOwnState(cwd: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return env.MEDIAFLOW_STATE_DIR ? env : { ...env, MEDIAFLOW_STATE_DIR: join(cwd, '.state') };
+  const state = env.MEDIAFLOW_STATE_DIR ? {} : { MEDIAFLOW_STATE_DIR: join(cwd, '.state') };
+  const queue =
+    env.TEMPORAL_ADDRESS && !env.MEDIAFLOW_TASK_QUEUE
+      ? { MEDIAFLOW_TASK_QUEUE: `test-${createHash('sha256').update(cwd).digest('hex').slice(0, 12)}` }
+      : {};
+  return { ...env, ...state, ...queue };
 }
 
 /** Runs `script` (bin/mediaflow.js by default, or a link to it) with node; never rejects. */

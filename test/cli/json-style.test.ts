@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { BIN, cleanEnv, mediaflow, tempDir } from './helpers.ts';
+import { BIN, cleanEnv, mediaflow, tempDir, withOwnState } from './helpers.ts';
 
 const exec = promisify(execFile);
 
@@ -74,7 +74,7 @@ describe('every --json output', () => {
     // `run` waits for the decisions: longer than the helper's 60 s limit on a loaded machine.
     const running = exec(process.execPath, [BIN, 'run', 'spec.yaml', '--worker', '--json'], {
       cwd,
-      env,
+      env: withOwnState(cwd, env),
       timeout: 200_000,
     });
     // Decided from another terminal once both stills await review.

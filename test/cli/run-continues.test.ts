@@ -20,7 +20,7 @@ import { storePlan } from '../../records/plan-store.ts';
 import { openStore, recordKey } from '../../store/index.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { BIN, SPEC } from './helpers.ts';
+import { BIN, SPEC, withOwnState } from './helpers.ts';
 
 describe('mediaflow run on a campaign of an older engine', () => {
   it('lists in manifest.jsonl a job the older run recorded but died before listing, and pays it nothing', async () => {
@@ -72,7 +72,7 @@ describe('mediaflow run on a campaign of an older engine', () => {
     };
     const { stderr } = await promisify(execFile)(process.execPath, [BIN, 'run', 'spec.yaml', '--worker'], {
       cwd: dir,
-      env,
+      env: withOwnState(dir, env),
       timeout: 60_000,
     });
     expect(stderr).toContain('continued from its records on engine');
