@@ -65,6 +65,7 @@ export const UNIT = [
   'test/review/prompt-check.test.ts',
   'test/review/refusals.test.ts',
   'test/review/sheet-url.test.ts',
+  'test/review/winners.test.ts',
   'test/store/confined.test.ts',
   'test/store/failures.test.ts',
 ];

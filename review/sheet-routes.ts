@@ -6,6 +6,7 @@
  * Decisions carry the link's name as `by` and go to the workflow in batches of at most 500.
  */
 import { extname } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ReviewDecision } from '../contract/review.ts';
@@ -19,7 +20,11 @@ import type { SendBatch } from './send.ts';
 import { openOutput } from './served-file.ts';
 import type { Layout } from './sheet.ts';
 import { sheetCookie } from './sheet-url.ts';
-import { withWinners } from './winners.ts';
+import { winnerUnrecorded, withWinners } from './winners.ts';
+
+/** How long a loser's answer waits for the winner's record (winners.ts): up to 2 s. */
+const WINNER_WAITS = 10;
+const WINNER_WAIT_MS = 200;
 
 /** What one campaign's sheet is served from. */
 export interface Sheet {
@@ -143,7 +148,13 @@ export function sheetRoutes(
     try {
       const ack = await sendChecked(decisions, await sheet.live.current(), sheet.send);
       sheet.live.invalidate();
-      return await withWinners(ack, await sheet.live.current());
+      let model = await sheet.live.current();
+      for (let wait = 0; wait < WINNER_WAITS && winnerUnrecorded(ack, model); wait++) {
+        await setTimeout(WINNER_WAIT_MS);
+        sheet.live.invalidate();
+        model = await sheet.live.current();
+      }
+      return withWinners(ack, model);
     } catch (error) {
       // The campaign ended, or no worker answered: said on the page, nothing recorded.
       return reply.code(502).send({ message: (error as Error).message });

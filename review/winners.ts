@@ -15,11 +15,7 @@ const PAST: Record<string, string> = {
 
 export function withWinners(ack: ReviewAck, model: CampaignModel): ReviewAck {
   if (!ack.refused.some((refusal) => refusal.reason === 'not_awaiting_review')) return ack;
-  const decided = new Map(
-    model.steps.flatMap((step) =>
-      step.items.flatMap((item) => (item.decision ? [[item.key, item.decision] as const] : [])),
-    ),
-  );
+  const decided = decisionsOf(model);
   return {
     accepted: ack.accepted,
     refused: ack.refused.map((refusal) => {
@@ -32,4 +28,22 @@ export function withWinners(ack: ReviewAck, model: CampaignModel): ReviewAck {
       };
     }),
   };
+}
+
+/**
+ * Whether a refusal for a take decided already names a take whose decision is not recorded yet.
+ * The workflow refuses the second decision as soon as it has accepted the first, while the first's
+ * record is still being written: read the records again before telling the loser who won.
+ */
+export function winnerUnrecorded(ack: ReviewAck, model: CampaignModel): boolean {
+  const decided = decisionsOf(model);
+  return ack.refused.some((refusal) => refusal.reason === 'not_awaiting_review' && !decided.has(refusal.key));
+}
+
+function decisionsOf(model: CampaignModel) {
+  return new Map(
+    model.steps.flatMap((step) =>
+      step.items.flatMap((item) => (item.decision ? [[item.key, item.decision] as const] : [])),
+    ),
+  );
 }
