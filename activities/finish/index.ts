@@ -7,25 +7,19 @@
 import { ServiceError } from '../../api/client/index.ts';
 import { formatUsd } from '../../api/money.ts';
 import { isContentRefusal } from '../../api/wire/index.ts';
-import type { CreateOutcome, FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import type { FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import { writeRefusals } from '../../records/refusals.ts';
 import { attemptOf } from '../create/attempt.ts';
-import {
-  type CreateDeps,
-  isRetake,
-  onModel,
-  type Prepared,
-  prepareCreates,
-  sendPrepared,
-} from '../create/index.ts';
+import { type CreateDeps, isRetake, onModel } from '../create/index.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { heartbeating } from '../heartbeating.ts';
 import { awaitWithin } from './deadline.ts';
 import { saveWithFreshLink } from './fresh-link.ts';
+import { createHeir, prepareHeir } from './heir.ts';
 import type { Download } from './save-output.ts';
 import type { SharedWork } from './shared-work.ts';
 
@@ -171,32 +165,3 @@ export async function finishJob(
 
 /** Download failures with an outcome of their own; any other final refusal is a failed prediction's. */
 const NAMED = new Set<FailureKind>(['download_failed', 'download_stalled', 'output_expired']);
-
-/** The heir's create, reconciled when an earlier attempt may have made it. */
-async function createHeir(
-  deps: FinishDeps,
-  loaded: LoadedPlan,
-  manifest: Manifest,
-  request: FinishRequest,
-  { again, by }: FinishAttempt,
-  prepared?: Prepared,
-): Promise<CreateOutcome | null> {
-  if (!request.heir) return null;
-  // The heir can only have been created after this prediction was.
-  const reconcile = again ? { since: request.startedAt } : null;
-  const ready = prepared ?? (await prepareHeir(deps, loaded, manifest, request, by));
-  const [outcome] = await sendPrepared(deps, manifest, heirRequest(request), ready, reconcile);
-  return outcome ?? null;
-}
-
-function prepareHeir(
-  deps: FinishDeps,
-  loaded: LoadedPlan,
-  manifest: Manifest,
-  request: FinishRequest,
-  by: string,
-): Promise<Prepared> {
-  return prepareCreates(deps, loaded, manifest, heirRequest(request), by);
-}
-
-const heirRequest = (request: FinishRequest) => ({ ...request, items: request.heir ? [request.heir] : [] });

@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { downloadFile } from '../../activities/download.ts';
+import { createActivities } from '../../activities/index.ts';
+import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
 import { ManifestEntry } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
 import { type Activities, activitiesFor, create, predictionIdOf } from './activity-env.ts';
 import { type Harness, harness, twoStills } from './harness.ts';
 
@@ -135,6 +138,44 @@ describe('finishPredictions', () => {
       );
     expect(heirIds(again)).toEqual(heirIds(results));
     expect(h.emulator.ledger().predictionsCreated).toBe(4);
+  });
+
+  it('an heir the service made but answered with a 503 is adopted on the next try: the batch still reports both items, paying once', async () => {
+    const h = await harness();
+    const plan = await h.plan(twoStills('batch-heir-503').replace('repeat: 2', 'repeat: 4'));
+    const first = await bothRequest(h, plan, activitiesFor(h));
+    // The first heir's create reaches the service, whose answer is lost in a 503.
+    let lost = 1;
+    const flaky: ServiceClient = {
+      ...h.service,
+      predictions: {
+        ...h.service.predictions,
+        async create(model, input, options) {
+          const made = await h.service.predictions.create(model, input, options);
+          if (lost-- > 0)
+            throw new ServiceError({
+              message: 'the service is temporarily unavailable',
+              status: 503,
+              type: 'api_error',
+              code: 'SERVICE_UNAVAILABLE',
+              retryable: true,
+              maybeCreated: true,
+            });
+          return made;
+        },
+      },
+    };
+    const request = {
+      ...first,
+      items: first.items.map((item) => ({ ...item, heir: { i: item.i + 2, regen: 0 } })),
+    };
+    const results = await finishBatch(createActivities(activityDeps(flaky)), request);
+    expect(lost).toBe(-1);
+    expect(results).toMatchObject([
+      { kind: 'finished', outcome: { kind: 'succeeded' }, heir: { kind: 'created', i: 2 } },
+      { kind: 'finished', outcome: { kind: 'succeeded' }, heir: { kind: 'created', i: 3 } },
+    ]);
+    expect(h.emulator.ledger()).toMatchObject({ predictionsCreated: 4, duplicates: 0 });
   });
 
   it("restores the manifest line of an item recorded by a worker that died before appending it, on the next batch's first attempt", async () => {
