@@ -103,4 +103,40 @@ describe('a worker process under a supervisor', () => {
     expect((await handle.result()).outcome).toBe('completed');
     expect(h.emulator.ledger()).toMatchObject({ predictionsCreated: 2, duplicates: 0 });
   }, 60_000);
+
+  it('exits 0 soon after its grace period, even while a download it no longer answers for stalls', async () => {
+    // Every download pauses for two minutes halfway: the finish is still saving when the drain ends.
+    const h = await harness({ faults: { slowDownloadMs: 120_000 } });
+    const plan = await h.plan(twoStills('drain-stall'));
+    const named = h.taskQueue.slice(0, -engineQueue('').length);
+    const args = ['worker', '--task-queue', named, '--shutdown-grace', '1'];
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, ...args], {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: temporalAddress(),
+        MEDIAFLOW_API_URL: h.emulator.baseUrl,
+        MEDIAFLOW_API_KEY: h.emulator.apiKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const handle = await h.start(plan);
+    await until(async () => {
+      const { pendingActivities } = (await handle.describe()).raw;
+      return (pendingActivities ?? []).some(
+        (a) => a.activityType?.name?.startsWith('finish') && a.state === STARTED,
+      );
+    });
+    // Two seconds into the stalled download: the pause holds the body open.
+    await sleep(2_000);
+    child.kill('SIGTERM');
+    // The grace (1 s), the SDK's force period (5 s) and the pool's moment (2 s), far below the stall.
+    expect(await exit, output).toBe(0);
+  }, 60_000);
 });
