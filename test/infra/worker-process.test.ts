@@ -11,7 +11,7 @@ import { WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 import { freePort } from '../../worker/process-group.ts';
 import { healthOf, shutdownTimes } from '../../worker/worker-process.ts';
 import { BIN } from '../cli/helpers.ts';
-import { harness, twoStills } from '../engine/harness.ts';
+import { type Harness, harness, twoStills } from '../engine/harness.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 /** PENDING_ACTIVITY_STATE_STARTED (the enum lives in @temporalio/proto, not a dependency). */
@@ -30,6 +30,27 @@ async function status(url: string): Promise<number | undefined> {
     (response) => response.status,
     () => undefined,
   );
+}
+
+/** `mediaflow worker` with `args` as a supervisor starts it, against the harness's emulator. */
+function spawnWorker(h: Harness, args: readonly string[]) {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, ...args], {
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporalAddress(),
+      MEDIAFLOW_API_URL: h.emulator.baseUrl,
+      MEDIAFLOW_API_KEY: h.emulator.apiKey,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, output: () => output };
 }
 
 describe('worker health and drain times', () => {
@@ -59,22 +80,7 @@ describe('a worker process under a supervisor', () => {
     const named = h.taskQueue.slice(0, -engineQueue('').length);
     const args = ['worker', '--task-queue', named, '--health-port', String(healthPort)];
     args.push('--metrics-address', `127.0.0.1:${metricsPort}`, '--shutdown-grace', '20');
-    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, ...args], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: temporalAddress(),
-        MEDIAFLOW_API_URL: h.emulator.baseUrl,
-        MEDIAFLOW_API_KEY: h.emulator.apiKey,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => {
-      child.kill('SIGKILL');
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const { child, exit, output } = spawnWorker(h, args);
 
     await until(async () => (await status(health)) === 200);
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
@@ -91,7 +97,7 @@ describe('a worker process under a supervisor', () => {
     child.kill('SIGTERM');
     // Draining: no longer healthy, still there until the predictions are done and their files kept.
     await until(async () => (await status(health)) === 503, 3_000);
-    expect(await exit, output).toBe(0);
+    expect(await exit, output()).toBe(0);
     // Every activity it had started ended completed, none failed or timed out to be run again.
     const events = (await handle.fetchHistory()).events ?? [];
     const started = events.filter((e) => e.activityTaskStartedEventAttributes).length;
@@ -110,22 +116,7 @@ describe('a worker process under a supervisor', () => {
     const plan = await h.plan(twoStills('drain-stall'));
     const named = h.taskQueue.slice(0, -engineQueue('').length);
     const args = ['worker', '--task-queue', named, '--shutdown-grace', '1'];
-    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, BIN, ...args], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: temporalAddress(),
-        MEDIAFLOW_API_URL: h.emulator.baseUrl,
-        MEDIAFLOW_API_KEY: h.emulator.apiKey,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => {
-      child.kill('SIGKILL');
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const { child, exit, output } = spawnWorker(h, args);
     const handle = await h.start(plan);
     await until(async () => {
       const { pendingActivities } = (await handle.describe()).raw;
@@ -137,6 +128,6 @@ describe('a worker process under a supervisor', () => {
     await sleep(2_000);
     child.kill('SIGTERM');
     // The grace (1 s), the SDK's force period (5 s) and the pool's moment (2 s), far below the stall.
-    expect(await exit, output).toBe(0);
+    expect(await exit, output()).toBe(0);
   }, 60_000);
 });
