@@ -18,23 +18,26 @@ const WORK = `ExecutionStatus="Running" AND WorkflowType!="${GOVERNOR_WORKFLOW}"
 
 /** Running campaigns by name: what the review inbox looks through (only they hold takes to review). */
 export async function runningCampaigns(client: Client): Promise<string[]> {
-  return (await runningWork(client, CAMPAIGNS)).filter((name) => !name.endsWith(NOT_A_CAMPAIGN));
+  const ids = await runningIds(client, CAMPAIGNS);
+  return ids.flatMap((id) => campaignOf(id) ?? []).sort();
 }
 
 /**
  * Every running workflow but mediaflow's own services, campaigns by name, any other workflow as
  * `<id> (not a campaign)`: what keeps `stack stop` from stopping a namespace others may share.
  */
-export function runningWorkflows(client: Client): Promise<string[]> {
-  return runningWork(client, WORK);
+export async function runningWorkflows(client: Client): Promise<string[]> {
+  const ids = await runningIds(client, WORK);
+  return ids.map((id) => campaignOf(id) ?? `${id} (not a campaign)`).sort();
 }
 
-const NOT_A_CAMPAIGN = ' (not a campaign)';
+/** The campaign a workflow id names (workflowIdOf), or null for another workflow. */
+function campaignOf(id: string): string | null {
+  return id.startsWith(PREFIX) ? id.slice(PREFIX.length) : null;
+}
 
-async function runningWork(client: Client, query: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const { workflowId } of client.workflow.list({ query })) {
-    names.push(workflowId.startsWith(PREFIX) ? workflowId.slice(PREFIX.length) : workflowId + NOT_A_CAMPAIGN);
-  }
-  return names.sort();
+async function runningIds(client: Client, query: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const { workflowId } of client.workflow.list({ query })) ids.push(workflowId);
+  return ids;
 }
