@@ -194,7 +194,9 @@ describe('durability', () => {
     const progress = await h.run(plan);
 
     expect(progress.steps.map((s) => s.succeeded)).toEqual([30, 30]);
-    expect(progress.runs).toBeGreaterThanOrEqual(3);
+    // At least one roll-over: how many depends on how many finishes a batch carries, which grows
+    // when the machine is loaded (seen: 2 runs under load, 3–4 quiet).
+    expect(progress.runs).toBeGreaterThanOrEqual(2);
     expect(h.emulator.ledger().predictionsCreated).toBe(60);
     const lengths: number[] = [];
     for await (const run of h.temporal.workflow.list({
