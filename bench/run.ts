@@ -4,7 +4,8 @@
  *   throughput-2k | throughput-10k | chain-1k   mediaflow, then the baseline, on the workload
  *   throughput-100k                              mediaflow alone (no baseline goal at this size)
  *   baseline [workload…]                         the baseline alone (default: every workload with a baseline goal)
- *   shared-key [--jobs N --campaigns K --stagger-s S]   campaigns on one key (bench/shared-key.ts)
+ *   shared-key [--jobs N --campaigns K --stagger-s S --weights 3,1,1,1 --priorities 0,0,0,1]
+ *                                                      campaigns on one key (bench/shared-key.ts)
  *   s3-throughput-2k                             throughput-2k into a folder, then into S3
  *   cluster-10k [--jobs N]                       throughput-10k, two workers, dev server then local cluster
  *   rerun-2k | rerun-100k [--jobs N]             a finished campaign run again unchanged (bench/rerun.ts)
@@ -32,6 +33,8 @@ const { positionals, values } = parseArgs({
     'no-baseline': { type: 'boolean' },
     campaigns: { type: 'string' },
     'stagger-s': { type: 'string' },
+    weights: { type: 'string' },
+    priorities: { type: 'string' },
   },
 });
 const [name, ...rest] = positionals;
@@ -65,14 +68,24 @@ if (name === 's3-throughput-2k') {
   if (full) console.log(`written ${writeResult(name, recorded)}`);
 } else if (name === 'shared-key') {
   const sizes = { jobs: Number(values.jobs ?? 2_500), campaigns: Number(values.campaigns ?? 4) };
-  const result = await measureSharedKey({ ...sizes, staggerS: Number(values['stagger-s'] ?? 5) });
-  const recorded = { benchmark: 'shared-key', ...header(), ...result };
+  const numbers = (list: string | undefined) => list?.split(',').map(Number);
+  const weights = numbers(values.weights);
+  const priorities = numbers(values.priorities);
+  const result = await measureSharedKey({
+    ...sizes,
+    staggerS: Number(values['stagger-s'] ?? 5),
+    ...(weights && { weights }),
+    ...(priorities && { priorities }),
+  });
+  // The equal split, the weighted one and the priority case are kept as three results.
+  const variant = ['shared-key', weights && 'weighted', priorities && 'priority'].filter(Boolean).join('-');
+  const recorded = { benchmark: variant, ...header(), ...result };
   // A smaller run only checks the code: printed, never recorded as the benchmark's result.
   const full = sizes.jobs === 2_500 && sizes.campaigns === 4;
   if (!full) console.log(JSON.stringify(recorded, null, 2));
   for (const v of result.verdicts)
     console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
-  if (full) console.log(`written ${writeResult('shared-key', recorded)}`);
+  if (full) console.log(`written ${writeResult(variant, recorded)}`);
 } else if (name === 'baseline') {
   const withBaseline = Object.values(WORKLOADS).filter((w) => w.goals.wallOverBaseline !== undefined);
   const names = rest.length > 0 ? rest : withBaseline.map((w) => w.name);
