@@ -61,6 +61,7 @@ export const UNIT = [
   'test/review/links.test.ts',
   'test/review/live.test.ts',
   'test/review/model.test.ts',
+  'test/review/report-money.test.ts',
   'test/review/progress-lines.test.ts',
   'test/review/prompt-check.test.ts',
   'test/review/refusals.test.ts',
