@@ -7,6 +7,7 @@
  * clip costs nothing, and a take has one number everywhere (the file's `.take1`).
  */
 import { describe, expect, it } from 'vitest';
+import { spentLine } from '../../cli/commands/report.ts';
 import { paidByJob, paidInAllRuns } from '../../records/manifest.ts';
 import { costLine } from '../../review/cost-line.ts';
 import { buildModel } from '../../review/model.ts';
@@ -90,5 +91,13 @@ describe('take numbers', () => {
     expect(html).toContain('approve (take 1)');
     expect(html).toContain('still/still-shoe-white.take1.png');
     expect(html).not.toContain('take 2');
+  });
+});
+
+describe('report’s own output', () => {
+  it('says the total in all runs and why the steps add up to less', () => {
+    expect(spentLine(model)).toBe(
+      "spent $4.15 in all runs: $3.50 on this plan's steps, $0.65 paid for jobs an edit removed (superseded)",
+    );
   });
 });
