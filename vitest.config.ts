@@ -16,6 +16,7 @@ export const UNIT = [
   'test/cli/live-view.test.ts',
   'test/infra/bundle-cache.test.ts',
   'test/cli/pause-line.test.ts',
+  'test/cli/left-to-run.test.ts',
   'test/cli/caps-command.test.ts',
   'test/cli/worker-log.test.ts',
   'test/emulator/h264-bits.test.ts',

@@ -95,7 +95,9 @@ export function spentLine(model: CampaignModel): string {
   const steps = model.steps.reduce((sum, step) => sum + step.spentUsd, 0);
   const total = `spent ${formatDollars(model.totals.spent)} in all runs`;
   const why = spentLines(model);
-  return why.length === 0 ? total : `${total}: ${formatDollars(steps)} on this plan's steps, ${why.join(', ')}`;
+  return why.length === 0
+    ? total
+    : `${total}: ${formatDollars(steps)} on this plan's steps, ${why.join(', ')}`;
 }
 
 export function summary(file: string, model: CampaignModel): string {

@@ -57,7 +57,11 @@ describe('the report’s money', () => {
   });
 
   it.each([
-    ['a retaken still: this take and all its takes', 'still-shoe-white', 'this take $0.10, $0.20 with retakes'],
+    [
+      'a retaken still: this take and all its takes',
+      'still-shoe-white',
+      'this take $0.10, $0.20 with retakes',
+    ],
     ['a still made once', 'still-shoe-marble', '$0.10'],
     ['a clip made', 'clip-shoe-white', '$1.00'],
     ['a clip skipped since its still was rejected: never created', 'clip-bag-white', 'no cost (not made)'],
