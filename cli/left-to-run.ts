@@ -54,6 +54,11 @@ export interface LeftToRun {
   readonly toRun: readonly JobToRun[];
   /** Jobs not recorded that will not run either: below a rejected take. Not priced. */
   readonly skipped: readonly SkippedJob[];
+  /**
+   * Recorded jobs of reviewed steps whose saved take has no approval yet (undecided, or a retake
+   * asked): their children left to run wait for a reviewer (plan/review-costs.ts, `awaiting`).
+   */
+  readonly awaitingDecision: ReadonlySet<string>;
   readonly voidedApprovals: readonly VoidedApproval[];
 }
 
@@ -80,9 +85,16 @@ export async function leftToRun(
   const outputs = await Promise.all(plan.jobs.map((job) => limit(() => recordedOutput(manifest, job.key))));
   const states = outputs.map((output) => output.state);
   const pending = plan.jobs.filter((_, i) => states[i] !== 'done');
-  if (pending.length === 0)
-    return { recorded: plan.jobs.length, toRun: [], skipped: [], voidedApprovals: [] };
-  const rejected = await rejectedTakes(plan, outputs, store);
+  if (pending.length === 0) {
+    return {
+      recorded: plan.jobs.length,
+      toRun: [],
+      skipped: [],
+      awaitingDecision: new Set(),
+      voidedApprovals: [],
+    };
+  }
+  const { rejected, awaitingDecision } = await decidedTakes(plan, outputs, store);
 
   // Only when something is left (a plan run to its end voids nothing): the recorded outputs this
   // plan no longer has, by step and name, and the approvals recorded for them.
@@ -121,31 +133,33 @@ export async function leftToRun(
       at: decision.at,
     });
   }
-  return { recorded: plan.jobs.length - pending.length, toRun, skipped, voidedApprovals };
+  return { recorded: plan.jobs.length - pending.length, toRun, skipped, awaitingDecision, voidedApprovals };
 }
 
 /**
- * The recorded takes of reviewed steps whose decision is reject, by job key, with their step: the
- * decision recorded for the very take saved (as the run reads it), so a retake's reject of an
- * earlier take does not count.
+ * The recorded takes of reviewed steps by what was decided of them: rejected (by job key, with
+ * the step) or not approved yet. The decision counted is the one recorded for the very take saved
+ * (as the run reads it), so a decision on an earlier take does not count.
  */
-async function rejectedTakes(
+async function decidedTakes(
   plan: Parameters<typeof leftToRun>[0],
   outputs: readonly RecordedOutput[],
   store: Store,
-): Promise<Map<string, string>> {
+): Promise<{ rejected: Map<string, string>; awaitingDecision: Set<string> }> {
   const reviewed = new Set(plan.steps.filter((step) => step.review).map((step) => step.id));
   const rejected = new Map<string, string>();
-  if (reviewed.size === 0) return rejected;
+  const awaitingDecision = new Set<string>();
+  if (reviewed.size === 0) return { rejected, awaitingDecision };
   const decisions = await readDecisions(plan.outputDir, plan.campaign, store);
   for (const [i, job] of plan.jobs.entries()) {
     const output = outputs[i]!;
     if (output.state !== 'done' || !reviewed.has(job.step)) continue;
     const decision = decisions.get(job.key);
-    if (decision?.action === 'reject' && decision.take === output.entry.regenerations)
-      rejected.set(job.key, job.step);
+    const action = decision?.take === output.entry.regenerations ? decision.action : undefined;
+    if (action === 'reject') rejected.set(job.key, job.step);
+    else if (action !== 'approve') awaitingDecision.add(job.key);
   }
-  return rejected;
+  return { rejected, awaitingDecision };
 }
 
 function slot(step: string, name: string): string {

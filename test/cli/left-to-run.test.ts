@@ -102,6 +102,19 @@ describe('jobs left to run after review decisions', () => {
     });
   });
 
+  it('holds back the clip of a recorded still still awaiting its decision: not money before any approval', async () => {
+    const plan = await campaignWith([null, 'approve', 'reject', 'regenerate']);
+    const left = await leftToRun(plan, openStore(plan.outputDir));
+    const jobs = left.toRun.map(({ job }) => job);
+    expect(jobs.map((job) => job.name)).toEqual(['clip-shoe-white', 'clip-shoe-marble', 'clip-bag-marble']);
+    // Only the approved still's clip is paid whatever a reviewer decides next.
+    expect(reviewCosts(jobs, plan.steps, (job) => job.usd ?? 0, left.awaitingDecision)).toEqual({
+      reviewedUsd: 0,
+      beforeApprovalsUsd: 1_000_000,
+      worstCaseUsd: 3_000_000,
+    });
+  });
+
   it('an edited still is made and reviewed afresh: its clip is to run, whatever the old still’s decision', async () => {
     const plan = await campaignWith(['approve', 'approve', 'reject', 'approve']);
     const [s1, c1, s2, c2, s3, c3, ...rest] = plan.jobs;
