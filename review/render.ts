@@ -190,12 +190,12 @@ export function renderRefusalRates(step: StepView): string {
 /** The running totals and the campaign's outcome: the live page replaces this block as it changes. */
 export function renderTotals(model: CampaignModel): string {
   const { spent, committedByApprovals, worstCaseLeft, budget } = model.totals;
-  const stat = (label: string, value: string, cls: string) =>
-    `<div class="stat ${cls}"><span>${label}</span><strong>${value}</strong></div>`;
+  const stat = (label: string, value: string, cls: string, note = '') =>
+    `<div class="stat ${cls}"><span>${label}</span><strong>${value}</strong>${note}</div>`;
   const why = spentLines(model);
+  const note = why.length > 0 ? `<small>${why.map(escapeHtml).join('<br>')}</small>` : '';
   return [
-    stat('spent in all runs', formatDollars(spent), 'spent'),
-    why.length > 0 ? `<p class="stat spent-why">${why.map(escapeHtml).join('<br>')}</p>` : '',
+    stat('spent in all runs', formatDollars(spent), 'spent', note),
     stat('committed by approvals', formatDollars(committedByApprovals), 'committed'),
     stat('worst case left', formatDollars(worstCaseLeft), 'worst'),
     stat('budget', budget === null ? 'none' : formatDollars(budget), 'budget'),
