@@ -1,7 +1,7 @@
 /**
- * What a campaign has paid across all its runs: every take its records hold (records/manifest.ts,
- * `paid`), at least what this run paid. `status` and `run` show it beside this run's spend, which
- * a re-run that found everything made leaves at $0.00.
+ * What a campaign has paid across all its runs: every take its records hold, at least what this
+ * run paid (records/manifest.ts, `paidInAllRuns`; `report` says the same). `status` and `run` show
+ * it beside this run's spend, which a re-run that found everything made leaves at $0.00.
  */
 import type { Client } from '@temporalio/client';
 import type { Micros } from '../api/money.ts';
@@ -12,7 +12,7 @@ import { campaignStart } from '../review/sources.ts';
 /** Null when the records cannot be read from here (a bucket without credentials, a folder elsewhere). */
 export async function campaignTotal(outputDir: string, thisRun: Micros): Promise<Micros | null> {
   try {
-    return Math.max(thisRun, await (await Manifest.open(outputDir)).paid());
+    return await (await Manifest.open(outputDir)).paid(thisRun);
   } catch {
     return null;
   }

@@ -57,7 +57,7 @@ export async function preflight(
   const prices = new Map([...known, ...asked]);
   const priceOf = (job: PlannedJob) => job.usd ?? prices.get(job.key) ?? 0;
   const cost = pending.reduce((sum, job) => sum + priceOf(job), 0);
-  const review = reviewCosts(pending, plan.steps, priceOf);
+  const review = reviewCosts(pending, plan.steps, priceOf, left.awaitingDecision);
   const extra = refusalWorstCase(pending, plan.steps, priceOf);
   const { credits: balance } = await retryRead(() => service.account.balance());
 

@@ -17,7 +17,7 @@ const NAMES_SHOWN = 4;
 export function recordsLines(left: LeftToRun, jobs: number, outputDir: string, cost: string): string[] {
   // Where the user stands reads better than the absolute path the plan holds.
   const where = isS3Url(outputDir) ? outputDir : relative(process.cwd(), outputDir) || '.';
-  if (left.recorded === 0 && left.toRun.every(({ why }) => why === 'new')) {
+  if (left.recorded === 0 && left.skipped.length === 0 && left.toRun.every(({ why }) => why === 'new')) {
     return [`records in ${where}: none of these jobs yet; all ${jobs} to run, ${cost}`];
   }
   const counts = countWhy(left.toRun);
@@ -28,7 +28,8 @@ export function recordsLines(left: LeftToRun, jobs: number, outputDir: string, c
   ].filter(Boolean);
   const lines = [
     `records in ${where}: ${left.recorded} of ${jobs} jobs recorded with their files (free); ` +
-      `${left.toRun.length} to run, ${cost}${why.length > 0 ? `: ${why.join(', ')}` : ''}`,
+      `${left.toRun.length} to run, ${cost}${why.length > 0 ? `: ${why.join(', ')}` : ''}` +
+      skippedText(left),
   ];
   const voided = left.voidedApprovals;
   if (voided.length > 0) {
@@ -43,11 +44,24 @@ export function recordsLines(left: LeftToRun, jobs: number, outputDir: string, c
   return lines;
 }
 
+/** "; 1 skipped: its still was rejected": the jobs below a rejected take, which cost nothing. */
+function skippedText(left: LeftToRun): string {
+  if (left.skipped.length === 0) return '';
+  const byStep = new Map<string, number>();
+  for (const { rejectedStep } of left.skipped) byStep.set(rejectedStep, (byStep.get(rejectedStep) ?? 0) + 1);
+  const parts = [...byStep].map(
+    ([step, n]) => `${n} skipped: ${n === 1 ? 'its' : 'their'} ${step} was rejected`,
+  );
+  return `; ${parts.join(', ')}`;
+}
+
 /** The same account as JSON: money as decimal strings, keys in snake_case. */
 export function recordsJson(left: LeftToRun, costMicros: number, unpricedJobs = 0) {
   const counts = countWhy(left.toRun);
   return {
     recorded_jobs: left.recorded,
+    /** Below a rejected take: not run, not priced. */
+    skipped_jobs: left.skipped.length,
     to_run: {
       jobs: left.toRun.length,
       /** Without the `unpriced_jobs` only the service can price (plan, which asks no service). */

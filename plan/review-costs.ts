@@ -16,17 +16,19 @@ export interface ReviewCosts {
 
 /**
  * What review gates make of a plan's price, for the preflight: null without gates. `jobs` lists
- * parents before children (any subset of a plan, e.g. the jobs left to run).
+ * parents before children (any subset of a plan, e.g. the jobs left to run). `awaiting`: keys of
+ * jobs not in `jobs` (made already) whose decision is still to come, so their children wait too.
  */
 export function reviewCosts(
   jobs: readonly PlannedJob[],
-  steps: readonly PlannedStep[],
+  steps: readonly Pick<PlannedStep, 'id' | 'review'>[],
   priceOf: (job: PlannedJob) => Micros,
+  awaiting: ReadonlySet<string> = new Set(),
 ): ReviewCosts | null {
   const reviewed = new Set(steps.filter((step) => step.review).map((step) => step.id));
   if (reviewed.size === 0) return null;
   /** Keys of reviewed jobs and of their descendants: their children wait for a decision. */
-  const gated = new Set<string>();
+  const gated = new Set<string>(awaiting);
   let reviewedUsd = 0;
   let heldBackUsd = 0;
   let worstCaseUsd = 0;

@@ -5,7 +5,13 @@
  * manifest's lines"):
  *
  * - `take`, `prompt` (as sent), `parent` (the job and file it was made from), `review` (who
- *   decided this take, what and when, or null);
+ *   decided this take, what and when; absent while undecided);
+ * - `provenance` as recorded, never filled with a later decision: it is what the file's XMP says,
+ *   sealed when the file was saved, before anyone could decide on it (so a still's
+ *   `provenance.review` is null; a video's names its still's approval, `of: "parent"`). An audit
+ *   that fetches a lost file again embeds it from the entry read back from these very lines
+ *   (activities/audit.ts, provenance/of-entry.ts): a decision joined into it would make bytes
+ *   whose sha256 is not the one recorded. The line's `review` is where the decision is read.
  * - `superseded`: false for exactly the current plan's outputs, one per job of the plans the
  *   campaigns writing here last ran (current-plan.ts), each job's latest take; true for every
  *   other record (an earlier take, a job edited away), whose `file` is where its bytes are now

@@ -107,6 +107,18 @@ export function paidByJob(takes: readonly ManifestEntry[]): Map<string, Micros> 
 }
 
 /**
+ * What a campaign has paid in all its runs: every recorded take once (`paid`, from paidByJob), or
+ * what this run paid if more (a take the service charged for but that left no record, a failure).
+ * The one rule behind `status`'s and `run`'s "in all runs" (cli/campaign-total.ts) and the report's
+ * headline (review/model.ts), so they never disagree.
+ */
+export function paidInAllRuns(paid: ReadonlyMap<string, Micros>, thisRun: Micros): Micros {
+  let recorded = 0;
+  for (const usd of paid.values()) recorded += usd;
+  return Math.max(thisRun, recorded);
+}
+
+/**
  * Entries kept whole: the most recently recorded or read, which the lookups that follow soonest
  * ask for (a chained job's parent, a retried finish). About 1 KB each.
  */
@@ -192,12 +204,11 @@ export class Manifest {
 
   /**
    * What every recorded take cost, across every run of the campaign (earlier takes of a retaken
-   * or remade job included): what `status` and `run` show as the campaign's total.
+   * or remade job included), at least `thisRun` (paidInAllRuns): what `status`, `run` and
+   * `report` show as the campaign's total.
    */
-  async paid(): Promise<Micros> {
-    let paid = 0;
-    for (const usd of paidByJob(await this.takes()).values()) paid += usd;
-    return paid;
+  async paid(thisRun: Micros = 0): Promise<Micros> {
+    return paidInAllRuns(paidByJob(await this.takes()), thisRun);
   }
 
   /**

@@ -8,7 +8,7 @@ import type { ModelLabel } from '../api/catalogue/index.ts';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
-import type { ManifestEntry } from '../records/manifest.ts';
+import { type ManifestEntry, paidByJob, paidInAllRuns } from '../records/manifest.ts';
 import { type ItemState, stateOf } from './job-state.ts';
 import { type RefusalRate, refusalRates } from './refusal-rates.ts';
 
@@ -38,7 +38,13 @@ export interface Item extends Output {
   readonly prompt: string | null;
   /** Price of one take (micro-dollars), null when only the service knows it. */
   readonly usd: Micros | null;
-  /** Regeneration counter of the saved take (0 for the first). */
+  /** What its saved take cost, and what every take of it cost together (retakes included); 0: none saved. */
+  readonly takeUsd: Micros;
+  readonly paidUsd: Micros;
+  /**
+   * The take saved: the regeneration counter, 0 for the first output, 1 for the first retake (its
+   * file `<name>.take1.<ext>`). The one number the pages, the decisions and the manifest show.
+   */
   readonly take: number;
   readonly decision: DecisionRecord | null;
   /** Why it failed, when the campaign said. */
@@ -67,8 +73,14 @@ export interface StepView {
 }
 
 export interface Totals {
-  /** What the campaign has paid so far (its progress), at least what its saved outputs cost. */
+  /**
+   * What the campaign has paid in all its runs (records/manifest.ts, paidInAllRuns: what `status`
+   * says "in all runs"): the steps' spend, what was paid for jobs no longer in the plan
+   * (`superseded`) and, when this run paid more than its records hold, the difference.
+   */
   readonly spent: Micros;
+  /** Paid for recorded jobs the current plan no longer has (an edit renamed or removed them). */
+  readonly superseded: Micros;
   /** Descendants of approved jobs not saved yet: money the approvals have already decided on. */
   readonly committedByApprovals: Micros;
   /** Everything still to pay if every pending job is generated and every review approved. */
@@ -139,7 +151,7 @@ export function buildModel({
   plan,
   reviewedSteps,
   entries,
-  paid,
+  paid = paidByJob([...entries.values()]),
   decisions,
   progress,
   refusals = new Map(),
@@ -194,6 +206,8 @@ export function buildModel({
         axes: axesOf(job, repeats),
         prompt: typeof entry?.input.prompt === 'string' ? entry.input.prompt : promptOf(job),
         usd: job.usd,
+        takeUsd: chargedOf(entry),
+        paidUsd: paid.get(job.key) ?? chargedOf(entry),
         take: entry?.regenerations ?? 0,
         decision: latest.get(job.key) ?? null,
         failure: failedNames.get(job.name) ?? null,
@@ -214,7 +228,7 @@ export function buildModel({
       plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
       // Every take recorded in every run, or what this run paid for the step if more (a charged failure).
       spentUsd: Math.max(
-        jobs.reduce((sum, job) => sum + (paid?.get(job.key) ?? chargedOf(entries.get(job.key))), 0),
+        jobs.reduce((sum, job) => sum + (paid.get(job.key) ?? chargedOf(entries.get(job.key))), 0),
         progress?.steps.find((s) => s.id === step.id)?.spent ?? 0,
       ),
       counts,
@@ -225,7 +239,7 @@ export function buildModel({
     campaign: plan.campaign,
     outcome: progress?.outcome ?? 'unknown',
     steps,
-    totals: totalsOf(plan, states, progress, steps),
+    totals: totalsOf(plan, states, progress, paid),
     failures: progress?.recentFailures ?? [],
   };
 }
@@ -235,7 +249,7 @@ function totalsOf(
   plan: Plan,
   states: ReadonlyMap<string, ItemState>,
   progress: CampaignProgress | null,
-  steps: readonly StepView[],
+  paid: ReadonlyMap<string, Micros>,
 ): Totals {
   const byKey = new Map(plan.jobs.map((job) => [job.key, job]));
   const approvedAncestor = (job: PlannedJob): boolean => {
@@ -252,12 +266,11 @@ function totalsOf(
     worstCaseLeft += price;
     if (approvedAncestor(job)) committedByApprovals += price;
   }
+  let superseded = 0;
+  for (const [key, usd] of paid) if (!byKey.has(key)) superseded += usd;
   return {
-    // The memo is published about once a second; outputs on the page cost at least what they cost.
-    spent: Math.max(
-      progress?.spent ?? 0,
-      steps.reduce((sum, step) => sum + step.spentUsd, 0),
-    ),
+    spent: paidInAllRuns(paid, progress?.spent ?? 0),
+    superseded,
     committedByApprovals,
     worstCaseLeft,
     budget: progress?.budget ?? plan.budget,

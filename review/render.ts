@@ -2,7 +2,8 @@
  * The page's HTML, rendered on the server: one renderer for the live review page and the static
  * report, so the two never drift. Every value from a spec or a manifest is escaped here.
  */
-import { formatDollars, type Micros } from '../api/money.ts';
+import { formatDollars } from '../api/money.ts';
+import { costLine } from './cost-line.ts';
 import type { CampaignModel, Item, ItemState, Output, StepView } from './model.ts';
 import { type Layout, sheetOf } from './sheet.ts';
 
@@ -33,10 +34,6 @@ const LABELS: Record<ItemState, string> = {
   unrun: 'not run',
   refused: 'refused',
 };
-
-function money(usd: Micros | null): string {
-  return usd === null ? 'priced by the service' : formatDollars(usd);
-}
 
 function media(output: Output, fileUrl: FileUrl, big: boolean): string {
   if (output.file === null) {
@@ -71,7 +68,7 @@ function details(item: Item, fileUrl: FileUrl): string {
     .join('');
   return [
     `<h3>${escapeHtml(item.name)}</h3>`,
-    `<p class="state">${LABELS[item.state]}${item.take > 0 ? ` · take ${item.take + 1}` : ''} · ${money(item.usd)}</p>`,
+    `<p class="state">${LABELS[item.state]}${takeLabel(item)} · ${escapeHtml(costLine(item))}</p>`,
     item.failure ? `<p class="failure">${escapeHtml(item.failure)}</p>` : '',
     item.prompt === null ? '' : `<p class="prompt">${escapeHtml(item.prompt)}</p>`,
     axes ? `<dl>${axes}</dl>` : '',
@@ -97,10 +94,17 @@ function thumb(item: Item, fileUrl: FileUrl): string {
   return `<video src="${escapeHtml(fileUrl(video.file))}" poster="${poster}" data-still muted loop playsinline preload="none"></video>`;
 }
 
+/**
+ * " · take 1" from the first retake on: the regeneration counter, as the file name (`.take1`), the
+ * decision line, the manifest's `take` and the CLI say it (docs/review.md, "Takes").
+ */
+function takeLabel(item: Item): string {
+  return item.take > 0 ? ` · take ${item.take}` : '';
+}
+
 function badge(item: Item): string {
   const videos = item.descendants.filter((kid) => kid.kind === 'video' && kid.file !== null).length;
-  const take = item.take > 0 ? ` · take ${item.take + 1}` : '';
-  return `${LABELS[item.state]}${take}${videos > 0 ? ` · ▶ ${videos}` : ''}`;
+  return `${LABELS[item.state]}${takeLabel(item)}${videos > 0 ? ` · ▶ ${videos}` : ''}`;
 }
 
 /** One item of a sheet; the page swaps it whole when its version changes. */
@@ -111,7 +115,7 @@ export function renderItem(item: Item, fileUrl: FileUrl): string {
         `<i class="dot s-${kid.state}" title="${escapeHtml(`${kid.name}: ${LABELS[kid.state]}`)}"></i>`,
     )
     .join('');
-  const label = `${item.name}: ${LABELS[item.state]}, ${money(item.usd)}`;
+  const label = `${item.name}: ${LABELS[item.state]}, ${costLine(item)}`;
   return [
     `<figure class="item s-${item.state}" role="option" aria-selected="false" tabindex="-1"`,
     ` data-key="${item.key}" data-state="${item.state}" data-version="${escapeHtml(item.version)}"`,
@@ -186,10 +190,12 @@ export function renderRefusalRates(step: StepView): string {
 /** The running totals and the campaign's outcome: the live page replaces this block as it changes. */
 export function renderTotals(model: CampaignModel): string {
   const { spent, committedByApprovals, worstCaseLeft, budget } = model.totals;
-  const stat = (label: string, value: string, cls: string) =>
-    `<div class="stat ${cls}"><span>${label}</span><strong>${value}</strong></div>`;
+  const stat = (label: string, value: string, cls: string, note = '') =>
+    `<div class="stat ${cls}"><span>${label}</span><strong>${value}</strong>${note}</div>`;
+  const why = spentLines(model);
+  const note = why.length > 0 ? `<small>${why.map(escapeHtml).join('<br>')}</small>` : '';
   return [
-    stat('spent', formatDollars(spent), 'spent'),
+    stat('spent in all runs', formatDollars(spent), 'spent', note),
     stat('committed by approvals', formatDollars(committedByApprovals), 'committed'),
     stat('worst case left', formatDollars(worstCaseLeft), 'worst'),
     stat('budget', budget === null ? 'none' : formatDollars(budget), 'budget'),
@@ -206,4 +212,19 @@ export function renderFailures(model: CampaignModel): string {
     )
     .join('');
   return `<section class="failures" aria-label="failures"><h2>Failures</h2><ul>${rows}</ul></section>`;
+}
+
+/**
+ * Why the headline is more than the steps' spend, when it is: "$1.66 paid for jobs an edit removed
+ * (superseded)", and what this run paid that no record holds (a take charged but not saved). With
+ * them the steps add up to the headline.
+ */
+export function spentLines(model: CampaignModel): string[] {
+  const { spent, superseded } = model.totals;
+  const steps = model.steps.reduce((sum, step) => sum + step.spentUsd, 0);
+  const unrecorded = spent - steps - superseded;
+  return [
+    superseded > 0 && `${formatDollars(superseded)} paid for jobs an edit removed (superseded)`,
+    unrecorded > 0 && `${formatDollars(unrecorded)} paid for takes no record holds (charged, not saved)`,
+  ].filter((line): line is string => typeof line === 'string');
 }

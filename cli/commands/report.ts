@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { formatUsd } from '../../api/money.ts';
+import { formatDollars, formatUsd } from '../../api/money.ts';
 import { campaignProgress } from '../../control/campaign.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import type { CampaignModel } from '../../review/model.ts';
+import { spentLines } from '../../review/render.ts';
 import { writeReport } from '../../review/report.ts';
 import { sourcesOf } from '../../review/sources.ts';
 import { isS3Url } from '../../store/index.ts';
@@ -25,7 +26,7 @@ export function register(program: Command): void {
     .description(
       'Write report.html into the output folder (or the S3 prefix): every step as a contact sheet, failures, costs, decisions.',
     )
-    .option('--json', 'print { file, steps } as JSON')
+    .option('--json', 'print { file, spent_usd, superseded_usd, steps } as JSON')
     .action(async (target: string, options: { json?: boolean }) => {
       const env = await openEnvironment({ service: false });
       if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
@@ -36,7 +37,14 @@ export function register(program: Command): void {
         if (!load) return;
         const { file, model } = await writeReport(await load());
         process.stdout.write(
-          options.json ? jsonOutput({ file, steps: stepLines(model) }) : `${summary(file, model)}\n`,
+          options.json
+            ? jsonOutput({
+                file,
+                spent_usd: formatUsd(model.totals.spent),
+                superseded_usd: formatUsd(model.totals.superseded),
+                steps: stepLines(model),
+              })
+            : `${summary(file, model)}\n`,
         );
       } finally {
         await env.close();
@@ -79,7 +87,20 @@ function stepLines(model: CampaignModel) {
   }));
 }
 
-function summary(file: string, model: CampaignModel): string {
+/**
+ * "spent $5.75 in all runs: $4.09 on this plan's steps, $1.66 paid for jobs an edit removed
+ * (superseded)": the campaign's total as `status` says it, and why the steps add up to less.
+ */
+export function spentLine(model: CampaignModel): string {
+  const steps = model.steps.reduce((sum, step) => sum + step.spentUsd, 0);
+  const total = `spent ${formatDollars(model.totals.spent)} in all runs`;
+  const why = spentLines(model);
+  return why.length === 0
+    ? total
+    : `${total}: ${formatDollars(steps)} on this plan's steps, ${why.join(', ')}`;
+}
+
+export function summary(file: string, model: CampaignModel): string {
   const steps = stepLines(model).flatMap((step) => [
     `  ${step.id}: ${step.jobs} jobs, ${Object.entries(step.counts)
       .map(([state, n]) => `${n} ${state}`)
@@ -94,5 +115,5 @@ function summary(file: string, model: CampaignModel): string {
       ),
   ]);
   const shown = isS3Url(file) ? file : relative(process.cwd(), file) || file;
-  return [`wrote ${shown}`, ...steps].join('\n');
+  return [`wrote ${shown}`, spentLine(model), ...steps].join('\n');
 }

@@ -164,6 +164,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       const report = await preflight(service, plan);
       console.error(
         `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +
+          // Below a rejected take: never created, so not in the price (cli/left-to-run.ts).
+          (report.left.skipped.length > 0
+            ? `, ${report.left.skipped.length} skipped (rejected upstream)`
+            : '') +
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
       if (report.review) console.error(reviewLine(report.review));

@@ -54,9 +54,14 @@ async function runPlan(plan: Plan, manifest: Manifest): Promise<void> {
 async function save(
   manifest: Manifest,
   job: PlannedJob,
-  options: { take?: number; replaces?: string | null; at?: number } = {},
+  options: {
+    take?: number;
+    replaces?: string | null;
+    at?: number;
+    provenance?: ManifestEntry['provenance'];
+  } = {},
 ): Promise<ManifestEntry> {
-  const { take = 0, replaces = null, at = 1 } = options;
+  const { take = 0, replaces = null, at = 1, provenance } = options;
   const bytes = `${job.key} take ${take}`;
   const file = `${job.step}/${job.name}${take > 0 ? `.take${take}` : ''}.png`;
   await mkdir(join(manifest.outputDir, job.step), { recursive: true });
@@ -74,6 +79,7 @@ async function save(
     bytes: Buffer.byteLength(bytes),
     output_url: `https://cdn.example/${job.key}-${take}.png`,
     parent: null,
+    ...(provenance ? { provenance } : {}),
     regenerations: take,
     created_at: '2026-11-27T09:00:00.000Z',
     finished_at: `2026-11-27T09:00:${String(at).padStart(2, '0')}.000Z`,
@@ -158,6 +164,28 @@ describe('the manifest made from the records', () => {
     expect(lines[1]).toMatchObject({ file: retake.file, prompt: 'A red mug', review: { action: 'approve' } });
     // A record without its own `parent` still names it, from the plan and its provenance.
     expect(lines[2]!.parent).toMatchObject({ key: still!.key });
+  });
+
+  it('joins the decision into `review`, and keeps `provenance` as the file’s XMP holds it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-view-'));
+    const plan = await planOf(dir, 'A {{color}} mug', 'red');
+    const manifest = await Manifest.open(plan.outputDir);
+    await runPlan(plan, manifest);
+    const [still] = plan.jobs;
+    // Sealed into the file when it was saved, before anyone could decide on it.
+    const sealed = { campaign: plan.campaign, plan_digest: 'd'.repeat(64), parent_file: null, review: null };
+    await save(manifest, still!, { provenance: sealed });
+    const at = '2026-11-27T09:00:05.000Z';
+    await writeDecisions(plan.outputDir, plan.campaign, [
+      { key: still!.key, take: 0, action: 'reject', by: 'ana', at, source: 'reviewer' },
+    ]);
+    await rebuildManifest(plan.outputDir, manifest.store);
+    const [line] = await manifestLines(manifest.store);
+    expect(line!.review).toMatchObject({ action: 'reject', by: 'ana', at, take: 0 });
+    expect(line!.provenance).toEqual(sealed);
+    // What an audit re-fetch embeds again (its entry read back from the rewritten manifest.jsonl):
+    // the XMP as first delivered, so the recorded sha256 still holds.
+    expect((await (await Manifest.open(plan.outputDir)).get(still!.key))?.provenance).toEqual(sealed);
   });
 
   it('reads the records when manifest.jsonl has a garbled line or a torn tail, and run’s rebuild repairs the file', async () => {

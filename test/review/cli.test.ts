@@ -131,6 +131,11 @@ it('decides from the command line, reports and serves the page', async () => {
   // From the spec the same report, the campaign found by its name.
   const fromSpec = await run('report', 'spec.yaml');
   expect(fromSpec.stdout).toBe(report.stdout);
+  // The total is the ledger's; a re-run would make nothing: the rejected stills' clips are skipped, not priced.
+  expect(report.stdout).toContain(`spent $${h.emulator.ledger().creditsCharged} in all runs`);
+  expect((await run('plan', 'spec.yaml')).stdout).toContain(
+    '6 of 8 jobs recorded with their files (free); 0 to run, $0.00; 2 skipped: their still was rejected',
+  );
 
   // `review` prints its URL, serves the page, and stops on Ctrl-C.
   // In the state folder `run` and `review-link` use: the links' secret is kept there.

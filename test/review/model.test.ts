@@ -100,6 +100,7 @@ describe('the campaign model', () => {
     // Approved s2's clip ($1) is committed; left in the worst case: that clip, s4 and its clip.
     expect(model.totals).toEqual({
       spent: 3_300_000,
+      superseded: 0,
       committedByApprovals: 1_000_000,
       worstCaseLeft: 2_100_000,
       budget: 10_000_000,

@@ -140,7 +140,7 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   await page.keyboard.press('g');
   await page.waitForSelector('#status .ok', { timeout: 10_000 });
   await page.waitForSelector(
-    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 2")`,
+    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 1")`,
     {
       timeout: 30_000,
     },
@@ -151,14 +151,14 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   expect(created.map(([, count]) => count)).toEqual([1]);
   expect(duplicates).toBe(0);
   await page.click(`.item[data-key="${watchMarble!.key}"]`);
-  expect(await page.locator('#detail').textContent()).toContain('take 2');
+  expect(await page.locator('#detail').textContent()).toContain('take 1');
 
   // The step lets a reviewer change the prompt: p asks for one, and the third take is made from it.
   await page.keyboard.press('p');
   await page.fill('#prompt-dialog textarea', 'Acme watch on dark slate, low key light');
   await page.click('#prompt-dialog button[value="ok"]');
   await page.waitForSelector(
-    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 3")`,
+    `.item[data-key="${watchMarble!.key}"] .badge:text("awaiting review · take 2")`,
     {
       timeout: 30_000,
     },
