@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { onTestFinished } from 'vitest';
+import { startEmulator } from '../../emulator/index.ts';
+import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 const exec = promisify(execFile);
@@ -86,3 +89,24 @@ steps:
     matrix: { color: [red, green, blue] }
     input: { prompt: "A {{color}} mug on oak" }
 `;
+
+/**
+ * SPEC under a campaign name of its own (`prefix` and a unique tail), in a folder of its own, and
+ * `run(...args)` typing mediaflow there against the suite's Temporal and an emulator of its own
+ * that answers at once.
+ */
+export async function specOnSuiteStack(prefix: string) {
+  const emulator = await startEmulator({ port: 0, timeScale: 0 });
+  onTestFinished(() => emulator.close());
+  const dir = await tempDir();
+  const campaign = uniqueTaskQueue(prefix);
+  const spec = SPEC.replace('CAMPAIGN', campaign);
+  await writeSpec(dir, spec);
+  const env = cleanEnv({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    MEDIAFLOW_API_URL: emulator.baseUrl,
+    MEDIAFLOW_API_KEY: emulator.apiKey,
+  });
+  const run = (...args: string[]) => mediaflow(args, { cwd: dir, env });
+  return { emulator, dir, campaign, spec, run };
+}

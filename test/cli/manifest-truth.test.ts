@@ -7,26 +7,8 @@
 import { createHash } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { startEmulator } from '../../emulator/index.ts';
-import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { cleanEnv, lines, mediaflow, SPEC, tempDir, writeSpec } from './helpers.ts';
-
-async function setup() {
-  const emulator = await startEmulator({ port: 0, timeScale: 0 });
-  onTestFinished(() => emulator.close());
-  const dir = await tempDir();
-  const campaign = uniqueTaskQueue('truth');
-  const spec = SPEC.replace('CAMPAIGN', campaign);
-  await writeSpec(dir, spec);
-  const env = cleanEnv({
-    TEMPORAL_ADDRESS: temporalAddress(),
-    MEDIAFLOW_API_URL: emulator.baseUrl,
-    MEDIAFLOW_API_KEY: emulator.apiKey,
-  });
-  const run = (...args: string[]) => mediaflow(args, { cwd: dir, env });
-  return { emulator, dir, campaign, spec, run };
-}
+import { describe, expect, it } from 'vitest';
+import { lines, specOnSuiteStack, writeSpec } from './helpers.ts';
 
 interface Line {
   key: string;
@@ -45,7 +27,7 @@ const sha256 = async (file: string) =>
 
 describe('the manifest lists the current plan', () => {
   it('after an edit, export lists exactly the current plan; earlier outputs keep their bytes under their own names', async () => {
-    const { dir, campaign, spec, run } = await setup();
+    const { dir, campaign, spec, run } = await specOnSuiteStack('truth');
     expect((await run('run', 'spec.yaml', '--worker')).code).toBe(0);
     // The prompt edited (same names, new keys) and one colour renamed.
     await writeSpec(dir, spec.replace('on oak', 'on slate').replace('red, green', 'crimson, green'));
@@ -77,7 +59,7 @@ describe('the manifest lists the current plan', () => {
   }, 180_000);
 
   it('a garbled manifest hides no job and is rewritten; a damaged record is repaired from the service, paying nothing', async () => {
-    const { emulator, dir, campaign, run } = await setup();
+    const { emulator, dir, campaign, run } = await specOnSuiteStack('truth');
     expect((await run('run', 'spec.yaml', '--worker')).code).toBe(0);
     const manifestFile = join(dir, 'out', 'manifest.jsonl');
     const [one, two, three] = lines(await readFile(manifestFile, 'utf8'));

@@ -6,25 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { startEmulator } from '../../emulator/index.ts';
-import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { cleanEnv, mediaflow, SPEC, tempDir, writeSpec } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { specOnSuiteStack, writeSpec } from './helpers.ts';
 
 describe('report after an edit', () => {
   it('heads with the ledger’s total and names what was paid for the job the edit removed', async () => {
-    const emulator = await startEmulator({ port: 0, timeScale: 0 });
-    onTestFinished(() => emulator.close());
-    const dir = await tempDir();
-    const campaign = uniqueTaskQueue('money');
-    const spec = SPEC.replace('CAMPAIGN', campaign);
-    await writeSpec(dir, spec);
-    const env = cleanEnv({
-      TEMPORAL_ADDRESS: temporalAddress(),
-      MEDIAFLOW_API_URL: emulator.baseUrl,
-      MEDIAFLOW_API_KEY: emulator.apiKey,
-    });
-    const cli = (...args: string[]) => mediaflow(args, { cwd: dir, env });
+    const { emulator, dir, spec, campaign, run: cli } = await specOnSuiteStack('money');
 
     // Three stills at $0.03; then red renamed crimson: one still more, $0.12 paid in all.
     expect((await cli('run', 'spec.yaml', '--worker')).code).toBe(0);
