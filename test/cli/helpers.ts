@@ -93,9 +93,9 @@ steps:
 /**
  * SPEC under a campaign name of its own (`prefix` and a unique tail), in a folder of its own, and
  * `run(...args)` typing mediaflow there against the suite's Temporal and an emulator of its own
- * that answers at once.
+ * that answers at once (`extraEnv`: an S3 server's settings, say).
  */
-export async function specOnSuiteStack(prefix: string) {
+export async function specOnSuiteStack(prefix: string, extraEnv: Record<string, string> = {}) {
   const emulator = await startEmulator({ port: 0, timeScale: 0 });
   onTestFinished(() => emulator.close());
   const dir = await tempDir();
@@ -106,6 +106,7 @@ export async function specOnSuiteStack(prefix: string) {
     TEMPORAL_ADDRESS: temporalAddress(),
     MEDIAFLOW_API_URL: emulator.baseUrl,
     MEDIAFLOW_API_KEY: emulator.apiKey,
+    ...extraEnv,
   });
   const run = (...args: string[]) => mediaflow(args, { cwd: dir, env });
   return { emulator, dir, campaign, spec, run };
