@@ -24,7 +24,7 @@ import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';
 import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
-import { workerServes } from './worker-presence.ts';
+import { workerServing } from './worker-presence.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
 export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
@@ -272,38 +272,6 @@ export class NoWorkerError extends Error {
       `${campaign} is running, but no worker on task queue ${taskQueue} answered for its progress (${reason})`,
     );
   }
-}
-
-/**
- * Whether a worker serves the campaign (control/worker-presence.ts): one has polled its task queue
- * for workflow tasks lately, and no workflow task of the run has waited long for one.
- */
-async function workerServing(
-  client: Client,
-  taskQueue: string,
-  pendingTask: PendingTask | null | undefined,
-): Promise<boolean> {
-  const { pollers } = await client.workflowService.describeTaskQueue({
-    namespace: client.options.namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW (the enum lives in @temporalio/proto, not a dependency)
-  });
-  // Scheduled, not started (PENDING_WORKFLOW_TASK_STATE_SCHEDULED): this attempt's time, so a
-  // task a live worker keeps failing (and starting again) never reads as waiting for one.
-  const waiting = pendingTask?.state === 1 ? pendingTask.scheduledTime : null;
-  return workerServes({
-    pollersSeenAt: (pollers ?? []).map((poller) => msOf(poller.lastAccessTime)),
-    taskScheduledAt: waiting ? msOf(waiting) : null,
-    now: Date.now(),
-  });
-}
-
-type PendingTask = NonNullable<Awaited<ReturnType<WorkflowHandle['describe']>>['raw']['pendingWorkflowTask']>;
-type Timestamp = PendingTask['scheduledTime'];
-
-/** A protobuf timestamp in ms since the epoch (0 when absent). */
-function msOf(at: Timestamp): number {
-  return Number(at?.seconds ?? 0) * 1000 + Math.floor((at?.nanos ?? 0) / 1e6);
 }
 
 /** The server's own words (e.g. "no poller seen for task queue recently") behind a client error. */

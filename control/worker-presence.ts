@@ -13,6 +13,8 @@
  * say "gone" too early or too late.
  */
 
+import type { Client, WorkflowHandle } from '@temporalio/client';
+
 /** An idle worker's long poll is renewed about every minute: a poller not seen for two is gone. */
 export const POLLER_GONE_MS = 120_000;
 
@@ -30,4 +32,36 @@ export interface PresenceFacts {
 export function workerServes({ pollersSeenAt, taskScheduledAt, now }: PresenceFacts): boolean {
   if (taskScheduledAt !== null && now - taskScheduledAt > TASK_UNSTARTED_MS) return false;
   return pollersSeenAt.some((at) => now - at < POLLER_GONE_MS);
+}
+
+/**
+ * Whether a worker serves the campaign, as the server tells: one has polled its task queue
+ * for workflow tasks lately, and no workflow task of the run has waited long for one.
+ */
+export async function workerServing(
+  client: Client,
+  taskQueue: string,
+  pendingTask: PendingTask | null | undefined,
+): Promise<boolean> {
+  const { pollers } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW (the enum lives in @temporalio/proto, not a dependency)
+  });
+  // Scheduled, not started (PENDING_WORKFLOW_TASK_STATE_SCHEDULED): this attempt's time, so a
+  // task a live worker keeps failing (and starting again) never reads as waiting for one.
+  const waiting = pendingTask?.state === 1 ? pendingTask.scheduledTime : null;
+  return workerServes({
+    pollersSeenAt: (pollers ?? []).map((poller) => msOf(poller.lastAccessTime)),
+    taskScheduledAt: waiting ? msOf(waiting) : null,
+    now: Date.now(),
+  });
+}
+
+type PendingTask = NonNullable<Awaited<ReturnType<WorkflowHandle['describe']>>['raw']['pendingWorkflowTask']>;
+type Timestamp = PendingTask['scheduledTime'];
+
+/** A protobuf timestamp in ms since the epoch (0 when absent). */
+function msOf(at: Timestamp): number {
+  return Number(at?.seconds ?? 0) * 1000 + Math.floor((at?.nanos ?? 0) / 1e6);
 }
