@@ -14,6 +14,7 @@ export const UNIT = [
   'test/architecture/suite-config.test.ts',
   'test/cli/exit-codes.test.ts',
   'test/cli/live-view.test.ts',
+  'test/cli/status-truth.test.ts',
   'test/infra/bundle-cache.test.ts',
   'test/cli/pause-line.test.ts',
   'test/cli/left-to-run.test.ts',

@@ -5,6 +5,7 @@
  */
 import { formatDollars } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
+import { doneOf as done, endedOf as ended, jobsDone } from './step-figures.ts';
 
 const MIN_BAR = 8;
 const MAX_BAR = 50;
@@ -21,8 +22,6 @@ export interface FrameFacts {
   readonly outage?: string | null;
 }
 
-const done = (s: StepProgress) => s.succeeded + s.cached;
-
 /**
  * Outputs waiting for a reviewer's decision, and whether that is all the campaign waits for
  * (nothing in flight): then no ETA means anything, the next move is a person's.
@@ -31,8 +30,6 @@ export function reviewWait(p: CampaignProgress): { awaiting: number; only: boole
   const awaiting = p.steps.reduce((n, s) => n + (s.awaiting_review ?? 0), 0);
   return { awaiting, only: awaiting > 0 && p.steps.every((s) => s.running === 0) };
 }
-const ended = (s: StepProgress) =>
-  done(s) + s.failed + s.skipped + s.canceled + (s.refused ?? 0) + (s.timed_out ?? 0);
 
 export function renderFrame(p: CampaignProgress, facts: FrameFacts): string[] {
   const room = Math.max(20, facts.width - 1);
@@ -100,12 +97,11 @@ function bar(s: StepProgress, width: number): string {
 }
 
 function footer(p: CampaignProgress, facts: FrameFacts, room: number): string {
-  const finished = p.steps.reduce((n, s) => n + ended(s), 0);
-  const planned = p.steps.reduce((n, s) => n + s.planned, 0);
   const spent = formatDollars(p.spent);
   const committed = formatDollars(p.committed);
   const budget = p.budget === null ? 'no budget' : `budget ${formatDollars(p.budget)}`;
-  const jobs = `${finished}/${planned} jobs`;
+  // What the bars count, summed: failed, skipped and canceled jobs are named on their bars.
+  const jobs = jobsDone(p);
   const state =
     p.outcome !== 'running'
       ? 'finished'

@@ -8,9 +8,8 @@ import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 import { pauseState } from './pause-line.ts';
-
-const finished = (s: StepProgress) =>
-  s.succeeded + s.cached + s.failed + s.skipped + (s.refused ?? 0) + (s.timed_out ?? 0);
+import { shownProgress } from './shown-progress.ts';
+import { endedOf, jobsDone } from './step-figures.ts';
 
 /**
  * `total`: what the campaign has paid across its runs (its records, cli/campaign-total.ts), shown
@@ -23,19 +22,19 @@ export function moneyLine(p: CampaignProgress, total: Micros | null = null): str
     total === null || total === p.spent
       ? `spent ${formatDollars(p.spent)}`
       : `spent ${formatDollars(p.spent)} in this run (${formatDollars(total)} in all runs)`;
-  // Nothing is in flight once the campaign has ended: the summary line stays within 80 columns.
+  // Nothing is committed once the campaign has ended: the summary line stays within 80 columns.
   if (p.outcome !== 'running') return `${spent}, ${budget}`;
-  // Older memos carry only what is committed, which counts jobs still being created too.
-  return `${spent} + ${formatDollars(p.inFlight ?? p.committed)} in flight, ${budget}`;
+  // The frame's figure under the frame's label (docs/cli.md, "Money"): the price of the jobs
+  // started and not ended, held against the budget. "In flight" once named a narrower figure here
+  // (created at the service), which left out heirs the service had already made.
+  return `${spent} + ${formatDollars(p.committed)} committed, ${budget}`;
 }
 
 export function statusLine(p: CampaignProgress, total: Micros | null = null): string {
-  const done = p.steps.reduce((n, s) => n + finished(s), 0);
-  const planned = p.steps.reduce((n, s) => n + s.planned, 0);
   const { awaiting, only } = reviewWait(p);
   const review = awaiting > 0 ? `, ${awaiting} awaiting review` : '';
   const eta = p.etaMs === null || only ? '' : `, about ${duration(p.etaMs)} left`;
-  return `${p.campaign}: ${done}/${planned} jobs, ${moneyLine(p, total)}${review}${eta}`;
+  return `${p.campaign}: ${jobsDone(p)}, ${moneyLine(p, total)}${review}${eta}`;
 }
 
 const ERASE_DOWN = '\x1b[J';
@@ -69,8 +68,10 @@ export class ProgressDisplay {
     return this.stream.columns || process.stdout.columns || 80;
   }
 
-  update(p: CampaignProgress, paused = false): void {
+  update(given: CampaignProgress, paused = false): void {
     const now = this.clock();
+    // What status shows of the same memo (its waiting jobs, whether it still submits).
+    const p = shownProgress(given, { now, paused });
     const etaMs = this.eta.etaMs(p, now);
     if (!this.live) {
       if (now - this.lastLine >= 5_000) {
@@ -127,9 +128,12 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['refused', (s) => s.refused ?? 0, false],
   ['timed out', (s) => s.timed_out ?? 0, false],
   ['canceled', (s) => s.canceled, false],
-  // Jobs at the service now are not "not run": a running campaign's table says so.
+  // Jobs at the service now are not "not run": a running campaign's table says so, and jobs it
+  // can still run are waiting (those behind a parent's review too); "not run" are the rest, which
+  // this run will not make (it finished or stopped submitting).
   ['running', (s) => s.running, false],
-  ['not run', (s) => s.planned - finished(s) - s.canceled - s.running, false],
+  ['waiting', (s) => s.waiting, false],
+  ['not run', (s) => Math.max(0, s.planned - endedOf(s) - s.running - s.waiting), false],
   // Reviewed steps (docs/review.md): outputs waiting for a decision, and the decisions so far.
   ['awaiting review', (s) => s.awaiting_review ?? 0, false],
   ['approved', (s) => s.approved ?? 0, false],
@@ -145,11 +149,15 @@ const COLUMNS: readonly [string, (s: StepProgress) => string | number, boolean][
   ['link refreshed', (s) => s.links_refreshed ?? 0, false],
 ];
 
-/** `endedAt`: when the campaign's workflow closed; omitted or null while it runs. */
+/**
+ * `endedAt`: when the campaign's workflow closed; omitted or null while it runs. `paused`: no
+ * worker serves it (control/worker-presence.ts).
+ */
 export function summaryTable(
   p: CampaignProgress,
   endedAt: number | null = null,
   total: Micros | null = null,
+  paused = false,
 ): string {
   const shown = COLUMNS.filter(([, value, always]) => always || p.steps.some((s) => value(s) !== 0));
   const cells = [
@@ -170,7 +178,7 @@ export function summaryTable(
   return [
     ...lines,
     '',
-    outcomeLine(p, endedAt, total),
+    outcomeLine(p, endedAt, total, paused),
     ...[stopAdvice(p.outcome, p.stopMessage)].filter((line) => line !== null),
     ...(failures.length > 0 ? ['recent failures:', ...failures] : []),
   ].join('\n');
@@ -200,13 +208,18 @@ export function columnGroups(widths: readonly number[], limit: number): number[]
   return groups;
 }
 
-/** "Completed in 12s; spent $0.09 + $0.00 in flight, budget $1.00". */
+/** "Completed in 12s; spent $0.09, budget $1.00"; "Running for 5s; spent $0.03 + $0.06 committed, …". */
 export function outcomeLine(
   p: CampaignProgress,
   endedAt: number | null = null,
   total: Micros | null = null,
+  paused = false,
 ): string {
   const took = duration((endedAt ?? Date.now()) - p.startedAt);
+  // Paused, it is not "running for" anything: nothing has moved since its worker left.
+  if (p.outcome === 'running' && paused) {
+    return `Paused (no worker), started ${took} ago; ${moneyLine(p, total)}`;
+  }
   return `${outcomeText(p)} ${p.outcome === 'running' ? 'for' : 'in'} ${took}; ${moneyLine(p, total)}`;
 }
 

@@ -24,6 +24,7 @@ import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';
 import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
+import { workerServing } from './worker-presence.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
 export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
@@ -264,9 +265,6 @@ export interface CampaignView {
   readonly paused: boolean;
 }
 
-/** An idle worker's long poll is renewed about every minute: a poller not seen for two is gone. */
-const POLLER_GONE_MS = 120_000;
-
 export class NoWorkerError extends Error {
   constructor(workflowId: string, taskQueue: string, reason: string) {
     const campaign = workflowId.replace(/^mediaflow-/, ''); // workflowIdOf's prefix
@@ -274,20 +272,6 @@ export class NoWorkerError extends Error {
       `${campaign} is running, but no worker on task queue ${taskQueue} answered for its progress (${reason})`,
     );
   }
-}
-
-/**
- * Whether any worker has polled the task queue for workflow tasks lately (a server clock minutes
- * off ours would only make this say "gone" too early or too late).
- */
-async function workflowPollers(client: Client, taskQueue: string): Promise<boolean> {
-  const { pollers } = await client.workflowService.describeTaskQueue({
-    namespace: client.options.namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW (the enum lives in @temporalio/proto, not a dependency)
-  });
-  const recent = Date.now() - POLLER_GONE_MS;
-  return (pollers ?? []).some((poller) => Number(poller.lastAccessTime?.seconds ?? 0) * 1000 > recent);
 }
 
 /** The server's own words (e.g. "no poller seen for task queue recently") behind a client error. */
@@ -319,7 +303,7 @@ export async function campaignView(
   if (status.name !== 'RUNNING') {
     return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null, paused: false };
   }
-  const paused = !(await workflowPollers(client, taskQueue));
+  const paused = !(await workerServing(client, taskQueue, raw.pendingWorkflowTask));
   const published = CampaignProgress.safeParse(memo?.progress);
   if (published.success) {
     // Finishes waiting out an outage pause nothing the workflow knows of: named here (finish-outage.ts).

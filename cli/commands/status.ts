@@ -8,10 +8,10 @@ import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { jsonOutput } from '../json-output.ts';
-import { etaAt } from '../live-frame.ts';
 import { notifyLine } from '../notify-line.ts';
 import { pauseLine } from '../pause-line.ts';
 import { statusLine, summaryTable } from '../progress-view.ts';
+import { shownProgress } from '../shown-progress.ts';
 
 export function register(program: Command): void {
   program
@@ -27,9 +27,9 @@ export function register(program: Command): void {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
         const awaiting = await awaitingReview(env, campaign, progress);
         const total = await campaignTotalOf(env.client, campaign, progress.spent);
-        // The time left as of now: none while paused (nothing moves it toward an end), and none once
-        // a memo nobody updates has run out of it (a detached worker looks like a poller for minutes).
-        const now = { ...progress, etaMs: paused ? null : etaAt(progress, Date.now()) };
+        // As of now, as `run`'s frame shows it: no time left while paused, awaiting a reviewer,
+        // stopping or finished; jobs behind a parent's review waiting; a finished one not submitting.
+        const now = shownProgress(progress, { now: Date.now(), paused });
         if (options.json) {
           const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
           const output = { ...now, campaign_spent: total, paused, awaiting_review };
@@ -42,7 +42,7 @@ export function register(program: Command): void {
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           const outage = pauseLine(progress, Date.now());
           const outageLine = outage ? `\n${outage}` : '';
-          const table = summaryTable(progress, closedAt, total);
+          const table = summaryTable(now, closedAt, total, paused);
           const line = statusLine(now, total);
           const notices = notifyLine(progress);
           const noticeLine = notices ? `\n${notices}` : '';

@@ -2,13 +2,15 @@
  * `status` and `cancel` as a user types them, against the suite's Temporal and an emulator in
  * this process: unknown and finished campaigns, and how long a campaign took.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
-import { cleanEnv, lines, mediaflow, SPEC, tempDir, writeSpec } from './helpers.ts';
+import { BIN, cleanEnv, lines, mediaflow, SPEC, tempDir, withOwnState, writeSpec } from './helpers.ts';
 
-async function setup(faults: { failRate?: number } = {}) {
+async function setup(faults: { failRate?: number; slowDownloadMs?: number } = {}) {
   const emulator = await startEmulator({ port: 0, timeScale: 0, faults, seed: 7 });
   onTestFinished(() => emulator.close());
   const cwd = await tempDir();
@@ -19,7 +21,7 @@ async function setup(faults: { failRate?: number } = {}) {
     MEDIAFLOW_API_URL: emulator.baseUrl,
     MEDIAFLOW_API_KEY: emulator.apiKey,
   });
-  return { campaign, run: (...args: string[]) => mediaflow(args, { cwd, env }) };
+  return { campaign, cwd, env, run: (...args: string[]) => mediaflow(args, { cwd, env }) };
 }
 
 const completedLine = (stdout: string) => lines(stdout).find((line) => line.startsWith('Completed in '));
@@ -79,6 +81,57 @@ describe('mediaflow status and cancel', () => {
     await handle.terminate('test over');
     expect((await started).code).toBe(1);
   }, 90_000);
+
+  it('status says paused soon after Ctrl-C, while the server still lists the gone worker as a recent poller', async () => {
+    // Downloads that take ten minutes: the campaign is mid-way when its worker leaves.
+    const { campaign, cwd, env, run } = await setup({ slowDownloadMs: 600_000 });
+    const client = await temporalClient();
+    const handle = client.workflow.getHandle(`mediaflow-${campaign}`);
+    onTestFinished(async () => {
+      await handle.terminate('test over').catch(() => {});
+    });
+    const child = spawn(process.execPath, [BIN, 'run', 'spec.yaml', '--worker'], {
+      cwd,
+      env: withOwnState(cwd, env),
+      stdio: 'ignore',
+    });
+    const exited = once(child, 'exit');
+    const status = async () => JSON.parse((await run('status', campaign, '--json')).stdout);
+    await vi.waitFor(
+      async () => {
+        const now = await status();
+        expect(now).toMatchObject({ paused: false, outcome: 'running' });
+        expect(now.steps[0].running).toBeGreaterThan(0);
+      },
+      { timeout: 90_000, interval: 1_000 },
+    );
+    child.kill('SIGINT');
+    expect((await exited)[0]).toBe(130);
+    let shown: { paused: boolean; eta_ms: number | null } = { paused: false, eta_ms: null };
+    await vi.waitFor(
+      async () => {
+        shown = await status();
+        expect(shown.paused).toBe(true);
+      },
+      { timeout: 150_000, interval: 2_000 },
+    );
+    // Told by the workflow task its pulse scheduled and no worker started: the poller is still
+    // listed as seen within the two minutes that alone once kept it "running" (the trial's 70 s).
+    const { taskQueue } = await handle.describe();
+    const { pollers } = await client.workflowService.describeTaskQueue({
+      namespace: 'default',
+      taskQueue: { name: taskQueue },
+      taskQueueType: 1,
+    });
+    const seen = Math.max(...(pollers ?? []).map((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000));
+    expect(Date.now() - seen).toBeLessThan(120_000);
+    expect(shown.eta_ms).toBeNull();
+    const text = await run('status', campaign);
+    expect(text.stdout).toMatch(
+      /^Paused \(no worker\), started \S+ ago; spent \$[\d.]+ \+ \$[\d.]+ committed/m,
+    );
+    expect(text.stdout).not.toMatch(/Running for|left/);
+  }, 300_000);
 
   it('run and status show the jobs made again (paid more than once)', async () => {
     // Most predictions fail: some jobs are regenerated, whether or not they end with a file.

@@ -76,7 +76,8 @@ describe('the live frame', () => {
     const [hero, teaser, footer] = renderFrame(busy, { width: 80, etaMs: 83_000, paused: false });
     expect(hero).toMatch(/^hero-shots-in-e… \[.+\]\s+40\/100 run 16 wait 40 fail 4$/);
     expect(teaser).toMatch(/ 12345\/200000 run 200 wait 187455 fail 0 regen 7$/);
-    expect(footer).toBe('spent $1.23 + $0.45 committed, budget $40.00 · 12389/200100 jobs · ETA 1m23s');
+    // Done, as the bars count it (40 + 12345): the failed are named on their bar.
+    expect(footer).toBe('spent $1.23 + $0.45 committed, budget $40.00 · 12385/200100 done · ETA 1m23s');
   });
 
   it('uses a wider terminal for a longer bar and words in full', () => {
@@ -96,7 +97,7 @@ describe('the live frame', () => {
       etaMs: null,
       paused: false,
     });
-    expect(final.at(-1)).toMatch(/100\/100 jobs · finished$/);
+    expect(final.at(-1)).toMatch(/100\/100 done · finished$/);
   });
 
   it('measures the ETA from the jobs seen finishing lately, not from when the campaign started', () => {
@@ -207,10 +208,10 @@ describe('every figure means its label', () => {
     expect(calm).not.toContain('download');
   });
 
-  it('in flight is the money at the service, not what jobs being created may cost', () => {
-    expect(statusLine(progress([step('still')], { committed: 1_200_000, inFlight: 0 }))).toContain(
-      '+ $0.00 in flight',
-    );
+  it('committed money has one label in the frame and in status, whatever is in flight', () => {
+    const p = progress([step('still')], { committed: 1_200_000, inFlight: 0 });
+    expect(statusLine(p)).toContain('+ $1.20 committed');
+    expect(renderFrame(p, { width: 120, etaMs: null, paused: false }).at(-1)).toContain('+ $1.20 committed');
   });
 
   it('the workflow’s ETA counts down from its snapshot and is gone once run out (a memo left by a detach)', () => {

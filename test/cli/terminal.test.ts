@@ -58,7 +58,7 @@ describe('mediaflow run in a terminal', () => {
     const bars = screen.filter((line) => /^(still|teaser)\s+\[/.test(line));
     expect(bars).toHaveLength(2);
     for (const bar of bars) expect(bar).toMatch(/\[█+\] 3\/3 run(ning)? 0\s+wait(ing)? 0\s+fail(ed)? 0/);
-    expect(screen).toContain('spent $0.84 + $0.00 committed, budget $2.00 · 6/6 jobs · finished');
+    expect(screen).toContain('spent $0.84 + $0.00 committed, budget $2.00 · 6/6 done · finished');
     expect(screen.findIndex((line) => line.endsWith('· finished'))).toBeLessThan(
       screen.findIndex((line) => line.startsWith('Completed in ')),
     );

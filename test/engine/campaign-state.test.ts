@@ -192,7 +192,8 @@ describe('CampaignState', () => {
     ]);
     const resumed = new CampaignState(steps, 6, 10, null, { carried, limits, now: 99 });
     expect(resumed.committed).toBe(240_000);
-    expect(resumed.progress('c', 100).steps[0]).toMatchObject({ running: 1, waiting: 2 });
+    // The heir runs with its predecessor (its finish creates it): running, not waiting.
+    expect(resumed.progress('c', 100).steps[0]).toMatchObject({ running: 2, waiting: 1 });
     resumed.cancelAll();
     expect(resumed.committed).toBe(0);
   });
@@ -242,5 +243,76 @@ describe('Pacer', () => {
     pacer.pauseUntil(2_000, 0);
     expect(pacer.available(1_000)).toBe(0);
     expect(pacer.available(2_500)).toBe(5);
+  });
+});
+
+/** Issue 20: every count of the progress means what its name says, at every moment. */
+describe('progress counts', () => {
+  const step = (p: ReturnType<CampaignState['progress']>, id: string) => p.steps.find((s) => s.id === id)!;
+
+  it('an heir is running, not waiting: its finish creates it at the service with no decision left', () => {
+    const state = newState({ concurrency: 1 });
+    state.pick(10);
+    state.onCreated(0, 'p0', 0);
+    expect(state.reserveHeir(0)?.job.name).toBe('hero-1');
+    // hero-0 at the service, hero-1 handed to its finish; hero-2 and the teasers still to start.
+    expect(step(state.progress('c', 10), 'hero')).toMatchObject({ running: 2, waiting: 1 });
+    expect(step(state.progress('c', 10), 'teaser')).toMatchObject({ running: 0, waiting: 3 });
+  });
+
+  it('jobs whose parents have not ended are waiting, not left out of every count', () => {
+    const state = newState({ chainsFirst: true });
+    state.pick(10); // the heroes; the teasers wait for them
+    const teaser = step(state.progress('c', 10), 'teaser');
+    expect(teaser).toMatchObject({ planned: 3, running: 0, waiting: 3 });
+  });
+
+  it('nothing waits once submission stopped: the jobs left will not run in this campaign', () => {
+    const state = newState({ budget: 500_000 });
+    state.pick(10);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' });
+    state.pick(10); // teaser-0 does not fit: submission stops
+    expect(step(state.progress('c', 10), 'teaser')).toMatchObject({ running: 0, waiting: 0 });
+    expect(step(state.progress('c', 10), 'hero')).toMatchObject({ running: 2, waiting: 0 });
+  });
+
+  it('a finished campaign is not submitting', () => {
+    const state = newState();
+    for (let round = 0; round < 10 && !state.isDone(); round++) {
+      for (const { job } of state.pick(10)) {
+        state.onCreated(job.i, `p${job.i}`, 0);
+        state.onFinished(job.i, { kind: 'succeeded', creditsUsed: job.usd, file: 'x' });
+      }
+    }
+    expect(state.isDone()).toBe(true);
+    expect(state.progress('c', 10)).toMatchObject({ outcome: 'completed', submitting: false, etaMs: null });
+  });
+
+  it('gives no ETA while every output waits for a person and nothing runs', () => {
+    const rule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false } as const;
+    const reviewed: StepInfo[] = [
+      { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 2, review: rule },
+      { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 2 },
+    ];
+    const key = (n: number) => n.toString(16).padStart(32, '0');
+    const state = new CampaignState(reviewed, 4, 10, null, { limits, now: 0, clock: () => 10_000 });
+    state.admit(
+      [0, 1].flatMap((n) => [
+        { i: 2 * n, key: key(2 * n), name: `still-${n}`, parent: null, step: 0, usd: 100, end: 2 * n + 2 },
+        { i: 2 * n + 1, key: key(2 * n + 1), name: `clip-${n}`, parent: key(2 * n), step: 1, usd: 250 },
+      ]),
+    );
+    state.pick(10);
+    state.onCreated(0, 'p0', 0);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' });
+    // still-1 still runs: time is left, measured from the one still done.
+    expect(state.progress('c', 10_000).etaMs).not.toBeNull();
+    state.onCreated(2, 'p2', 0);
+    state.onFinished(2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' });
+    const p = state.progress('c', 10_000);
+    expect(step(p, 'still')).toMatchObject({ awaiting_review: 2, running: 0 });
+    // The clips wait on their stills' review: waiting, with no time left to estimate.
+    expect(step(p, 'clip')).toMatchObject({ running: 0, waiting: 2 });
+    expect(p.etaMs).toBeNull();
   });
 });

@@ -44,7 +44,7 @@ function waitingForReviews(running: number): CampaignProgress {
 describe('a campaign waiting for reviews', () => {
   it('says how many outputs await a decision, with no ETA when nothing else moves', () => {
     expect(statusLine(waitingForReviews(0))).toBe(
-      'review-launch: 14/24 jobs, spent $2.09 + $0.00 in flight, budget $20.00, 8 awaiting review',
+      'review-launch: 13/24 done, spent $2.09 + $0.00 committed, budget $20.00, 8 awaiting review',
     );
     expect(renderFrame(waitingForReviews(0), { width: 100, etaMs: 36_000, paused: false }).at(-1)).toMatch(
       / · 8 awaiting review$/,

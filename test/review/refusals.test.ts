@@ -97,8 +97,8 @@ describe('status and the summary name refused and timed-out jobs', () => {
     runs: 1,
   };
 
-  it('the status line counts them as ended jobs', () => {
-    expect(statusLine(progress)).toMatch(/^launch: 6\/6 jobs/);
+  it('the status line counts them as not done: its headline counts outputs, as the bars do', () => {
+    expect(statusLine(progress)).toMatch(/^launch: 3\/6 done/);
   });
 
   it('the summary has a column for each, and lists why', () => {

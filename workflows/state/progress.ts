@@ -2,7 +2,7 @@
  * The progress snapshot of a campaign (contract/progress.ts), read off its parts: what the memo,
  * the query and the result carry.
  */
-import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract/campaign.ts';
+import type { CampaignOutcome, CampaignProgress, StepCounts, StepInfo } from '../../contract/campaign.ts';
 import type { Budget } from './budget.ts';
 import type { Reviews } from './reviews.ts';
 import type { Slots } from './slots.ts';
@@ -22,6 +22,11 @@ interface Parts {
   readonly done: boolean;
 }
 
+/** Jobs of a step that reached an end: they will not run again unless a reviewer asks a retake. */
+function endedOf(c: StepCounts): number {
+  return c.succeeded + c.cached + c.failed + c.skipped + c.canceled + (c.refused ?? 0) + (c.timed_out ?? 0);
+}
+
 export function progressOf(
   campaign: string,
   now: number,
@@ -30,13 +35,17 @@ export function progressOf(
   { slots, window, budget, halt, tally, reviews, startedAt, runs, done }: Parts,
 ): CampaignProgress {
   const { running, heirs } = slots.countByStep();
-  // Heirs are named but wait for their predecessor's slot: they count as waiting.
-  const waiting = heirs;
-  for (const { job } of window.waiting) waiting[job.step]!++;
+  // A named heir is running, not waiting: its predecessor's finish creates it at the service the
+  // moment that prediction ends, with no decision of the campaign left (the ledger shows it made
+  // while the workflow has not heard yet).
+  for (const [step, n] of heirs.entries()) running[step]! += n;
   const finished = tally.finished();
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
   const awaiting = reviews.awaiting();
+  // Nothing moves until a reviewer decides: outputs wait for review, nothing runs, nothing can start.
+  const onlyReview =
+    awaiting.some((n) => n > 0) && running.every((n) => n === 0) && window.waiting.length === 0;
   const outcome: CampaignOutcome = done ? (halt.reason ?? 'completed') : 'running';
   return {
     campaign,
@@ -46,7 +55,11 @@ export function progressOf(
       model: step.model,
       planned: step.jobCount,
       running: running[index]!,
-      waiting: waiting[index]!,
+      // Every job the campaign can still run and has not started: read or not, ready or waiting
+      // on its parent (or on its parent's review). None once submission stopped: those will not run.
+      waiting: halt.stopped
+        ? 0
+        : Math.max(0, step.jobCount - endedOf(tally.counts[index]!) - running[index]!),
       ...tally.counts[index]!,
       spent: tally.spent[index]!,
       // Reviewed steps only, so the memos of campaigns without gates read as before.
@@ -65,11 +78,13 @@ export function progressOf(
     recentFailures: tally.recentFailures,
     stopMessage: halt.message,
     startedAt,
-    submitting: !halt.stopped,
+    // Not once the campaign ended either: nothing more will be submitted.
+    submitting: !done && !halt.stopped,
     at: now,
-    // None once submission stopped: the jobs left will not run, so no time is left for them.
+    // None once submission stopped (the jobs left will not run, so no time is left for them), nor
+    // while the next move is a reviewer's: no rate of finishing says when a person decides.
     etaMs:
-      !halt.stopped && finished > 0 && remaining > 0 && elapsed > 0
+      !halt.stopped && !onlyReview && finished > 0 && remaining > 0 && elapsed > 0
         ? Math.round((elapsed / finished) * remaining)
         : null,
     runs,
