@@ -97,6 +97,9 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
       latencyMs: params.latencyMs,
       seed: params.seed,
       limits: { createsPerMinute: 6_000, requestsPerMinute: 100_000, maxInFlight: 200 },
+      // The fault-free run, the drill's and the run after the disk is freed: the default $1,000
+      // would refuse the full size's first run ($1,575) at preflight.
+      credits: `${Math.ceil(pairs * PAIR_USD * 3)}.00`,
     },
     workerEnv: { MEDIAFLOW_DOWNLOAD_RATE_WINDOW_S: String(params.stallWindowS) },
   });
