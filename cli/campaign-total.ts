@@ -1,5 +1,6 @@
 /**
- * What a campaign has paid across all its runs: every take its records hold, at least what this
+ * What a campaign has paid across all its runs: every take its records hold and every charged
+ * refusal, at least what this
  * run paid (records/manifest.ts, `paidInAllRuns`; `report` says the same). `status` and `run` show
  * it beside this run's spend, which a re-run that found everything made leaves at $0.00.
  */
@@ -7,12 +8,19 @@ import type { Client } from '@temporalio/client';
 import type { Micros } from '../api/money.ts';
 import { campaignHandle } from '../control/campaign.ts';
 import { Manifest } from '../records/manifest.ts';
+import { readRefusals, refusalCharges } from '../records/refusals.ts';
 import { campaignStart } from '../review/sources.ts';
 
 /** Null when the records cannot be read from here (a bucket without credentials, a folder elsewhere). */
-export async function campaignTotal(outputDir: string, thisRun: Micros): Promise<Micros | null> {
+export async function campaignTotal(
+  outputDir: string,
+  campaign: string,
+  thisRun: Micros,
+): Promise<Micros | null> {
   try {
-    return await (await Manifest.open(outputDir)).paid(thisRun);
+    const manifest = await Manifest.open(outputDir);
+    const refused = refusalCharges((await readRefusals(outputDir, campaign, manifest.store)).values());
+    return await manifest.paid(thisRun, refused);
   } catch {
     return null;
   }
@@ -25,5 +33,5 @@ export async function campaignTotalOf(
   thisRun: Micros,
 ): Promise<Micros | null> {
   const start = await campaignStart(client, campaignHandle(client, campaign)).catch(() => null);
-  return start === null ? null : campaignTotal(start.outputDir, thisRun);
+  return start === null ? null : campaignTotal(start.outputDir, campaign, thisRun);
 }

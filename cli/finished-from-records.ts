@@ -85,7 +85,7 @@ export async function answerFromRecords(plan: Plan, startedAt: number, json: boo
     closedAt,
     paused: false,
   };
-  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, 0), json);
+  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, plan.campaign, 0), json);
   const exit = exitOf(view.progress, plan.outputDir);
   if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
   return exit.code;

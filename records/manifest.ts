@@ -107,13 +107,18 @@ export function paidByJob(takes: readonly ManifestEntry[]): Map<string, Micros> 
 }
 
 /**
- * What a campaign has paid in all its runs: every recorded take once (`paid`, from paidByJob), or
- * what this run paid if more (a take the service charged for but that left no record, a failure).
- * The one rule behind `status`'s and `run`'s "in all runs" (cli/campaign-total.ts) and the report's
- * headline (review/model.ts), so they never disagree.
+ * What a campaign has paid in all its runs: every recorded take once (`paid`, from paidByJob) and
+ * the charged refusals (`refused`, records/refusals.ts refusalCharges), or what this run paid if
+ * more (a take the service charged for but that left no record, a failure). The one rule behind
+ * `status`'s and `run`'s "in all runs" (cli/campaign-total.ts) and the report's headline
+ * (review/model.ts), so they never disagree.
  */
-export function paidInAllRuns(paid: ReadonlyMap<string, Micros>, thisRun: Micros): Micros {
-  let recorded = 0;
+export function paidInAllRuns(
+  paid: ReadonlyMap<string, Micros>,
+  thisRun: Micros,
+  refused: Micros = 0,
+): Micros {
+  let recorded = refused;
   for (const usd of paid.values()) recorded += usd;
   return Math.max(thisRun, recorded);
 }
@@ -204,11 +209,11 @@ export class Manifest {
 
   /**
    * What every recorded take cost, across every run of the campaign (earlier takes of a retaken
-   * or remade job included), at least `thisRun` (paidInAllRuns): what `status`, `run` and
-   * `report` show as the campaign's total.
+   * or remade job included) with the charged refusals (`refused`), at least `thisRun`
+   * (paidInAllRuns): what `status`, `run` and `report` show as the campaign's total.
    */
-  async paid(thisRun: Micros = 0): Promise<Micros> {
-    return paidInAllRuns(paidByJob(await this.takes()), thisRun);
+  async paid(thisRun: Micros = 0, refused: Micros = 0): Promise<Micros> {
+    return paidInAllRuns(paidByJob(await this.takes()), thisRun, refused);
   }
 
   /**

@@ -6,6 +6,7 @@
  * (review/refusal-rates.ts), and a re-run must not forget them: records outlive histories.
  */
 import { z } from 'zod';
+import { type Micros, tryParseUsd } from '../api/money.ts';
 import { openStore, refusalsOf, type Store } from '../store/index.ts';
 import { parseJson } from './jsonl.ts';
 
@@ -58,4 +59,15 @@ export async function readRefusals(
   }
   for (const records of byKey.values()) records.sort((a, b) => a.take - b.take);
   return byKey;
+}
+
+/**
+ * What the refused takes were charged: flagged outputs are billed (a refused prompt is not), and
+ * their money is in no manifest line, so a campaign's total adds it (records/manifest.ts).
+ */
+export function refusalCharges(refusals: Iterable<readonly RefusalRecord[]>): Micros {
+  let charged = 0;
+  for (const records of refusals)
+    for (const record of records) charged += tryParseUsd(record.credits_used) ?? 0;
+  return charged;
 }

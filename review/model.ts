@@ -16,7 +16,7 @@ export type { ItemState } from './job-state.ts';
 
 import { extraTakes } from '../plan/refusal.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
-import type { RefusalRecord } from '../records/refusals.ts';
+import { type RefusalRecord, refusalCharges } from '../records/refusals.ts';
 
 export type MediaKind = 'image' | 'video';
 
@@ -226,9 +226,11 @@ export function buildModel({
       axes: [...new Set(items.flatMap((item) => Object.keys(item.axes)))],
       items,
       plannedUsd: jobs.reduce((sum, job) => sum + (job.usd ?? 0), 0),
-      // Every take recorded in every run, or what this run paid for the step if more (a charged failure).
+      // Every take recorded in every run and every flagged output charged (in no manifest line), or
+      // what this run paid for the step if more (a charged failure).
       spentUsd: Math.max(
-        jobs.reduce((sum, job) => sum + (paid.get(job.key) ?? chargedOf(entries.get(job.key))), 0),
+        jobs.reduce((sum, job) => sum + (paid.get(job.key) ?? chargedOf(entries.get(job.key))), 0) +
+          refusalCharges(jobs.map((job) => refusals.get(job.key) ?? [])),
         progress?.steps.find((s) => s.id === step.id)?.spent ?? 0,
       ),
       counts,
@@ -239,7 +241,7 @@ export function buildModel({
     campaign: plan.campaign,
     outcome: progress?.outcome ?? 'unknown',
     steps,
-    totals: totalsOf(plan, states, progress, paid),
+    totals: totalsOf(plan, states, progress, paid, refusals),
     failures: progress?.recentFailures ?? [],
   };
 }
@@ -250,6 +252,7 @@ function totalsOf(
   states: ReadonlyMap<string, ItemState>,
   progress: CampaignProgress | null,
   paid: ReadonlyMap<string, Micros>,
+  refusals: ReadonlyMap<string, readonly RefusalRecord[]>,
 ): Totals {
   const byKey = new Map(plan.jobs.map((job) => [job.key, job]));
   const approvedAncestor = (job: PlannedJob): boolean => {
@@ -268,8 +271,9 @@ function totalsOf(
   }
   let superseded = 0;
   for (const [key, usd] of paid) if (!byKey.has(key)) superseded += usd;
+  for (const [key, records] of refusals) if (!byKey.has(key)) superseded += refusalCharges([records]);
   return {
-    spent: paidInAllRuns(paid, progress?.spent ?? 0),
+    spent: paidInAllRuns(paid, progress?.spent ?? 0, refusalCharges(refusals.values())),
     superseded,
     committedByApprovals,
     worstCaseLeft,

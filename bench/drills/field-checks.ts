@@ -30,6 +30,8 @@ export interface FieldRun {
 export interface FieldFacts {
   /** Ledger credits before the drill's campaign (the fault-free run's), subtracted. */
   readonly chargedBefore: Micros;
+  /** Predictions in the ledger before it (the fault-free run's), subtracted likewise. */
+  readonly createdBefore: number;
   readonly outage: Outage;
   readonly outageMs: number;
   readonly faultFreeWallMs: number | null;
@@ -101,7 +103,7 @@ export async function fieldChecks(
     refusedPrompts: ledger.refusedPrompts,
     flaggedOutputs: ledger.flaggedOutputs,
     refusalRecords: refusals.length,
-    predictionsCreated: ledger.predictionsCreated,
+    predictionsCreated: ledger.predictionsCreated - facts.createdBefore,
     duplicates: ledger.duplicates,
     maxCreatesPerIdempotencyKey: maxPerKey,
     money: {
@@ -161,7 +163,7 @@ export async function fieldChecks(
     check(
       '0 duplicate predictions',
       ledger.duplicates === 0 && maxPerKey <= 1,
-      `${ledger.predictionsCreated} predictions, ${ledger.duplicates} duplicates, at most ${maxPerKey} per idempotency key`,
+      `${ledger.predictionsCreated - facts.createdBefore} predictions, ${ledger.duplicates} duplicates, at most ${maxPerKey} per idempotency key`,
     ),
     check(
       'money: status, report, manifest + records all equal the ledger to the micro-dollar',

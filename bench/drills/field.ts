@@ -112,6 +112,9 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
   const out = join(stack.dir, 'field', 'out');
   let mounted = false;
   let keep = true;
+  // Ends the chaos and the outage loops: at the end, or when a run throws (then they must not
+  // outlive the stack and hide its error behind their own "fetch failed").
+  let allDone = false;
   try {
     // A campaign started before any worker polls shows no progress for as long as the start takes
     // (minutes on a loaded machine): that is the machine, not the engine. Past polling()'s bound
@@ -122,7 +125,11 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
       (opts.baseline === false
         ? null
         : (await runCampaign(stack, spec('field-baseline'), { timeoutMs })).wallMs);
-    const chargedBefore = parseUsd((await stack.ledger()).creditsCharged);
+    const before = await stack.ledger();
+    const chargedBefore = parseUsd(before.creditsCharged);
+    // The breaks fire at counts of the drill's own predictions: the fault-free run's are in the
+    // ledger too (counted from 0, every break fired at once, the outage during the preflight).
+    const createdBefore = before.predictionsCreated;
 
     await mkdir(out, { recursive: true });
     if (!diskSkipped) {
@@ -131,23 +138,26 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
     }
     const plan = await planned(join(stack.dir, 'field'), spec('field'));
     await stack.setFaults(params.faults);
-    let allDone = false;
     const finished = () => allDone;
     const chaos = runChaos(
       stack,
-      chaosSchedule({ kills: params.kills, restarts: 0, predictions: params.jobs }, params.seed),
+      chaosSchedule({ kills: params.kills, restarts: 0, predictions: params.jobs }, params.seed).map(
+        (event) => ({ ...event, atCreated: event.atCreated + createdBefore }),
+      ),
       finished,
       timeoutMs,
     );
     const outage = playOutage(
       stack,
       {
-        atCreated: Math.round(params.jobs * OUTAGE_AT),
+        atCreated: createdBefore + Math.round(params.jobs * OUTAGE_AT),
         durationMs: params.outageMs,
         after: { serverErrorRate: 0 },
       },
       finished,
     );
+    // Awaited below; a run that throws first leaves them to end on their own, their errors moot.
+    for (const loop of [chaos, outage]) loop.catch(() => {});
 
     const runs: FieldRun[] = [];
     const first = await followRun(stack, plan, (ended) =>
@@ -172,6 +182,7 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
     const [fired, played] = await Promise.all([chaos, outage]);
     const checked = await fieldChecks(stack, plan, runs, {
       chargedBefore,
+      createdBefore,
       outage: played,
       outageMs: params.outageMs,
       faultFreeWallMs,
@@ -193,6 +204,7 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
     keep = !report.ok;
     return report;
   } finally {
+    allDone = true;
     if (mounted) unmountTmpfs(out);
     await stack.stop({ keepDir: keep });
   }

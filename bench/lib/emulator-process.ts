@@ -11,11 +11,13 @@ const options = JSON.parse(process.argv[2] ?? '{}');
 const emulator = await startEmulator({ ...options, port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl })}\n`);
 
-const stop = () => {
+// Why it stops, in its log (stderr): a drill that finds the service gone reads only "fetch failed".
+const stop = (why: string) => () => {
+  process.stderr.write(`emulator stopping: ${why}\n`);
   void emulator.close().finally(() => process.exit(0));
 };
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.stdin.on('close', stop);
-process.stdin.on('end', stop);
+process.once('SIGTERM', stop('SIGTERM'));
+process.once('SIGINT', stop('SIGINT'));
+process.stdin.on('close', stop('stdin closed'));
+process.stdin.on('end', stop('stdin ended'));
 process.stdin.resume();

@@ -8,7 +8,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, openSync } from 'node:fs';
+import { appendFileSync, mkdirSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -272,6 +272,10 @@ async function startEmulatorProcess(
     env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
   });
   const stop = () => killAndWait(child, 'SIGTERM');
+  // A service gone mid-drill reads as "fetch failed" in the drill: its log says how it ended.
+  child.once('exit', (code, signal) =>
+    appendFileSync(log, `emulator exited: code ${code}, signal ${signal}\n`),
+  );
   try {
     const baseUrl = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(

@@ -282,7 +282,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);
     display.stop();
-    const total = await campaignTotal(plan.outputDir, final.progress.spent);
+    const total = await campaignTotal(plan.outputDir, plan.campaign, final.progress.spent);
     printSummary(final, plan.outputDir, total, options.json === true);
     if (onInterrupt) process.off('SIGINT', onInterrupt);
     // This campaign is over; work still in flight belongs to others on a shared queue.

@@ -88,6 +88,44 @@ describe('the report’s money', () => {
   });
 });
 
+describe('charged refusals', () => {
+  // The field drill's money check: the ledger held $0.60 for flagged outputs that no manifest line
+  // lists, and the report's total had left it out (status had it).
+  const flagged = (job: typeof s4, take: number, usd: string) => ({
+    key: job!.key,
+    take,
+    model: job!.model,
+    stage: 'output' as const,
+    code: 'CONTENT_FLAGGED',
+    message: 'flagged',
+    credits_used: usd,
+    at: '2026-11-27T10:00:00Z',
+  });
+  const withRefusals = buildModel({
+    plan,
+    reviewedSteps: new Set(['still']),
+    entries: new Map(takes.map((entry) => [entry.key, entry])),
+    paid,
+    decisions: new Map(),
+    progress: { ...running(plan, 0), outcome: 'completed' },
+    refusals: new Map([
+      [s4!.key, [flagged(s4, 0, '0.10')]],
+      // A refused prompt is not charged.
+      [c4!.key, [{ ...flagged(c4, 0, '0'), stage: 'prompt' as const }]],
+      // A job an edit removed, flagged in an earlier run.
+      [key(98), [{ ...flagged(s4, 0, '0.10'), key: key(98) }]],
+    ]),
+  });
+
+  it('are in the total, in their step and among the superseded, so everything adds up', () => {
+    expect(withRefusals.totals.spent).toBe(4_150_000 + 200_000);
+    expect(withRefusals.steps[0]!.spentUsd).toBe(stills!.spentUsd + 100_000);
+    expect(withRefusals.totals.superseded).toBe(650_000 + 100_000);
+    const steps = withRefusals.steps.reduce((sum, step) => sum + step.spentUsd, 0);
+    expect(steps + withRefusals.totals.superseded).toBe(withRefusals.totals.spent);
+  });
+});
+
 describe('take numbers', () => {
   it('are one number on the badge, in the details and in the file name: the regeneration counter', () => {
     const html = renderItem(item('still-shoe-white'), (file) => file);
