@@ -3,7 +3,8 @@
  * emulator's ledger (predictions, money), the files and records in the output folder, what
  * `status` showed while it ran (field-watch.ts) and what `report` would print.
  */
-import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
+import { createServiceClient } from '../../api/client/index.ts';
+import { formatUsd, type Micros, parseUsd, tryParseUsd } from '../../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
 import { DEFAULT_FAULTS } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -87,6 +88,9 @@ export async function fieldChecks(
   const stopMs = facts.diskFullAt === null ? null : runs[0]!.endedAt - facts.diskFullAt;
   const replay = await replayCampaign(stack.client, runs.at(-1)!.workflowId);
 
+  const moneyAgrees =
+    statusSpent === charged && reportSpent === charged && manifestSpent + refusalSpent === charged;
+  const drillStart = runs[0]!.endedAt - runs[0]!.wallMs;
   const numbers = {
     jobs: plan.jobs.length,
     runs: runs.map((r) => ({
@@ -112,6 +116,13 @@ export async function fieldChecks(
       report: formatUsd(reportSpent),
       manifest: formatUsd(manifestSpent),
       refusalRecords: formatUsd(refusalSpent),
+      ...(!moneyAgrees && {
+        unrecordedCharges: await unrecordedCharges(
+          stack,
+          new Set(manifest.entries.map((e) => e.prediction_id)),
+          drillStart,
+        ),
+      }),
     },
     quietWindowsMs: quiet,
     outage: {
@@ -167,7 +178,7 @@ export async function fieldChecks(
     ),
     check(
       'money: status, report, manifest + records all equal the ledger to the micro-dollar',
-      statusSpent === charged && reportSpent === charged && manifestSpent + refusalSpent === charged,
+      moneyAgrees,
       `ledger $${formatUsd(charged)}; status $${formatUsd(statusSpent)} (${runs.length} runs), report $${formatUsd(reportSpent)}, ` +
         `manifest $${formatUsd(manifestSpent)} + refusal records $${formatUsd(refusalSpent)}`,
     ),
@@ -195,4 +206,26 @@ export async function fieldChecks(
         ]),
   ];
   return { checks, numbers };
+}
+
+/**
+ * When the money disagrees: every prediction the service charged for that no manifest line
+ * names (a flagged output's is in a refusal record, without its id), so the report says which.
+ */
+async function unrecordedCharges(stack: Stack, recorded: ReadonlySet<string>, after: number) {
+  const client = createServiceClient({ baseUrl: stack.emulatorUrl, apiKey: stack.apiKey });
+  const found: Record<string, unknown>[] = [];
+  for await (const result of client.search('', { createdAfter: new Date(after).toISOString() })) {
+    const p = result.prediction;
+    const usd = tryParseUsd(p?.credits_used) ?? 0;
+    if (!p || usd === 0 || recorded.has(String(p.id))) continue;
+    found.push({
+      id: p.id,
+      status: p.status,
+      usd: formatUsd(usd),
+      error: p.error?.code,
+      created: p.created_at,
+    });
+  }
+  return found;
 }
