@@ -160,7 +160,7 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
     for (const loop of [chaos, outage]) loop.catch(() => {});
 
     const runs: FieldRun[] = [];
-    const first = await followRun(stack, plan, (ended) =>
+    const first = await followRun(stack, plan, timeoutMs, (ended) =>
       diskSkipped
         ? Promise.resolve(null)
         : fillDiskAt(plan, out, Math.ceil(plan.jobs.length * DISK_AT), ended),
@@ -176,7 +176,7 @@ export async function fieldDrill(opts: FieldDrillOptions = {}): Promise<DrillRep
         stoppedWith: first.run.progress.outcome,
         stopMessage: first.run.progress.stopMessage,
       };
-      runs.push((await followRun(stack, plan, async () => null)).run);
+      runs.push((await followRun(stack, plan, timeoutMs, async () => null)).run);
     }
     allDone = true;
     const [fired, played] = await Promise.all([chaos, outage]);
@@ -226,6 +226,7 @@ async function planned(folder: string, specYaml: string): Promise<Plan> {
 async function followRun<T>(
   stack: Stack,
   plan: Plan,
+  timeoutMs: number,
   during: (ended: () => boolean) => Promise<T>,
 ): Promise<{ run: FieldRun; extra: T }> {
   const service = createServiceClient({ baseUrl: stack.emulatorUrl, apiKey: stack.apiKey });
@@ -234,7 +235,7 @@ async function followRun<T>(
     .then((report) => storePlan(plan, report.servicePrices, store))
     .finally(() => service.close());
   const started = Date.now();
-  const running = await launch(stack, plan, ref);
+  const running = await launch(stack, plan, ref, timeoutMs);
   const [progress, samples, extra] = await Promise.all([
     running.result,
     watchStatus(stack, running.handle, running.ended),

@@ -68,11 +68,25 @@ export async function start(
   return (await startOrAttach(stack.client, plan, ref, stack.taskQueue)).handle;
 }
 
-export async function resultOf(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignProgress> {
-  const timeout = sleep(RUN_TIMEOUT_MS).then(() => {
-    throw new Error(`${handle.workflowId} did not end within ${RUN_TIMEOUT_MS} ms`);
+/**
+ * The run's result, or an error once `timeoutMs` passed. The timer goes with the result: left
+ * running, it rejected minutes after a run that had ended, and the unhandled rejection ended the
+ * full-size field drill in the middle of its second run.
+ */
+export async function resultOf(
+  handle: WorkflowHandle<typeof campaignWorkflow>,
+  timeoutMs = RUN_TIMEOUT_MS,
+): Promise<CampaignProgress> {
+  const timer = new AbortController();
+  const timeout = sleep(timeoutMs, undefined, { signal: timer.signal }).then(() => {
+    throw new Error(`${handle.workflowId} did not end within ${timeoutMs} ms`);
   });
-  return Promise.race([handle.result(), timeout]);
+  timeout.catch(() => {}); // aborted once the result is in
+  try {
+    return await Promise.race([handle.result(), timeout]);
+  } finally {
+    timer.abort();
+  }
 }
 
 export async function manifestLines(plan: Plan): Promise<number> {
@@ -87,9 +101,14 @@ export interface Running {
   ended(): boolean;
 }
 
-export async function launch(stack: Stack, plan: Plan, ref: PlanRef): Promise<Running> {
+export async function launch(
+  stack: Stack,
+  plan: Plan,
+  ref: PlanRef,
+  timeoutMs = RUN_TIMEOUT_MS,
+): Promise<Running> {
   const handle = await start(stack, plan, ref);
-  const result = resultOf(handle);
+  const result = resultOf(handle, timeoutMs);
   let ended = false;
   void result.finally(() => {
     ended = true;
