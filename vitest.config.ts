@@ -58,6 +58,7 @@ export const UNIT = [
   'test/plan/refusals.test.ts',
   'test/plan/review.test.ts',
   'test/records/decisions.test.ts',
+  'test/records/refusals.test.ts',
   'test/review/inbox-rows.test.ts',
   'test/records/manifest-view.test.ts',
   'test/review/links.test.ts',

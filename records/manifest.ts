@@ -18,7 +18,6 @@
  * a lookup misses) and rereads the line when asked: whole entries, ~1 KB each with their inputs,
  * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
@@ -35,6 +34,7 @@ import {
   readLineAt,
   readLines,
 } from './jsonl.ts';
+import { predictionTag } from './prediction-tag.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -338,7 +338,7 @@ export async function readRecords(store: Store): Promise<{ entries: ManifestEntr
  */
 export function recordName(key: string, replaces: string | null): string {
   if (replaces === null) return key;
-  return `${key}.${createHash('sha256').update(replaces).digest('hex').slice(0, 16)}`;
+  return `${key}.${predictionTag(replaces)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Content refusals as recorded beside the manifest: one create-once record per refused take,
- * `.mediaflow/refusals/<campaign>/<key>.<take>.json`, written by the activity that met it (a prompt
+ * `.mediaflow/refusals/<campaign>/<key>.<take>.json`, or per flagged prediction
+ * `<key>.<take>.<prediction id>.json`, written by the activity that met it (a prompt
  * refused at create, an output flagged after processing). The workflow only counts refusals; the
  * report needs each one with its job, to show which matrix values the service keeps refusing
  * (review/refusal-rates.ts), and a re-run must not forget them: records outlive histories.
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import { openStore, refusalsOf, type Store } from '../store/index.ts';
 import { parseJson } from './jsonl.ts';
+import { predictionTag } from './prediction-tag.ts';
 
 export const RefusalRecord = z.object({
   /** The job's key (plan/keys.ts). */
@@ -23,6 +25,12 @@ export const RefusalRecord = z.object({
   message: z.string(),
   /** What the service charged for it, decimal string; "0" for a refused prompt. */
   credits_used: z.string(),
+  /**
+   * The flagged prediction (stage `output`). It names the record: one take can be flagged more
+   * than once (a re-run creates it again), and each charge needs a record of its own (the full
+   * field drill found three charged outputs whose records had been kept out by an earlier one).
+   */
+  prediction_id: z.string().optional(),
   at: z.string(),
 });
 export type RefusalRecord = z.infer<typeof RefusalRecord>;
@@ -36,7 +44,7 @@ export async function writeRefusals(
   for (const record of records) {
     const parsed = RefusalRecord.parse(record);
     await store.createOnce(
-      `${refusalsOf(campaign)}${parsed.key}.${parsed.take}.json`,
+      `${refusalsOf(campaign)}${parsed.key}.${parsed.take}${parsed.prediction_id === undefined ? '' : `.${predictionTag(parsed.prediction_id)}`}.json`,
       `${JSON.stringify(parsed)}\n`,
     );
   }

@@ -136,6 +136,7 @@ export async function finishJob(
         code: prediction.error.code ?? 'UNKNOWN',
         message,
         credits_used: formatUsd(prediction.creditsUsed ?? 0),
+        prediction_id: prediction.id,
         at: new Date().toISOString(),
       },
     ]);
