@@ -102,7 +102,14 @@ describe('an echoing service', () => {
     const files = (await readdir(dirname(dbFile))).filter((name) => name.startsWith(basename(dbFile)));
     expect(files).toContain('temporal.db');
     let db = '';
-    for (const name of files) db += (await readFile(join(dirname(dbFile), name))).toString('latin1');
+    // A rollback journal SQLite deletes between the listing and the read held nothing kept.
+    for (const name of files) {
+      const bytes = await readFile(join(dirname(dbFile), name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' && name !== 'temporal.db') return Buffer.alloc(0);
+        throw error;
+      });
+      db += bytes.toString('latin1');
+    }
     expect(db).toContain(REDACTED);
     expect(db).toContain(plan.campaign);
     expect(keyFormsIn(db, KEY)).toEqual([]);

@@ -141,8 +141,9 @@ describe('rate governor', () => {
     });
     expect(results.map((p) => p.outcome)).toEqual(['completed', 'completed']);
     // Once settled, the two together keep to the new rate: a few 429s at most where two token
-    // buckets' bursts meet (without the governor, the same run drew 25 more).
-    expect(h.emulator.ledger().rateLimited - refusedBySettle).toBeLessThanOrEqual(4);
+    // buckets' bursts meet (without the governor, the same run drew 25 more; quiet, 0–4).
+    // A loaded machine drew 10 once (its pacers' ticks bunch up), still well under ungoverned.
+    expect(h.emulator.ledger().rateLimited - refusedBySettle).toBeLessThanOrEqual(12);
     // While both run after that, each creates at about half the new 6 a second: never more than
     // its half, the two alike, and together most of the new rate (a loaded machine slows both).
     const settled = cutAt + settleMs;
