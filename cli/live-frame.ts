@@ -5,7 +5,8 @@
  */
 import { formatDollars } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
-import { doneOf as done, endedOf as ended, jobsDone } from './step-figures.ts';
+import { endedOf as ended } from '../contract/ended-jobs.ts';
+import { doneOf as done, jobsDone } from './step-figures.ts';
 
 const MIN_BAR = 8;
 const MAX_BAR = 50;

@@ -5,11 +5,12 @@
  */
 import { formatDollars, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
+import { endedOf } from '../contract/ended-jobs.ts';
 import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 import { pauseState } from './pause-line.ts';
 import { shownProgress } from './shown-progress.ts';
-import { endedOf, jobsDone } from './step-figures.ts';
+import { jobsDone } from './step-figures.ts';
 
 /**
  * `total`: what the campaign has paid across its runs (its records, cli/campaign-total.ts), shown

@@ -4,8 +4,8 @@
  * a memo published by an older mediaflow (or left by a worker that is gone) reads the same way.
  */
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
+import { endedOf } from '../contract/ended-jobs.ts';
 import { etaAt, reviewWait } from './live-frame.ts';
-import { endedOf } from './step-figures.ts';
 
 export interface Moment {
   /** The reader's clock, ms since the epoch. */

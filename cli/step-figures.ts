@@ -8,10 +8,6 @@ import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 /** Done: its output exists, made in this run or recorded by an earlier one. */
 export const doneOf = (s: StepProgress): number => s.succeeded + s.cached;
 
-/** Ended: done, or failed, skipped, canceled, refused, timed out. It runs again only as a retake. */
-export const endedOf = (s: StepProgress): number =>
-  doneOf(s) + s.failed + s.skipped + s.canceled + (s.refused ?? 0) + (s.timed_out ?? 0);
-
 /** The headline: `6/12 done`, the sum of the bars' `6/6` and `0/6` (jobs done of jobs planned). */
 export function jobsDone(p: CampaignProgress): string {
   const done = p.steps.reduce((n, s) => n + doneOf(s), 0);

@@ -2,7 +2,8 @@
  * The progress snapshot of a campaign (contract/progress.ts), read off its parts: what the memo,
  * the query and the result carry.
  */
-import type { CampaignOutcome, CampaignProgress, StepCounts, StepInfo } from '../../contract/campaign.ts';
+import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract/campaign.ts';
+import { endedOf } from '../../contract/ended-jobs.ts';
 import type { Budget } from './budget.ts';
 import type { Reviews } from './reviews.ts';
 import type { Slots } from './slots.ts';
@@ -20,11 +21,6 @@ interface Parts {
   readonly startedAt: number;
   readonly runs: number;
   readonly done: boolean;
-}
-
-/** Jobs of a step that reached an end: they will not run again unless a reviewer asks a retake. */
-function endedOf(c: StepCounts): number {
-  return c.succeeded + c.cached + c.failed + c.skipped + c.canceled + (c.refused ?? 0) + (c.timed_out ?? 0);
 }
 
 export function progressOf(
