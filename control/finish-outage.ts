@@ -9,14 +9,10 @@
 import type { Client } from '@temporalio/client';
 import type { CampaignProgress } from '../contract/campaign.ts';
 import { FINISH_OUTAGE_TYPE, FinishOutageDetails } from '../contract/finish-outage.ts';
+import { msOf, type Timestamp } from './timestamp.ts';
 
 /** PENDING_ACTIVITY_STATE_SCHEDULED: waiting for its next attempt (the enum lives in @temporalio/proto, not a dependency). */
 const SCHEDULED = 1;
-
-interface Timestamp {
-  readonly seconds?: unknown;
-  readonly nanos?: number | null;
-}
 
 /** The part of a pending activity's record read here (temporal.api.workflow.v1.PendingActivityInfo). */
 export interface PendingActivity {
@@ -31,9 +27,6 @@ export interface PendingActivity {
     } | null;
   } | null;
 }
-
-const msOf = (t: Timestamp | null | undefined) =>
-  t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : null;
 
 /**
  * The pause to show for finishes waiting out an outage, or undefined when none is: since the

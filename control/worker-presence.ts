@@ -14,6 +14,7 @@
  */
 
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { msOf } from './timestamp.ts';
 
 /** An idle worker's long poll is renewed about every minute: a poller not seen for two is gone. */
 export const POLLER_GONE_MS = 120_000;
@@ -52,16 +53,10 @@ export async function workerServing(
   // task a live worker keeps failing (and starting again) never reads as waiting for one.
   const waiting = pendingTask?.state === 1 ? pendingTask.scheduledTime : null;
   return workerServes({
-    pollersSeenAt: (pollers ?? []).map((poller) => msOf(poller.lastAccessTime)),
-    taskScheduledAt: waiting ? msOf(waiting) : null,
+    pollersSeenAt: (pollers ?? []).map((poller) => msOf(poller.lastAccessTime) ?? 0),
+    taskScheduledAt: msOf(waiting),
     now: Date.now(),
   });
 }
 
 type PendingTask = NonNullable<Awaited<ReturnType<WorkflowHandle['describe']>>['raw']['pendingWorkflowTask']>;
-type Timestamp = PendingTask['scheduledTime'];
-
-/** A protobuf timestamp in ms since the epoch (0 when absent). */
-function msOf(at: Timestamp): number {
-  return Number(at?.seconds ?? 0) * 1000 + Math.floor((at?.nanos ?? 0) / 1e6);
-}
