@@ -34,6 +34,19 @@ export interface Sent {
   readonly outcomes: CreateOutcome[];
   /** Set when a create may have reached the service without an answer: the attempt must retry. */
   readonly unsettled: unknown;
+  /**
+   * Jobs (by `i`) answered with a prediction made before their request was sent: a service that
+   * honours idempotency keys handed back what an earlier create under the key made (taken.ts).
+   */
+  readonly replayed: ReadonlySet<number>;
+}
+
+/** Worker and service clocks differ a little: older than this before sending is a replay. */
+const CLOCK_SKEW_MS = 5_000;
+
+function isReplay(prediction: { readonly createdAt?: string | undefined }, sentAt: number): boolean {
+  const created = prediction.createdAt === undefined ? Number.NaN : Date.parse(prediction.createdAt);
+  return created < sentAt - CLOCK_SKEW_MS;
 }
 
 /**
@@ -42,27 +55,32 @@ export interface Sent {
  * this service accepts, say) falls back to single creates, so each job gets its own answer.
  */
 export async function sendCreates(client: ServiceClient, entries: readonly Ready[]): Promise<Sent> {
-  if (entries.length === 0) return { outcomes: [], unsettled: null };
+  if (entries.length === 0) return { outcomes: [], unsettled: null, replayed: new Set() };
   if (entries.length === 1) return createEach(client, entries);
   let batch: BatchResult;
+  const sentAt = Date.now();
   try {
     batch = await client.batches.create(
       entries.map((r) => ({ model: r.job.model, input: r.input, idempotencyKey: r.idempotencyKey })),
     );
   } catch (error) {
-    if (!(error instanceof ServiceError)) return { outcomes: [], unsettled: error };
+    const replayed = new Set<number>();
+    if (!(error instanceof ServiceError)) return { outcomes: [], unsettled: error, replayed };
     const effect = effectOf(failureKindOf(error)).kind;
-    if (effect === 'retry_attempt') return { outcomes: [], unsettled: error };
+    if (effect === 'retry_attempt') return { outcomes: [], unsettled: error, replayed };
     if (effect === 'requeue')
-      return { outcomes: entries.map((r) => requeue(r.item.i, error)), unsettled: null };
+      return { outcomes: entries.map((r) => requeue(r.item.i, error)), unsettled: null, replayed };
     return createEach(client, entries);
   }
   const outcomes: CreateOutcome[] = [];
+  const replayed = new Set<number>();
   let unsettled: ServiceError | null = null;
   for (const result of batch.items) {
     const { i } = entries[result.index]!.item;
-    if (result.prediction)
+    if (result.prediction) {
       outcomes.push({ kind: 'created', i, predictionId: result.prediction.id, at: Date.now() });
+      if (isReplay(result.prediction, sentAt)) replayed.add(i);
+    }
     // An item that may have been created is settled by the next attempt's reconciliation.
     else if (result.error?.maybeCreated) unsettled ??= result.error;
     else {
@@ -71,7 +89,7 @@ export async function sendCreates(client: ServiceClient, entries: readonly Ready
       else outcomes.push(answer);
     }
   }
-  return { outcomes, unsettled };
+  return { outcomes, unsettled, replayed };
 }
 
 /**
@@ -80,20 +98,23 @@ export async function sendCreates(client: ServiceClient, entries: readonly Ready
  */
 async function createEach(client: ServiceClient, entries: readonly Ready[]): Promise<Sent> {
   const outcomes: CreateOutcome[] = [];
+  const replayed = new Set<number>();
   let unsettled: unknown = null;
   for (const entry of entries) {
     try {
+      const sentAt = Date.now();
       const prediction = await client.predictions.create(entry.job.model, entry.input, {
         idempotencyKey: entry.idempotencyKey,
       });
       outcomes.push({ kind: 'created', i: entry.item.i, predictionId: prediction.id, at: Date.now() });
+      if (isReplay(prediction, sentAt)) replayed.add(entry.item.i);
     } catch (error) {
       const answer = error instanceof ServiceError ? answerOf(entry.item.i, error) : { unsettled: error };
       if ('unsettled' in answer) unsettled ??= answer.unsettled;
       else outcomes.push(answer);
     }
   }
-  return { outcomes, unsettled };
+  return { outcomes, unsettled, replayed };
 }
 
 /** What the failure policy makes of a refused create: an outcome, or an attempt to retry. */

@@ -6,6 +6,7 @@
  *    a reset, a 5xx, or a worker killed mid-call), so it first adopts what an earlier attempt
  *    made (reconcile.ts) and creates only the rest (batch.ts);
  *  - a prediction this campaign claimed but never recorded is adopted (adopt-claimed.ts);
+ *  - a replayed key's prediction another job has claimed is made again under a new key (taken.ts);
  *  - every prediction made is claimed (claims.ts) before the attempt returns or retries, so a
  *    cancel finds it and a later attempt never adopts it for another job;
  *  - what a refusal does is the failure policy's (contract/failure-policy.ts).
@@ -31,6 +32,7 @@ import { attemptOf } from './attempt.ts';
 import { claimOf, type Ready, sendCreates } from './batch.ts';
 import { createKey } from './keys.ts';
 import { adoptMaybeCreated } from './reconcile.ts';
+import { remakeTaken } from './taken.ts';
 
 export interface CreateDeps {
   readonly client: ServiceClient;
@@ -159,9 +161,16 @@ export async function sendPrepared(
   }
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
-  const sent = await sendCreates(deps.client, toCreate);
-  await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, toCreate));
-  await writeRefusals(manifest.store, request.campaign, refusalsOf(sent.outcomes, toCreate));
+  const first = await sendCreates(deps.client, toCreate);
+  const { sent, entries } = await remakeTaken(
+    deps.client,
+    manifest.store,
+    toCreate,
+    first,
+    reconcile !== null,
+  );
+  await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, entries));
+  await writeRefusals(manifest.store, request.campaign, refusalsOf(sent.outcomes, entries));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);
   return outcomes;

@@ -3,10 +3,17 @@
  * created since the activity was first scheduled, and not claimed by another job. Adopted ones
  * are claimed and reported as created; the rest are created normally (with the same idempotency
  * keys). Works even when the service ignores idempotency keys.
+ *
+ * Jobs with identical input (a `repeat:`) find each other's predictions, so what is claimed is
+ * read after every search, and only once creates that may have made a candidate have had time to
+ * claim it (CLAIM_SETTLE_MS): a sibling's prediction whose claim was still being written is never
+ * taken (two jobs sharing one prediction, one file for two jobs).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
-import type { SearchResult } from '../../api/wire/index.ts';
+import type { PredictionRecord, SearchResult } from '../../api/wire/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { addClaims, type NewClaim, readAllClaims } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
@@ -16,6 +23,12 @@ import { claimOf, type Ready } from './batch.ts';
 const SEARCH_PREFIX = 200;
 /** Worker clocks differ a little: look this much before the first attempt was scheduled. */
 const CLOCK_SKEW_MS = 5_000;
+/**
+ * A create claims its prediction right after the service answers (create/index.ts): a candidate
+ * seen in a search is claimed by now if a live create made it. Waited only when a candidate was
+ * found unclaimed, which is rare (a lost reply, or a sibling's create in that very moment).
+ */
+export const CLAIM_SETTLE_MS = 5_000;
 
 export interface Adoption {
   readonly adopted: CreateOutcome[];
@@ -28,40 +41,79 @@ export async function adoptMaybeCreated(
   campaign: string,
   ready: readonly Ready[],
   since: number,
+  settleMs = CLAIM_SETTLE_MS,
 ): Promise<Adoption> {
-  /**
-   * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it
-   * (the same string, so ownership here and the key of a create can never disagree): another
-   * job's prediction, another campaign's in the same folder, or the failed one a regeneration
-   * replaces, is never adopted.
-   */
-  const claimed = new Map(
-    (await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]),
-  );
+  const createdAfter = new Date(since - CLOCK_SKEW_MS).toISOString();
+  const candidates: (readonly string[])[] = [];
+  for (const entry of ready) candidates.push(await sameInput(client, entry, createdAfter));
+  if (candidates.every((found) => found.length === 0)) return { adopted: [], rest: [...ready] };
+  // Read after the searches, so a claim written during them counts; read again after the settle
+  // when a candidate is still free, so a claim written by a create answered meanwhile counts too.
+  if (!anyFree(ready, candidates, await claimsByPrediction(store))) return { adopted: [], rest: [...ready] };
+  await sleep(settleMs);
+  // Two attempts of this worker adopting at once would each find the other's pick still free.
+  return turnOf(store.location)(async () => {
+    const claimed = await claimsByPrediction(store);
+    const adoption = pickFree(ready, candidates, claimed);
+    await addClaims(store, campaign, adoption.claims);
+    return adoption;
+  });
+}
+
+/** One adoption at a time per output location in this worker (the claims read to the claims written). */
+const turns = new Map<string, LimitFunction>();
+function turnOf(location: string): LimitFunction {
+  const turn = turns.get(location) ?? pLimit(1);
+  turns.set(location, turn);
+  return turn;
+}
+
+type Claimed = ReadonlyMap<string, string>;
+type Candidates = readonly (readonly string[])[];
+
+/** Whether the prediction is unclaimed, or claimed under this entry's own key. */
+const freeFor = (entry: Ready, id: string, claimed: Claimed) =>
+  (claimed.get(id) ?? entry.idempotencyKey) === entry.idempotencyKey;
+
+function anyFree(ready: readonly Ready[], candidates: Candidates, claimed: Claimed): boolean {
+  return ready.some((entry, n) => candidates[n]!.some((id) => freeFor(entry, id, claimed)));
+}
+
+/** Each entry's first free candidate, never one for two entries. */
+function pickFree(
+  ready: readonly Ready[],
+  candidates: Candidates,
+  claimed: Claimed,
+): Adoption & { claims: NewClaim[] } {
+  const taken = new Set<string>();
   const claims: NewClaim[] = [];
   const adopted: CreateOutcome[] = [];
   const rest: Ready[] = [];
-  const createdAfter = new Date(since - CLOCK_SKEW_MS).toISOString();
-  for (const entry of ready) {
-    const match = await findUnclaimed(client, entry, claimed, createdAfter);
+  ready.forEach((entry, n) => {
+    const match = candidates[n]!.find((id) => !taken.has(id) && freeFor(entry, id, claimed));
     if (match) {
-      claimed.set(match, entry.idempotencyKey);
+      taken.add(match);
       claims.push(claimOf(entry, match));
       adopted.push({ kind: 'created', i: entry.item.i, predictionId: match, at: Date.now() });
     } else {
       rest.push(entry);
     }
-  }
-  await addClaims(store, campaign, claims);
-  return { adopted, rest };
+  });
+  return { adopted, rest, claims };
 }
 
-async function findUnclaimed(
-  client: ServiceClient,
-  entry: Ready,
-  claimed: ReadonlyMap<string, string>,
-  createdAfter: string,
-): Promise<string | null> {
+/**
+ * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it (the
+ * same string, so ownership here and the key of a create can never disagree): another job's
+ * prediction, another campaign's in the same folder, or the failed one a regeneration replaces,
+ * is never adopted.
+ */
+async function claimsByPrediction(store: Store): Promise<Map<string, string>> {
+  return new Map((await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]));
+}
+
+/** Predictions of the entry's model with exactly its input, made since `createdAfter`. */
+async function sameInput(client: ServiceClient, entry: Ready, createdAfter: string): Promise<string[]> {
   // A prefix finds the candidates; the full input is compared below.
   const prompt = String(entry.input.prompt ?? '').slice(0, SEARCH_PREFIX);
   const results = await retryRead(async () => {
@@ -75,10 +127,9 @@ async function findUnclaimed(
     }
     return found;
   });
-  for (const { prediction } of results) {
-    const owner = prediction ? claimed.get(String(prediction.id)) : undefined;
-    if (!prediction || (owner !== undefined && owner !== entry.idempotencyKey)) continue;
-    if (isDeepStrictEqual(prediction.input_parameters, entry.input)) return String(prediction.id);
-  }
-  return null;
+  return results
+    .map(({ prediction }) => prediction)
+    .filter((prediction): prediction is PredictionRecord => prediction !== undefined)
+    .filter((prediction) => isDeepStrictEqual(prediction.input_parameters, entry.input))
+    .map((prediction) => String(prediction.id));
 }

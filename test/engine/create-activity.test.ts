@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { awaitPrediction } from '../../activities/await-prediction.ts';
-import { readClaims } from '../../records/claims.ts';
+import { createKey } from '../../activities/create/keys.ts';
+import { addClaims, readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
 import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';
@@ -70,6 +71,36 @@ describe('the create activity', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
   });
 
+  it("never adopts a twin's prediction while the twin's create is still claiming it", async () => {
+    // Seen under load in an outage: 16 jobs counted succeeded, 15 predictions made, two jobs
+    // sharing one. Twin 0's create has its answer but has not written its claim yet ...
+    const { h, plan, twin0, key, made } = await twinZeroUnclaimed();
+    // ... when twin 1's retried create searches and finds that prediction: same model, same input.
+    const retried = create(h, plan, 2, [1]);
+    while (!h.emulator.ledger().requests['GET /v1/search']) await new Promise((r) => setTimeout(r, 10));
+    const store = openStore(plan.outputDir);
+    await addClaims(store, plan.campaign, [
+      { prediction_id: made.id, key: twin0.key, regen: 0, idempotency_key: key, made_by: 'twin 0' },
+    ]);
+    expect(predictionIdOf((await retried)[0])).not.toBe(made.id);
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+    const owners = (await readClaims(store, plan.campaign)).filter((c) => c.prediction_id === made.id);
+    expect(owners.map((c) => c.key)).toEqual([twin0.key]);
+  });
+
+  it('makes a job again when the service hands back, under its key, a prediction a twin adopted', async () => {
+    // Twin 0's worker died between the service's answer and its claim ...
+    const { h, plan, made } = await twinZeroUnclaimed();
+    // ... so twin 1's retry, finding it unclaimed, adopts it (whose key made it is not shown).
+    expect(predictionIdOf((await create(h, plan, 2, [1]))[0])).toBe(made.id);
+    // Twin 0's retry sends its key again; the service hands back that same prediction.
+    const again = predictionIdOf((await create(h, plan, 2, [0]))[0]);
+    expect(again).not.toBe(made.id);
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+    const claims = await readClaims(openStore(plan.outputDir), plan.campaign);
+    expect(new Set(claims.map((c) => c.prediction_id)).size).toBe(claims.length);
+  });
+
   it('never lets a regeneration adopt the failed prediction it replaces', async () => {
     const h = await harness({ faults: { failRate: 1 } });
     const plan = await h.plan(TWINS);
@@ -119,3 +150,13 @@ describe('the create activity', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(1);
   });
 });
+
+/** Twin 0's prediction as its create made it, under its key, with no claim written yet. */
+async function twinZeroUnclaimed() {
+  const h = await harness();
+  const plan = await h.plan(TWINS);
+  const twin0 = plan.jobs[0]!;
+  const key = createKey({ campaign: plan.campaign, jobKey: twin0.key, regen: 0, replaces: null });
+  const made = await h.service.predictions.create(twin0.model, { ...twin0.input }, { idempotencyKey: key });
+  return { h, plan, twin0, key, made };
+}
