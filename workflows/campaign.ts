@@ -77,6 +77,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   };
   // Heirs ride in batched finishes (docs/engine.md, "The ceiling"); runs started before do not.
   model.run.batchedHeirs = patched('batched-heirs');
+  // Creates never sent (cached, skipped) are not paced; runs started before are.
+  model.run.refundsUnsent = patched('unsent-creates-refunded');
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));

@@ -38,6 +38,17 @@ export class Pacer {
     this.tokens -= count;
   }
 
+  /**
+   * Tokens taken for creates that were never sent (the job turned out cached or skipped) come
+   * back, up to the bucket's capacity: a re-run walking recorded jobs is not paced as if it paid
+   * for each. Not while paused: a Retry-After holds whatever was given back.
+   */
+  giveBack(count: number, now: number): void {
+    if (now < this.last) return;
+    this.moveTo(now);
+    this.tokens = Math.min(this.capacity(), this.tokens + count);
+  }
+
   /** Pause all creates (the service said Retry-After). */
   pauseUntil(until: number, now: number): void {
     this.moveTo(now);

@@ -18,6 +18,11 @@ export class RunState {
    * from `patched('batched-heirs')`, so runs started before replay with one finish per heir.
    */
   batchedHeirs = false;
+  /**
+   * A create batch's cached and skipped jobs give their pacer tokens back (pacer.ts, giveBack):
+   * set from `patched('unsent-creates-refunded')`, so runs started before replay as they ran.
+   */
+  refundsUnsent = false;
   /** The service's outage, if one is under way (outage.ts): creates pause, jobs wait. */
   readonly outage = new Outage();
   /** Set by a 429: the service's limits may have changed under us. */

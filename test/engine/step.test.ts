@@ -3,6 +3,7 @@
  * effects it asks for and what it changes, without Temporal.
  */
 import { describe, expect, it } from 'vitest';
+import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import { lostOf } from '../../workflows/reducer/jobs.ts';
@@ -116,6 +117,40 @@ describe('step: creating', () => {
     // Stale limits are read again once the refresh interval has passed, before any create.
     m.clock.observe(5_000);
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
+  });
+});
+
+describe('step: creates never sent are not paced', () => {
+  /** Four stills submitted at 0 (10 tokens a second: 6 left), answered with `outcomes`. */
+  function answered(refunds: boolean, outcomes: (i: number) => CreateOutcome, pausedFor = 0): Model {
+    const m = loaded({ stills: 4 });
+    m.run.refundsUnsent = refunds;
+    const [create] = step(m, tick);
+    if (create?.kind !== 'create') throw new Error('expected a create');
+    if (pausedFor > 0) m.pacer.pauseUntil(pausedFor, 0);
+    step(m, {
+      kind: 'created',
+      batch: create.batch,
+      outcomes: create.batch.map(({ job }) => outcomes(job.i)),
+    });
+    return m;
+  }
+  const cached = (i: number): CreateOutcome => ({ kind: 'cached', i });
+  const skipped = (i: number): CreateOutcome => ({ kind: 'skipped', i, reason: 'parent refused' });
+
+  it.each([
+    ['cached jobs (a re-run walking recorded ones) give their tokens back', true, cached, 10],
+    ['skipped jobs give theirs back', true, skipped, 10],
+    ['created jobs keep them spent', true, createdOutcome, 6],
+    ['a run started before the change (no patch marker) keeps them spent', false, cached, 6],
+  ])('%s', (_, refunds, outcome, tokens) => {
+    expect(answered(refunds, outcome).pacer.available(0)).toBe(tokens);
+  });
+
+  it('gives nothing back while a Retry-After pause holds creates', () => {
+    const m = answered(true, cached, 2_000);
+    expect(m.pacer.available(0)).toBe(0);
+    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(2_000);
   });
 });
 

@@ -106,6 +106,10 @@ function answered(
 export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] {
   m.run.creating--;
   if (m.run.cancelled) return [];
+  if (m.run.refundsUnsent) {
+    const unsent = outcomes.filter((outcome) => outcome.kind === 'cached' || outcome.kind === 'skipped');
+    if (unsent.length > 0) m.pacer.giveBack(unsent.length, m.clock.now());
+  }
   const unpaired: InFlightJob[] = [];
   const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
   return [...effects, ...finishBatches(m, unpaired)];
