@@ -32,6 +32,7 @@ import { attemptOf } from './attempt.ts';
 import { claimOf, type Ready, sendCreates } from './batch.ts';
 import { createKey } from './keys.ts';
 import { adoptMaybeCreated } from './reconcile.ts';
+import { whileSending } from './sending.ts';
 import { remakeTaken } from './taken.ts';
 
 export interface CreateDeps {
@@ -161,15 +162,13 @@ export async function sendPrepared(
   }
   // No cancellation signal on creates: a request abandoned after it was sent may still create a
   // prediction, which must then be claimed (and canceled upstream with the campaign).
-  const first = await sendCreates(deps.client, toCreate);
-  const { sent, entries } = await remakeTaken(
-    deps.client,
-    manifest.store,
-    toCreate,
-    first,
-    reconcile !== null,
-  );
-  await addClaims(manifest.store, request.campaign, claimsOf(sent.outcomes, entries));
+  // In flight for reconciling twins (sending.ts) until what it made is claimed.
+  const { sent, entries } = await whileSending(toCreate, async () => {
+    const first = await sendCreates(deps.client, toCreate);
+    const made = await remakeTaken(deps.client, manifest.store, toCreate, first, reconcile !== null);
+    await addClaims(manifest.store, request.campaign, claimsOf(made.sent.outcomes, made.entries));
+    return made;
+  });
   await writeRefusals(manifest.store, request.campaign, refusalsOf(sent.outcomes, entries));
   if (sent.unsettled !== null) throw sent.unsettled;
   outcomes.push(...sent.outcomes);

@@ -5,11 +5,10 @@
  * keys). Works even when the service ignores idempotency keys.
  *
  * Jobs with identical input (a `repeat:`) find each other's predictions, so what is claimed is
- * read after every search, and only once creates that may have made a candidate have had time to
- * claim it (CLAIM_SETTLE_MS): a sibling's prediction whose claim was still being written is never
- * taken (two jobs sharing one prediction, one file for two jobs).
+ * read after every search, once this worker's creates of the same inputs have claimed what they
+ * made (sending.ts): a twin's prediction whose claim was still being written is never taken (two
+ * jobs sharing one prediction, one file for two jobs).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
@@ -18,17 +17,12 @@ import type { CreateOutcome } from '../../contract/activities.ts';
 import { addClaims, type NewClaim, readAllClaims } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
 import { claimOf, type Ready } from './batch.ts';
+import { sendingSettled } from './sending.ts';
 
 /** Characters of the prompt sent as the search query (services cap query length). */
 const SEARCH_PREFIX = 200;
 /** Worker clocks differ a little: look this much before the first attempt was scheduled. */
 const CLOCK_SKEW_MS = 5_000;
-/**
- * A create claims its prediction right after the service answers (create/index.ts): a candidate
- * seen in a search is claimed by now if a live create made it. Waited only when a candidate was
- * found unclaimed, which is rare (a lost reply, or a sibling's create in that very moment).
- */
-export const CLAIM_SETTLE_MS = 5_000;
 
 export interface Adoption {
   readonly adopted: CreateOutcome[];
@@ -41,20 +35,16 @@ export async function adoptMaybeCreated(
   campaign: string,
   ready: readonly Ready[],
   since: number,
-  settleMs = CLAIM_SETTLE_MS,
 ): Promise<Adoption> {
   const createdAfter = new Date(since - CLOCK_SKEW_MS).toISOString();
   const candidates: (readonly string[])[] = [];
   for (const entry of ready) candidates.push(await sameInput(client, entry, createdAfter));
   if (candidates.every((found) => found.length === 0)) return { adopted: [], rest: [...ready] };
-  // Read after the searches, so a claim written during them counts; read again after the settle
-  // when a candidate is still free, so a claim written by a create answered meanwhile counts too.
-  if (!anyFree(ready, candidates, await claimsByPrediction(store))) return { adopted: [], rest: [...ready] };
-  await sleep(settleMs);
+  // Read after the searches and after this worker's twins in flight have claimed theirs.
+  await sendingSettled(ready);
   // Two attempts of this worker adopting at once would each find the other's pick still free.
   return turnOf(store.location)(async () => {
-    const claimed = await claimsByPrediction(store);
-    const adoption = pickFree(ready, candidates, claimed);
+    const adoption = pickFree(ready, candidates, await claimsByPrediction(store));
     await addClaims(store, campaign, adoption.claims);
     return adoption;
   });
@@ -74,10 +64,6 @@ type Candidates = readonly (readonly string[])[];
 /** Whether the prediction is unclaimed, or claimed under this entry's own key. */
 const freeFor = (entry: Ready, id: string, claimed: Claimed) =>
   (claimed.get(id) ?? entry.idempotencyKey) === entry.idempotencyKey;
-
-function anyFree(ready: readonly Ready[], candidates: Candidates, claimed: Claimed): boolean {
-  return ready.some((entry, n) => candidates[n]!.some((id) => freeFor(entry, id, claimed)));
-}
 
 /** Each entry's first free candidate, never one for two entries. */
 function pickFree(

@@ -6,8 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { awaitPrediction } from '../../activities/await-prediction.ts';
 import { createKey } from '../../activities/create/keys.ts';
-import { addClaims, readClaims } from '../../records/claims.ts';
+import { createActivities } from '../../activities/index.ts';
+import type { ServiceClient } from '../../api/client/index.ts';
+import { readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
 import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';
 
@@ -73,19 +76,41 @@ describe('the create activity', () => {
 
   it("never adopts a twin's prediction while the twin's create is still claiming it", async () => {
     // Seen under load in an outage: 16 jobs counted succeeded, 15 predictions made, two jobs
-    // sharing one. Twin 0's create has its answer but has not written its claim yet ...
-    const { h, plan, twin0, key, made } = await twinZeroUnclaimed();
-    // ... when twin 1's retried create searches and finds that prediction: same model, same input.
-    const retried = create(h, plan, 2, [1]);
-    while (!h.emulator.ledger().requests['GET /v1/search']) await new Promise((r) => setTimeout(r, 10));
-    const store = openStore(plan.outputDir);
-    await addClaims(store, plan.campaign, [
-      { prediction_id: made.id, key: twin0.key, regen: 0, idempotency_key: key, made_by: 'twin 0' },
-    ]);
-    expect(predictionIdOf((await retried)[0])).not.toBe(made.id);
-    expect(h.emulator.ledger().predictionsCreated).toBe(2);
-    const owners = (await readClaims(store, plan.campaign)).filter((c) => c.prediction_id === made.id);
-    expect(owners.map((c) => c.key)).toEqual([twin0.key]);
+    // sharing one. Twin 0's create has reached the service; its answer comes back only once
+    // twin 1's retried create has searched and found that prediction (same model and input).
+    const h = await harness();
+    const plan = await h.plan(TWINS);
+    let searched = () => {};
+    const afterSearch = new Promise<void>((resolve) => {
+      searched = resolve;
+    });
+    const slowAnswer: ServiceClient = {
+      ...h.service,
+      predictions: {
+        ...h.service.predictions,
+        async create(model, input, options) {
+          const made = await h.service.predictions.create(model, input, options);
+          await afterSearch;
+          return made;
+        },
+      },
+    };
+    const watchedSearch: ServiceClient = {
+      ...h.service,
+      search: (query, options) =>
+        (async function* () {
+          yield* h.service.search(query, options);
+          searched();
+        })(),
+    };
+    const twin0 = create(h, plan, 1, [0], 0, createActivities(activityDeps(slowAnswer)));
+    while (h.emulator.ledger().predictionsCreated === 0) await new Promise((r) => setTimeout(r, 10));
+    const twin1 = create(h, plan, 2, [1], 0, createActivities(activityDeps(watchedSearch)));
+    const [first, second] = [predictionIdOf((await twin0)[0]), predictionIdOf((await twin1)[0])];
+    expect(second).not.toBe(first);
+    expect(h.emulator.ledger()).toMatchObject({ predictionsCreated: 2, duplicates: 0 });
+    const owners = (await readClaims(openStore(plan.outputDir), plan.campaign)).map((c) => c.prediction_id);
+    expect(owners.sort()).toEqual([first, second].sort());
   });
 
   it('makes a job again when the service hands back, under its key, a prediction a twin adopted', async () => {
@@ -158,5 +183,5 @@ async function twinZeroUnclaimed() {
   const twin0 = plan.jobs[0]!;
   const key = createKey({ campaign: plan.campaign, jobKey: twin0.key, regen: 0, replaces: null });
   const made = await h.service.predictions.create(twin0.model, { ...twin0.input }, { idempotencyKey: key });
-  return { h, plan, twin0, key, made };
+  return { h, plan, made };
 }
