@@ -71,7 +71,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     pacer: new Pacer(jobs.limits.createsPerSecond, clock.now()),
     clock,
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
-    rollOverLimit: rollOverAt(jobs.maxInFlight),
+    // Runs a replacement worker replays within one task (decide.ts); runs started before keep theirs.
+    rollOverLimit: rollOverAt(jobs.maxInFlight, patched('replayable-run-length')),
     searchable: attributes !== null,
     ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
   };

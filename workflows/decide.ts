@@ -37,6 +37,16 @@ export const MAX_DRAIN_MS = 5_000;
  * 2,000-job campaign at 50 in flight (~8,800 events) does not roll over just before its end.
  */
 const MAX_EVENTS = 9_600;
+/**
+ * Runs started since patch `replayable-run-length` (campaign.ts) drain from about half that: a
+ * worker that takes over a run (its predecessor killed, or the run evicted from its cache) replays
+ * the whole history within one workflow task, and the SDK's replay costs about 1.4 ms of CPU per
+ * event (a 9,970-event field-drill run: 13.5 s on a quiet machine, most of it the SDK's promise
+ * hooks), over the 10 s task timeout: the field drill's replacement worker timed out three times
+ * and the campaign made nothing for 77 s. 5,000 events replay in about 7 s; the cost is one
+ * more roll-over (a drain of about 1 s) per 5,000 events.
+ */
+const MAX_EVENTS_REPLAYABLE = 5_000;
 const EVENTS_PER_DRAINING_JOB = 3;
 
 export type Command =
@@ -138,8 +148,9 @@ function gathers(s: Situation, count: number): boolean {
 }
 
 /** The event count at which a run starts draining: room is left for each slot's last events. */
-export function rollOverAt(maxInFlight: number): number {
-  return Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS - EVENTS_PER_DRAINING_JOB * maxInFlight);
+export function rollOverAt(maxInFlight: number, replayable = true): number {
+  const ceiling = replayable ? MAX_EVENTS_REPLAYABLE : MAX_EVENTS;
+  return Math.max(MIN_EVENTS_PER_RUN, ceiling - EVENTS_PER_DRAINING_JOB * maxInFlight);
 }
 
 /**

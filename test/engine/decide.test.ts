@@ -135,12 +135,25 @@ describe('batchWorth', () => {
 
 describe('rollOverAt', () => {
   it.each([
+    [50, 4_850],
+    [200, 4_400],
+    [5_000, MIN_EVENTS_PER_RUN],
+  ] as const)(
+    'with %i in flight drains from event %i: a history a new worker replays within one task',
+    (inFlight, events) => {
+      expect(rollOverAt(inFlight)).toBe(events);
+    },
+  );
+
+  it.each([
     [50, 9_450],
     [200, 9_000],
-    [5_000, MIN_EVENTS_PER_RUN],
-  ] as const)('with %i in flight drains from event %i', (inFlight, events) => {
-    expect(rollOverAt(inFlight)).toBe(events);
-  });
+  ] as const)(
+    'runs started before (no patch marker) keep theirs: with %i in flight, from event %i',
+    (inFlight, events) => {
+      expect(rollOverAt(inFlight, false)).toBe(events);
+    },
+  );
 });
 
 describe('mayNameHeir', () => {
