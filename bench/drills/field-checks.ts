@@ -119,7 +119,10 @@ export async function fieldChecks(
       ...(!moneyAgrees && {
         unrecordedCharges: await unrecordedCharges(
           stack,
-          new Set(manifest.entries.map((e) => e.prediction_id)),
+          new Set([
+            ...manifest.entries.map((e) => e.prediction_id),
+            ...refusals.flatMap((r) => (r.prediction_id === undefined ? [] : [r.prediction_id])),
+          ]),
           drillStart,
         ),
       }),
@@ -209,8 +212,8 @@ export async function fieldChecks(
 }
 
 /**
- * When the money disagrees: every prediction the service charged for that no manifest line
- * names (a flagged output's is in a refusal record, without its id), so the report says which.
+ * When the money disagrees: every prediction the service charged for that neither a manifest
+ * line nor a flagged output's refusal record names, so the report says which.
  */
 async function unrecordedCharges(stack: Stack, recorded: ReadonlySet<string>, after: number) {
   const client = createServiceClient({ baseUrl: stack.emulatorUrl, apiKey: stack.apiKey });
