@@ -5,6 +5,8 @@
  * the spec's `priority:` is served first and its `weight:` sets the parts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { startOrAttach } from '../../control/campaign.ts';
 import { keyFingerprint } from '../../control/governor.ts';
@@ -13,10 +15,12 @@ import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
-import { LIMITS_REFRESH_MS } from '../../workflows/decide.ts';
-import { governorWorkflowId } from '../../workflows/governor/messages.ts';
+import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import { governorWorkflowId, type Share, shareSignal } from '../../workflows/governor/messages.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
+
+const SHARE_SIGNAL = shareSignal.name;
 
 const RATE = 10;
 
@@ -52,7 +56,10 @@ async function sharedKey(limits: Partial<Limits>) {
   const worker = await createMediaflowWorker({ ...options, client: h.service, taskQueue: h.taskQueue });
   const governor = await createGovernorWorker(options);
   /** Starts the plans together on the key and returns their results; `meanwhile` runs alongside. */
-  const runAll = (plans: Plan[], meanwhile?: () => Promise<void>) =>
+  const runAll = (
+    plans: Plan[],
+    meanwhile?: (handles: WorkflowHandle<typeof campaignWorkflow>[]) => Promise<void>,
+  ) =>
     governor.runUntil(
       worker.runUntil(async () => {
         const handles = await Promise.all(
@@ -61,11 +68,23 @@ async function sharedKey(limits: Partial<Limits>) {
               (await startOrAttach(h.temporal, plan, await storePlan(plan), h.taskQueue, key)).handle,
           ),
         );
-        await meanwhile?.();
+        await meanwhile?.(handles);
         return Promise.all(handles.map((handle) => handle.result()));
       }),
     );
   return { h, key, runAll };
+}
+
+/** The last share the governor signalled to a campaign (its history's `governor-share` signals). */
+async function lastShare(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<Share | undefined> {
+  const { events } = await handle.fetchHistory();
+  const shares = (events ?? []).flatMap((event) => {
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    if (signal?.signalName !== SHARE_SIGNAL) return [];
+    const [payload] = signal.input?.payloads ?? [];
+    return payload ? [defaultPayloadConverter.fromPayload<Share>(payload)] : [];
+  });
+  return shares.at(-1);
 }
 
 describe('rate governor', () => {
@@ -127,16 +146,23 @@ describe('rate governor', () => {
     });
     const first = await h.plan(stills('first', 70));
     const second = await h.plan(stills('second', 70));
-    // A campaign re-reads the limits after a 429 at most every LIMITS_REFRESH_MS since its last
-    // read (at its start), so the cut is known everywhere about that long after it, at worst.
-    const settleMs = LIMITS_REFRESH_MS + 1_000;
-    let cutAt = 0;
+    // A campaign re-reads the limits after a 429 at most every 5 s (LIMITS_REFRESH_MS) since its last
+    // read (at its start); the governor then sends each its new share, which takes workflow tasks
+    // (seconds on a loaded machine). Judged from when both campaigns publish their half of the
+    // new rate, plus a second for the buckets' bursts: not from a fixed time after the cut, which
+    // a loaded CI run overshot (33 429s counted while a share was still on its way).
+    let settled = 0;
     let refusedBySettle = 0;
-    const results = await runAll([first, second], async () => {
+    const results = await runAll([first, second], async (handles) => {
       await sleep(2_000);
       h.emulator.setLimits({ createsPerMinute: 6 * 60 });
-      cutAt = Date.now();
-      await sleep(settleMs);
+      const halves = async () => {
+        const shares = await Promise.all(handles.map((handle) => lastShare(handle)));
+        return shares.every((share) => share !== undefined && share.createsPerSecond <= 3);
+      };
+      while (!(await halves())) await sleep(200);
+      await sleep(1_000);
+      settled = Date.now();
       refusedBySettle = h.emulator.ledger().rateLimited;
     });
     expect(results.map((p) => p.outcome)).toEqual(['completed', 'completed']);
@@ -146,7 +172,6 @@ describe('rate governor', () => {
     expect(h.emulator.ledger().rateLimited - refusedBySettle).toBeLessThanOrEqual(12);
     // While both run after that, each creates at about half the new 6 a second: never more than
     // its half, the two alike, and together most of the new rate (a loaded machine slows both).
-    const settled = cutAt + settleMs;
     const created = await Promise.all([first, second].map((plan) => createdAt(h, plan)));
     const bothUntil = Math.min(...created.map((times) => times.at(-1) ?? 0));
     expect(bothUntil - settled).toBeGreaterThan(3_000);
