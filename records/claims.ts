@@ -113,6 +113,16 @@ export async function readAllClaims(store: Store): Promise<Claim[]> {
   return readEach(store, keys);
 }
 
+/**
+ * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it (the
+ * same string, so ownership and the key of a create can never disagree), over every campaign in
+ * the location: another job's prediction, another campaign's, or the failed one a regeneration
+ * replaces, is never taken (create/reconcile.ts, create/taken.ts).
+ */
+export async function claimOwners(store: Store): Promise<Map<string, string>> {
+  return new Map((await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]));
+}
+
 async function readEach(store: Store, keys: readonly string[]): Promise<Claim[]> {
   const limit = pLimit(16);
   const texts = await Promise.all(

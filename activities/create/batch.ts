@@ -41,8 +41,8 @@ export interface Sent {
   readonly replayed: ReadonlySet<number>;
 }
 
-/** Worker and service clocks differ a little: older than this before sending is a replay. */
-const CLOCK_SKEW_MS = 5_000;
+/** How far worker and service clocks may differ: a prediction older than this before sending is a replay. */
+export const CLOCK_SKEW_MS = 5_000;
 
 function isReplay(prediction: { readonly createdAt?: string | undefined }, sentAt: number): boolean {
   const created = prediction.createdAt === undefined ? Number.NaN : Date.parse(prediction.createdAt);

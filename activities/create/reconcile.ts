@@ -14,15 +14,13 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
 import type { PredictionRecord, SearchResult } from '../../api/wire/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import { addClaims, type NewClaim, readAllClaims } from '../../records/claims.ts';
+import { addClaims, claimOwners, type NewClaim } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
-import { claimOf, type Ready } from './batch.ts';
+import { CLOCK_SKEW_MS, claimOf, type Ready } from './batch.ts';
 import { sendingSettled } from './sending.ts';
 
 /** Characters of the prompt sent as the search query (services cap query length). */
 const SEARCH_PREFIX = 200;
-/** Worker clocks differ a little: look this much before the first attempt was scheduled. */
-const CLOCK_SKEW_MS = 5_000;
 
 export interface Adoption {
   readonly adopted: CreateOutcome[];
@@ -36,6 +34,7 @@ export async function adoptMaybeCreated(
   ready: readonly Ready[],
   since: number,
 ): Promise<Adoption> {
+  // Worker clocks differ a little: look a little before the first attempt was scheduled.
   const createdAfter = new Date(since - CLOCK_SKEW_MS).toISOString();
   const candidates: (readonly string[])[] = [];
   for (const entry of ready) candidates.push(await sameInput(client, entry, createdAfter));
@@ -44,7 +43,7 @@ export async function adoptMaybeCreated(
   await sendingSettled(ready);
   // Two attempts of this worker adopting at once would each find the other's pick still free.
   return turnOf(store.location)(async () => {
-    const adoption = pickFree(ready, candidates, await claimsByPrediction(store));
+    const adoption = pickFree(ready, candidates, await claimOwners(store));
     await addClaims(store, campaign, adoption.claims);
     return adoption;
   });
@@ -86,16 +85,6 @@ function pickFree(
     }
   });
   return { adopted, rest, claims };
-}
-
-/**
- * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it (the
- * same string, so ownership here and the key of a create can never disagree): another job's
- * prediction, another campaign's in the same folder, or the failed one a regeneration replaces,
- * is never adopted.
- */
-async function claimsByPrediction(store: Store): Promise<Map<string, string>> {
-  return new Map((await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]));
 }
 
 /** Predictions of the entry's model with exactly its input, made since `createdAfter`. */

@@ -12,7 +12,7 @@
  */
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import { readAllClaims } from '../../records/claims.ts';
+import { claimOwners } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
 import { type Ready, type Sent, sendCreates } from './batch.ts';
 import { replacementKey } from './keys.ts';
@@ -27,7 +27,7 @@ export async function remakeTaken(
   const suspect = (i: number) => reconciled || sent.replayed.has(i);
   if (!sent.outcomes.some((outcome) => outcome.kind === 'created' && suspect(outcome.i)))
     return { sent, entries };
-  const owner = new Map((await readAllClaims(store)).map((c) => [c.prediction_id, c.idempotency_key]));
+  const owner = await claimOwners(store);
   const retaken = new Map<number, Ready>();
   for (const outcome of sent.outcomes) {
     if (outcome.kind !== 'created' || !suspect(outcome.i)) continue;

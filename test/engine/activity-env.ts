@@ -2,6 +2,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../activities/index.ts';
 import { createActivities } from '../../activities/index.ts';
+import type { ServiceClient } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
@@ -84,4 +85,22 @@ export function predictionIdOf(outcome: CreateOutcome | undefined): string {
   if (outcome?.kind !== 'created')
     throw new Error(`expected a created outcome, got ${JSON.stringify(outcome)}`);
   return outcome.predictionId;
+}
+
+/**
+ * The harness's client whose creates reach the service, then run `after` before answering: a
+ * slow answer (it waits), or one lost on its way back (it throws).
+ */
+export function afterEachCreate(h: Harness, after: () => Promise<void>): ServiceClient {
+  return {
+    ...h.service,
+    predictions: {
+      ...h.service.predictions,
+      async create(model, input, options) {
+        const made = await h.service.predictions.create(model, input, options);
+        await after();
+        return made;
+      },
+    },
+  };
 }

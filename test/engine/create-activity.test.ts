@@ -11,7 +11,7 @@ import type { ServiceClient } from '../../api/client/index.ts';
 import { readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
-import { activitiesFor, create, kinds, predictionIdOf } from './activity-env.ts';
+import { activitiesFor, afterEachCreate, create, kinds, predictionIdOf } from './activity-env.ts';
 import { harness } from './harness.ts';
 
 const TWINS = `
@@ -84,17 +84,7 @@ describe('the create activity', () => {
     const afterSearch = new Promise<void>((resolve) => {
       searched = resolve;
     });
-    const slowAnswer: ServiceClient = {
-      ...h.service,
-      predictions: {
-        ...h.service.predictions,
-        async create(model, input, options) {
-          const made = await h.service.predictions.create(model, input, options);
-          await afterSearch;
-          return made;
-        },
-      },
-    };
+    const slowAnswer = afterEachCreate(h, () => afterSearch);
     const watchedSearch: ServiceClient = {
       ...h.service,
       search: (query, options) =>

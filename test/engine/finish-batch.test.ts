@@ -9,13 +9,13 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { downloadFile } from '../../activities/download.ts';
 import { createActivities } from '../../activities/index.ts';
-import { type ServiceClient, ServiceError } from '../../api/client/index.ts';
+import { ServiceError } from '../../api/client/index.ts';
 import type { FinishBatchItem, FinishBatchRequest } from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
 import { ManifestEntry } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
-import { type Activities, activitiesFor, create, predictionIdOf } from './activity-env.ts';
+import { type Activities, activitiesFor, afterEachCreate, create, predictionIdOf } from './activity-env.ts';
 import { type Harness, harness, twoStills } from './harness.ts';
 
 async function finishBoth(h: Harness, plan: Plan, activities: Activities): Promise<FinishBatchItem[]> {
@@ -146,25 +146,17 @@ describe('finishPredictions', () => {
     const first = await bothRequest(h, plan, activitiesFor(h));
     // The first heir's create reaches the service, whose answer is lost in a 503.
     let lost = 1;
-    const flaky: ServiceClient = {
-      ...h.service,
-      predictions: {
-        ...h.service.predictions,
-        async create(model, input, options) {
-          const made = await h.service.predictions.create(model, input, options);
-          if (lost-- > 0)
-            throw new ServiceError({
-              message: 'the service is temporarily unavailable',
-              status: 503,
-              type: 'api_error',
-              code: 'SERVICE_UNAVAILABLE',
-              retryable: true,
-              maybeCreated: true,
-            });
-          return made;
-        },
-      },
-    };
+    const flaky = afterEachCreate(h, async () => {
+      if (lost-- > 0)
+        throw new ServiceError({
+          message: 'the service is temporarily unavailable',
+          status: 503,
+          type: 'api_error',
+          code: 'SERVICE_UNAVAILABLE',
+          retryable: true,
+          maybeCreated: true,
+        });
+    });
     const request = {
       ...first,
       items: first.items.map((item) => ({ ...item, heir: { i: item.i + 2, regen: 0 } })),
