@@ -1,6 +1,6 @@
 /**
- * What a campaign has paid across all its runs: every take its records hold and every charged
- * refusal, at least what this
+ * What a campaign has paid across all its runs: every take its records hold, every charged
+ * refusal and every paid output that could not be saved (records/unsaved.ts), at least what this
  * run paid (records/manifest.ts, `paidInAllRuns`; `report` says the same). `status` and `run` show
  * it beside this run's spend, which a re-run that found everything made leaves at $0.00.
  */
@@ -9,6 +9,7 @@ import type { Micros } from '../api/money.ts';
 import { campaignHandle } from '../control/campaign.ts';
 import { Manifest } from '../records/manifest.ts';
 import { readRefusals, refusalCharges } from '../records/refusals.ts';
+import { readUnsaved } from '../records/unsaved.ts';
 import { campaignStart } from '../review/sources.ts';
 
 /** Null when the records cannot be read from here (a bucket without credentials, a folder elsewhere). */
@@ -20,7 +21,7 @@ export async function campaignTotal(
   try {
     const manifest = await Manifest.open(outputDir);
     const refused = refusalCharges((await readRefusals(outputDir, campaign, manifest.store)).values());
-    return await manifest.paid(thisRun, refused);
+    return await manifest.paid(thisRun, refused, await readUnsaved(manifest.store, campaign));
   } catch {
     return null;
   }

@@ -26,6 +26,11 @@ export type CreateOutcome =
       readonly predictionId: string;
       /** Worker clock when the service answered: where the prediction's wait starts. */
       readonly at: number;
+      /**
+       * Adopted from an earlier run that paid for it and could not save its output
+       * (records/unsaved.ts): its finish adds nothing to the spend. Absent: not known to be paid.
+       */
+      readonly paidBefore?: true;
     }
   /** The manifest already holds this job from an earlier run. */
   | {
@@ -45,6 +50,11 @@ export type CreateOutcome =
       readonly message: string;
       /** The failure policy's kind (contract/failure-policy.ts): what the refusal does. */
       readonly failure: FailureKind;
+      /**
+       * What the service charged for it: a flagged output of an earlier run whose record a full
+       * disk refused, found and recorded now (create/adopt-claimed.ts). Absent: nothing charged.
+       */
+      readonly creditsUsed?: Micros;
     }
   /** Rate limited inside a batch: try again after the delay. */
   | { readonly kind: 'retry'; readonly i: number; readonly afterMs: number }
@@ -88,6 +98,8 @@ export interface FinishRequest {
   readonly startedAt: number;
   /** Handed over from an earlier run: a killed worker may have left a partial download behind. */
   readonly resumed: boolean;
+  /** As CreateOutcome's: an earlier run paid for this prediction; saving it costs nothing more. */
+  readonly paidBefore?: true;
   /**
    * A job to create as soon as this prediction ends, before its output is downloaded: the
    * service slot passes straight to the next job, with no workflow round trip in between
@@ -109,6 +121,7 @@ export interface FinishRequest {
 export type FinishOutcome =
   | {
       readonly kind: 'succeeded';
+      /** What it adds to the spend: the service's figure; 0 when an earlier run paid it (paidBefore). */
       readonly creditsUsed: Micros | null;
       readonly file: string;
       /** Its first link had expired: the service gave a fresh one (absent: not needed). */

@@ -92,6 +92,8 @@ export interface InFlightJob {
   readonly startedAt: number;
   /** The job its finish creates the moment it ends (see FinishRequest.heir). */
   readonly heir: PendingJob | null;
+  /** An earlier run paid for this prediction (see CreateOutcome); absent: not known to be paid. */
+  readonly paidBefore?: true;
 }
 
 /** State carried across continue-as-new: bounded by the window, never by the campaign's size. */

@@ -35,6 +35,7 @@ import {
   readLines,
 } from './jsonl.ts';
 import { predictionTag } from './prediction-tag.ts';
+import type { UnsavedRecord } from './unsaved.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -98,11 +99,18 @@ export type ManifestEntry = z.infer<typeof ManifestEntry>;
 export const MANIFEST_FILE = MANIFEST_KEY;
 
 /** What each job's takes cost together, by job key: each prediction counted once (a line may repeat one). */
-export function paidByJob(takes: readonly ManifestEntry[]): Map<string, Micros> {
+export function paidByJob(
+  takes: readonly ManifestEntry[],
+  unsaved: readonly UnsavedRecord[] = [],
+): Map<string, Micros> {
   const byPrediction = new Map(takes.map((entry) => [entry.prediction_id, entry]));
   const paid = new Map<string, Micros>();
-  for (const { key, credits_used } of byPrediction.values())
-    paid.set(key, (paid.get(key) ?? 0) + (tryParseUsd(credits_used) ?? 0));
+  const add = (key: string, usd: string | null) =>
+    paid.set(key, (paid.get(key) ?? 0) + (tryParseUsd(usd) ?? 0));
+  for (const { key, credits_used } of byPrediction.values()) add(key, credits_used);
+  // Outputs paid for and never saved (records/unsaved.ts); one a later run saved is its take's.
+  for (const record of unsaved)
+    if (!byPrediction.has(record.prediction_id)) add(record.key, record.credits_used);
   return paid;
 }
 
@@ -212,8 +220,12 @@ export class Manifest {
    * or remade job included) with the charged refusals (`refused`), at least `thisRun`
    * (paidInAllRuns): what `status`, `run` and `report` show as the campaign's total.
    */
-  async paid(thisRun: Micros = 0, refused: Micros = 0): Promise<Micros> {
-    return paidInAllRuns(paidByJob(await this.takes()), thisRun, refused);
+  async paid(
+    thisRun: Micros = 0,
+    refused: Micros = 0,
+    unsaved: readonly UnsavedRecord[] = [],
+  ): Promise<Micros> {
+    return paidInAllRuns(paidByJob(await this.takes(), unsaved), thisRun, refused);
   }
 
   /**

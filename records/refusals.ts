@@ -41,13 +41,18 @@ export async function writeRefusals(
   campaign: string,
   records: readonly RefusalRecord[],
 ): Promise<void> {
-  for (const record of records) {
-    const parsed = RefusalRecord.parse(record);
-    await store.createOnce(
-      `${refusalsOf(campaign)}${parsed.key}.${parsed.take}${parsed.prediction_id === undefined ? '' : `.${predictionTag(parsed.prediction_id)}`}.json`,
-      `${JSON.stringify(parsed)}\n`,
-    );
-  }
+  for (const record of records) await writeRefusal(store, campaign, record);
+}
+
+/** Records one refusal; false when it was recorded already (an earlier attempt's, or run's). */
+export async function writeRefusal(store: Store, campaign: string, record: RefusalRecord): Promise<boolean> {
+  const parsed = RefusalRecord.parse(record);
+  const tag = parsed.prediction_id === undefined ? '' : `.${predictionTag(parsed.prediction_id)}`;
+  const written = await store.createOnce(
+    `${refusalsOf(campaign)}${parsed.key}.${parsed.take}${tag}.json`,
+    `${JSON.stringify(parsed)}\n`,
+  );
+  return written.created;
 }
 
 /** Every refusal of the campaign, by job key, in take order. */

@@ -11,6 +11,7 @@ import type { Plan } from '../plan/types.ts';
 import { Manifest, type ManifestEntry, paidByJob } from '../records/manifest.ts';
 import { readPlan } from '../records/plan-store.ts';
 import { readRefusals } from '../records/refusals.ts';
+import { readUnsaved } from '../records/unsaved.ts';
 import { isS3Url } from '../store/index.ts';
 import type { ModelSources } from './model.ts';
 
@@ -82,12 +83,13 @@ export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Pro
   if (!s3) add(await manifest.takes());
   return async () => {
     add(s3 ? await manifest.takes() : await manifest.refresh());
-    const paid = paidByJob([...takes.values()]);
-    const [decisions, progress, refusals] = await Promise.all([
+    const [decisions, progress, refusals, unsaved] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
       readRefusals(plan.outputDir, plan.campaign),
+      readUnsaved(manifest.store, plan.campaign),
     ]);
+    const paid = paidByJob([...takes.values()], unsaved);
     return { plan, reviewedSteps, entries: new Map(entries), paid, decisions, progress, refusals };
   };
 }

@@ -12,6 +12,7 @@
  * | `.mediaflow/claims/<campaign>/<name>` | a prediction a campaign created | create-once |
  * | `.mediaflow/decisions/<name>` | a review decision | create-once |
  * | `.mediaflow/refusals/<campaign>/<name>` | a take the service's content policy refused | create-once |
+| `.mediaflow/unsaved/<campaign>/<name>` | an output paid for whose download failed for good | create-once |
  * | `.mediaflow/current/<campaign>.json` | the digest of the plan a campaign last ran | replaced by each `run` |
  * | `.mediaflow/moved/<name>` | where an edited-away job's output was set aside | create-once |
  */
@@ -44,6 +45,11 @@ export function decisionKey(name: string): string {
 /** Content refusals, one create-once record per refused take (records/refusals.ts). */
 export function refusalsOf(campaign: string): string {
   return `${STATE}/refusals/${campaign}/`;
+}
+
+/** Paid outputs whose download failed for good, one create-once record each (records/unsaved.ts). */
+export function unsavedOf(campaign: string): string {
+  return `${STATE}/unsaved/${campaign}/`;
 }
 
 export function claimsOf(campaign: string): string {

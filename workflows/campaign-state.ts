@@ -29,7 +29,7 @@ import { Budget } from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
-import { Slots } from './state/slots.ts';
+import { type PaidBefore, Slots } from './state/slots.ts';
 import { Stop, type StopReason } from './state/stop.ts';
 import { type NamedCount, Tally } from './state/tally.ts';
 import { Window } from './state/window.ts';
@@ -96,9 +96,9 @@ export class CampaignState {
     const clock = init.clock ?? (() => init.now);
     const parts = { window: this.window, tally: this.tally, budget: this.budget, halt: this.halt };
     this.gates = new Gates(steps, parts, clock, () => this.isDone(), carried?.reviews);
-    for (const { pending, predictionId, startedAt, heir } of carried?.inFlight ?? []) {
+    for (const { pending, predictionId, startedAt, heir, paidBefore } of carried?.inFlight ?? []) {
       this.hold(pending);
-      this.slots.occupy(pending, predictionId, startedAt);
+      this.slots.occupy(pending, predictionId, startedAt, paidBefore && { paidBefore });
       if (heir) {
         this.hold(heir);
         this.slots.nameHeir(pending.job.i, heir);
@@ -223,8 +223,8 @@ export class CampaignState {
     return this.slots.pendingOf(i);
   }
 
-  onCreated(i: number, predictionId: string, at: number): void {
-    this.tally.count(this.slots.created(i, predictionId, at).job.step, 'created');
+  onCreated(i: number, predictionId: string, at: number, paid?: PaidBefore): void {
+    this.tally.count(this.slots.created(i, predictionId, at, paid).job.step, 'created');
   }
 
   onCached(i: number, recorded: Recorded = {}): void {
@@ -239,9 +239,10 @@ export class CampaignState {
     this.gates.closedWithoutOutput(job);
   }
 
-  /** The service refused to create job `i` for good. */
-  onRejected(i: number, message: string, kind: FailureKind): void {
+  /** The service refused to create job `i` for good (`paid`: what a flagged take of an earlier run cost). */
+  onRejected(i: number, message: string, kind: FailureKind, paid = 0): void {
     const pending = this.release(i);
+    if (paid > 0) this.pay(pending, paid);
     const effect = effectOf(kind);
     if (effect.kind === 'on_refusal') {
       this.refused(pending, message);
@@ -280,10 +281,7 @@ export class CampaignState {
       return;
     }
     // The service's own figure when it gives one; else the price we committed.
-    const paid = outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0);
-    this.budget.charge(paid);
-    this.caps?.charge(this.modelOf(pending), paid);
-    this.tally.pay(job.step, paid);
+    this.pay(pending, outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
     if (outcome.kind === 'succeeded') {
       this.tally.count(job.step, 'succeeded');
       if (outcome.refreshed) this.tally.note(job.step, 'links_refreshed');
@@ -309,6 +307,12 @@ export class CampaignState {
     if (effect.kind === 'regenerate' && effect.endsAs) this.tally.end(job, effect.endsAs, outcome.message);
     else this.tally.fail(job, outcome.message);
     this.gates.closedWithoutOutput(job);
+  }
+
+  private pay(pending: PendingJob, paid: Micros): void {
+    this.budget.charge(paid);
+    this.caps?.charge(this.modelOf(pending), paid);
+    this.tally.pay(pending.job.step, paid);
   }
 
   /**

@@ -115,7 +115,7 @@ export function executor(
   }
 
   async function finish(flight: InFlightJob, resumed: boolean): Promise<void> {
-    const { pending, predictionId, startedAt, heir } = flight;
+    const { pending, predictionId, startedAt, heir, paidBefore } = flight;
     const request = {
       ...context,
       ...itemOf(pending),
@@ -124,6 +124,7 @@ export function executor(
       startedAt,
       resumed,
       heir: heir && itemOf(heir),
+      ...(paidBefore && { paidBefore }),
     };
     // The UI names the job; the summary is metadata, not a decision (replays ignore it).
     const options = { summary: finishSummary(pending, heir, resumed) };
@@ -144,13 +145,14 @@ export function executor(
   }
 
   async function finishBatch(flights: readonly InFlightJob[], resumed?: true): Promise<void> {
-    const items = flights.map(({ pending, predictionId, startedAt, heir }) => ({
+    const items = flights.map(({ pending, predictionId, startedAt, heir, paidBefore }) => ({
       ...itemOf(pending),
       ...deadlineOf(pending),
       predictionId,
       startedAt,
       resumed: resumed ?? false,
       ...(heir ? { heir: itemOf(heir) } : {}),
+      ...(paidBefore && { paidBefore }),
     }));
     const options = { summary: finishBatchSummary(flights) };
     const run = () => finishPredictions.executeWithOptions(options, [{ ...context, items }]);

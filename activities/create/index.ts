@@ -129,7 +129,7 @@ export async function prepareCreates(
     request.items.map((item) =>
       limit(async () => {
         const job = await prepareJob(deps, loaded, manifest, request, item, by);
-        return 'item' in job ? adoptClaimed(deps.client, claimed, job) : job;
+        return 'item' in job ? adoptClaimed(deps.client, manifest.store, claimed, job) : job;
       }),
     ),
   );

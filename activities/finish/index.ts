@@ -13,6 +13,7 @@ import type { Manifest } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import { writeRefusals } from '../../records/refusals.ts';
+import { writeUnsaved } from '../../records/unsaved.ts';
 import { attemptOf } from '../create/attempt.ts';
 import { type CreateDeps, isRetake, onModel } from '../create/index.ts';
 import { failureKindOf } from '../failure-kind.ts';
@@ -152,14 +153,28 @@ export async function finishJob(
       head: loaded.head,
     });
     const refreshed = saved.refreshed ? { refreshed: true as const } : {};
-    outcome = { kind: 'succeeded', creditsUsed: prediction.creditsUsed, file: saved.file, ...refreshed };
+    // An output an earlier run paid for and could not save (records/unsaved.ts): paid once.
+    const creditsUsed = request.paidBefore ? 0 : prediction.creditsUsed;
+    outcome = { kind: 'succeeded', creditsUsed, file: saved.file, ...refreshed };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
     // A download that failed for good fails this job (paid: the service charged it), not its heir,
     // which exists now and must be waited for: failing the activity would lose its create outcome.
     // Its kind says what follows: a short body fails it, an expired output makes it again.
     const kind = failureKindOf(error);
-    return failed(error.message, NAMED.has(kind) ? kind : undefined);
+    const failure = NAMED.has(kind) ? kind : undefined;
+    // Recorded before it is counted: a full disk refusing the record stops the campaign with the
+    // job kept, uncounted, for the next run to fetch and pay (records/unsaved.ts).
+    await writeUnsaved(manifest.store, request.campaign, {
+      key: job.key,
+      take: request.regen,
+      prediction_id: prediction.id,
+      credits_used: formatUsd(prediction.creditsUsed ?? 0),
+      failure: failure ?? 'prediction_failed',
+      message: error.message,
+      at: new Date().toISOString(),
+    });
+    return failed(error.message, failure);
   }
   return { outcome, heir: heirOutcome, waitedMs };
 }

@@ -10,6 +10,7 @@ import { DEFAULT_FAULTS } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { readRefusals } from '../../records/refusals.ts';
+import { readUnsaved, unsavedCharges } from '../../records/unsaved.ts';
 import { buildModel } from '../../review/model.ts';
 import { sourcesOf } from '../../review/sources.ts';
 import { replayCampaign } from '../lib/replay.ts';
@@ -75,6 +76,9 @@ export async function fieldChecks(
   const reportSpent = buildModel(await load()).totals.spent;
   const manifestSpent = manifest.entries.reduce((n, e) => n + parseUsd(e.credits_used ?? '0'), 0);
   const refusalSpent = refusals.reduce((n, r) => n + parseUsd(r.credits_used), 0);
+  const saved = new Set(manifest.entries.map((e) => e.prediction_id));
+  const unsaved = await readUnsaved(store, plan.campaign);
+  const unsavedSpent = unsavedCharges(unsaved, saved);
   const maxPerKey = Math.max(0, ...Object.values(ledger.byIdempotencyKey));
 
   const unended = final.steps.filter((s) => ended(s) !== s.planned || s.running + s.waiting > 0);
@@ -89,7 +93,9 @@ export async function fieldChecks(
   const replay = await replayCampaign(stack.client, runs.at(-1)!.workflowId);
 
   const moneyAgrees =
-    statusSpent === charged && reportSpent === charged && manifestSpent + refusalSpent === charged;
+    statusSpent === charged &&
+    reportSpent === charged &&
+    manifestSpent + refusalSpent + unsavedSpent === charged;
   const drillStart = runs[0]!.endedAt - runs[0]!.wallMs;
   const numbers = {
     jobs: plan.jobs.length,
@@ -116,12 +122,14 @@ export async function fieldChecks(
       report: formatUsd(reportSpent),
       manifest: formatUsd(manifestSpent),
       refusalRecords: formatUsd(refusalSpent),
+      unsavedRecords: formatUsd(unsavedSpent),
       ...(!moneyAgrees && {
         unrecordedCharges: await unrecordedCharges(
           stack,
           new Set([
             ...manifest.entries.map((e) => e.prediction_id),
             ...refusals.flatMap((r) => (r.prediction_id === undefined ? [] : [r.prediction_id])),
+            ...unsaved.map((r) => r.prediction_id),
           ]),
           drillStart,
         ),
@@ -183,7 +191,7 @@ export async function fieldChecks(
       'money: status, report, manifest + records all equal the ledger to the micro-dollar',
       moneyAgrees,
       `ledger $${formatUsd(charged)}; status $${formatUsd(statusSpent)} (${runs.length} runs), report $${formatUsd(reportSpent)}, ` +
-        `manifest $${formatUsd(manifestSpent)} + refusal records $${formatUsd(refusalSpent)}`,
+        `manifest $${formatUsd(manifestSpent)} + refusal records $${formatUsd(refusalSpent)} + unsaved $${formatUsd(unsavedSpent)}`,
     ),
     check(
       'every file matches its sha256, no partial file, the manifest parses',

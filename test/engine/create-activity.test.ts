@@ -8,7 +8,9 @@ import { awaitPrediction } from '../../activities/await-prediction.ts';
 import { createKey } from '../../activities/create/keys.ts';
 import { createActivities } from '../../activities/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
+import { parseUsd } from '../../api/money.ts';
 import { readClaims } from '../../records/claims.ts';
+import { readRefusals } from '../../records/refusals.ts';
 import { openStore } from '../../store/index.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import { activitiesFor, afterEachCreate, create, kinds, predictionIdOf } from './activity-env.ts';
@@ -148,6 +150,25 @@ describe('the create activity', () => {
     const first = predictionIdOf((await create(h, plan, 1, [0]))[0]);
     await awaitPrediction(h.service, first);
     const [again] = await create(h, plan, 1, [0], 0, activitiesFor(h), 'a-later-run');
+    expect(predictionIdOf(again)).not.toBe(first);
+    expect(h.emulator.ledger().predictionsCreated).toBe(2);
+  });
+
+  it('in a re-run, records and counts once a flagged output no earlier run recorded', async () => {
+    const h = await harness({ latencyMs: 0 });
+    const plan = await h.plan(TWINS.replace('three variants"', 'three variants [flag]"'));
+    // An earlier run made it; its output was flagged (and charged), and a full disk refused the
+    // refusal record, stopping that run with the job kept.
+    const first = predictionIdOf((await create(h, plan, 1, [0]))[0]);
+    expect(await awaitPrediction(h.service, first)).toMatchObject({ status: 'failed' });
+    const charged = h.emulator.ledger().creditsCharged;
+    const [late] = await create(h, plan, 1, [0], 0, activitiesFor(h), 'a-later-run');
+    expect(late).toMatchObject({ kind: 'rejected', failure: 'refused', creditsUsed: parseUsd(charged) });
+    const recorded = [...(await readRefusals(plan.outputDir, plan.campaign)).values()].flat();
+    expect(recorded).toMatchObject([{ prediction_id: first, stage: 'output', credits_used: charged }]);
+    // Recorded, so counted: the run after that makes the take again, nothing reported twice.
+    const [again] = await create(h, plan, 1, [0], 0, activitiesFor(h), 'a-third-run');
+    expect(again).toMatchObject({ kind: 'created' });
     expect(predictionIdOf(again)).not.toBe(first);
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
   });

@@ -6,6 +6,8 @@
  * retries, saying so. Counts are read as `status` reads them: from the campaign's progress.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { parseUsd } from '../../api/money.ts';
+import { campaignTotal } from '../../cli/campaign-total.ts';
 import { harness } from './harness.ts';
 
 const stills = (prompt: string, retries = 1) => `
@@ -32,7 +34,9 @@ describe('download faults', () => {
     expect(first.recentFailures[0]!.message).toMatch(/gave up after 3 fetches: fetch 1 stopped after/);
     const paid = h.emulator.ledger();
     expect(paid.predictionsCreated).toBe(2);
-    expect(first.spent).toBeGreaterThan(0);
+    expect(first.spent).toBe(parseUsd(paid.creditsCharged));
+    // The records say what was paid though no output was saved (records/unsaved.ts).
+    expect(await campaignTotal(plan.outputDir, plan.campaign, 0)).toBe(first.spent);
 
     h.emulator.setFaults({ truncateDownloadRate: 0 });
     const again = await h.run(plan);
@@ -41,6 +45,9 @@ describe('download faults', () => {
     // The same predictions, adopted under their idempotency keys: nothing created or charged again.
     expect(h.emulator.ledger().predictionsCreated).toBe(2);
     expect(h.emulator.ledger().creditsCharged).toBe(paid.creditsCharged);
+    // And this run counts none of it: the campaign's spend in all runs is the ledger's.
+    expect(again.spent).toBe(0);
+    expect(await campaignTotal(plan.outputDir, plan.campaign, again.spent)).toBe(first.spent);
   });
 
   it('a body that trickles stalls under the minimum rate and ends download_stalled', async () => {

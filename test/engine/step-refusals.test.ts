@@ -22,7 +22,14 @@ import {
 } from './step-fixture.ts';
 
 /** What the service does with one take of the still. */
-type Take = 'refused at create' | 'output flagged' | 'succeeded' | 'timed out' | 'failed';
+type Take =
+  | 'refused at create'
+  /** Its output flagged in an earlier run that recorded nothing, found by this run's create. */
+  | 'flagged in an earlier run'
+  | 'output flagged'
+  | 'succeeded'
+  | 'timed out'
+  | 'failed';
 
 function loaded(shape: Shape): Model {
   const m = modelOf(shape);
@@ -55,9 +62,13 @@ function play(shape: Omit<Shape, 'stills'>, takes: readonly Take[]) {
       message: 'the prompt was refused',
       failure: 'refused',
     };
-    const outcomes = take === 'refused at create' ? [refusedAtCreate] : [createdOutcome(i)];
+    const flaggedEarlier: CreateOutcome = { ...refusedAtCreate, creditsUsed: pending.job.usd };
+    const atCreate = { 'refused at create': refusedAtCreate, 'flagged in an earlier run': flaggedEarlier }[
+      take as 'refused at create'
+    ];
+    const outcomes = atCreate ? [atCreate] : [createdOutcome(i)];
     const effects = step(m, { kind: 'created', batch: create.batch, outcomes });
-    if (take === 'refused at create') continue;
+    if (atCreate) continue;
     const [flight] = flightsOf(effects);
     const paid = pending.job.usd;
     const result: FinishResult =
@@ -112,6 +123,23 @@ describe('on_refusal: a refusal is its own outcome, never a blind retry', () => 
       {},
       ['output flagged'],
       { created: [I4(0)], spent: STILL_USD, still: still({ refused: 1 }), next: ['clip-0'] },
+    ],
+    [
+      'skip: a flagged output an earlier run could not record, found at create, ends the still refused, paid once',
+      {},
+      ['flagged in an earlier run'],
+      { created: [I4(0)], spent: STILL_USD, still: still({ refused: 1 }), next: ['clip-0'] },
+    ],
+    [
+      'retry: 1: a flagged output found at create is paid, and a new take follows',
+      { onRefusal: { kind: 'retry', times: 1 } },
+      ['flagged in an earlier run', 'succeeded'],
+      {
+        created: [I4(0), I4(1)],
+        spent: 2 * STILL_USD,
+        still: still({ succeeded: 1, regenerated: 1 }),
+        next: ['clip-0'],
+      },
     ],
     [
       'retry: 2: a new take (new regeneration, so a new seed and key) after each refusal, then refused',

@@ -97,6 +97,26 @@ describe('step: creating', () => {
     expect(m.jobs.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
   });
 
+  it('a prediction adopted as paid before keeps the mark to its finish and across continue-as-new', () => {
+    const m = loaded({ stills: 2, limits: { createsPerSecond: 10, maxInFlight: 50 } });
+    const [create] = step(m, tick);
+    if (create?.kind !== 'create') throw new Error('expected a create');
+    const outcomes: CreateOutcome[] = [
+      { kind: 'created', i: 0, predictionId: 'p0', at: 0, paidBefore: true },
+      createdOutcome(1),
+    ];
+    const effects = step(m, { kind: 'created', batch: create.batch, outcomes });
+    expect(flightsOf(effects).map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
+      ['still-0', true],
+      ['still-1', undefined],
+    ]);
+    // What continue-as-new carries keeps it: the next run's finish is told too.
+    expect(m.jobs.carry().inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
+      ['still-0', true],
+      ['still-1', undefined],
+    ]);
+  });
+
   it('a 429 puts the job back, pauses creates, marks the limits stale and tells the governor once', () => {
     const m = loaded({ stills: 2, governed: true });
     const [create] = step(m, tick);

@@ -55,10 +55,11 @@ function answered(
   switch (outcome.kind) {
     case 'created': {
       clock.observe(outcome.at);
-      jobs.onCreated(outcome.i, outcome.predictionId, outcome.at);
+      const paid = outcome.paidBefore && { paidBefore: outcome.paidBefore };
+      jobs.onCreated(outcome.i, outcome.predictionId, outcome.at, paid);
       const pending = jobs.pendingOf(outcome.i);
       const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
-      const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir };
+      const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir, ...paid };
       if ((heir === null || m.run.batchedHeirs) && unpaired) {
         unpaired.push(flight);
         return [];
@@ -72,7 +73,7 @@ function answered(
       jobs.onSkipped(outcome.i);
       return [];
     case 'rejected':
-      jobs.onRejected(outcome.i, outcome.message, outcome.failure);
+      jobs.onRejected(outcome.i, outcome.message, outcome.failure, outcome.creditsUsed);
       return [];
     case 'retry': {
       // Said once per read of the limits, like the governor's note.

@@ -6,11 +6,15 @@
 import type { Micros } from '../../api/money.ts';
 import type { InFlightJob, PendingJob, StepInfo } from '../../contract/campaign.ts';
 
+/** Carried with a prediction an earlier run paid for (InFlightJob.paidBefore); absent otherwise. */
+export type PaidBefore = { readonly paidBefore: true } | undefined;
+
 interface ActiveJob {
   readonly pending: PendingJob;
   predictionId: string | null;
   /** Worker clock when the service created it (0 until then). */
   startedAt: number;
+  paid?: PaidBefore;
 }
 
 export class Slots {
@@ -50,14 +54,15 @@ export class Slots {
     this.perStep[pending.job.step]!--;
   }
 
-  occupy(pending: PendingJob, predictionId: string | null = null, startedAt = 0): void {
-    this.active.set(pending.job.i, { pending, predictionId, startedAt });
+  occupy(pending: PendingJob, predictionId: string | null = null, startedAt = 0, paid?: PaidBefore): void {
+    this.active.set(pending.job.i, { pending, predictionId, startedAt, paid });
   }
 
-  created(i: number, predictionId: string, at: number): PendingJob {
+  created(i: number, predictionId: string, at: number, paid?: PaidBefore): PendingJob {
     const active = this.active.get(i)!;
     active.predictionId = predictionId;
     active.startedAt = at;
+    active.paid = paid;
     return active.pending;
   }
 
@@ -99,10 +104,10 @@ export class Slots {
 
   /** Jobs whose prediction exists and is being waited on, with their heirs. */
   inFlight(): InFlightJob[] {
-    return [...this.active.values()].flatMap(({ pending, predictionId, startedAt }) =>
+    return [...this.active.values()].flatMap(({ pending, predictionId, startedAt, paid }) =>
       predictionId === null
         ? []
-        : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null }],
+        : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null, ...paid }],
     );
   }
 
