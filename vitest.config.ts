@@ -29,6 +29,7 @@ export const UNIT = [
   'test/engine/key-fingerprint.test.ts',
   'test/engine/notify-payload.test.ts',
   'test/engine/provenance-png.test.ts',
+  'test/engine/published-attributes.test.ts',
   'test/engine/review-rules.test.ts',
   'test/engine/review-state.test.ts',
   'test/engine/selection.test.ts',

@@ -176,6 +176,12 @@ export interface CampaignInput {
    */
   readonly searchAttributes?: boolean;
   /**
+   * The namespace has MediaflowFaults too (registered after the others): the workflow writes it
+   * only then. Absent in campaigns started before it, which never write it, whatever an upgrade
+   * of the server registered since.
+   */
+  readonly searchFaults?: true;
+  /**
    * The rate governor this campaign shares its API key's limits through (workflows/governor/):
    * the key's fingerprint, never the key. Absent in campaigns started before it, or by clients
    * that start no governor: such a campaign paces to the service's whole limits on its own.

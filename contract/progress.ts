@@ -115,15 +115,15 @@ export const CampaignProgress = z.object({
   /** Notices delivered and failed (docs/notifications.md); absent without `notify` targets. */
   notifications: z.object({ delivered: count, failed: count, failures: z.array(z.string()) }).optional(),
   /**
-   * Set while the campaign pauses on its own and resumes by itself: the service is down
-   * (failure kind `service_unavailable`, workflows/outage.ts). Times are ms since the epoch
-   * (campaign clock): since when, and the next try. Absent otherwise, and in older memos.
-   */
-  /**
    * Set while a spend cap of the key holds the campaign (docs/caps.md): `monthly $5,000 (spent
    * $4,987.20)`. It resumes by itself when the cap is raised or its period turns.
    */
   cap_reached: z.string().optional(),
+  /**
+   * Set while the campaign pauses on its own and resumes by itself: the service is down
+   * (failure kind `service_unavailable`, workflows/outage.ts). Times are ms since the epoch
+   * (campaign clock): since when, and the next try. Absent otherwise, and in older memos.
+   */
   paused: z
     .object({
       kind: z.literal('service_unavailable'),

@@ -10,7 +10,11 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
+import {
+  encodeSearchAttributeIndexedValueType,
+  type SearchAttributeKey,
+  type SearchAttributeType,
+} from '@temporalio/common/lib/search-attributes.js';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
 import { noCounts } from '../contract/no-counts.ts';
@@ -19,7 +23,7 @@ import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
 import { progressQuery } from '../workflows/messages.ts';
-import { SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
+import { FAULTS_KEY, SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';
 import { decoderOf, finishOutagePause } from './finish-outage.ts';
@@ -142,12 +146,14 @@ export async function startOrAttach(
   taskQueue = engineQueue(TASK_QUEUE),
   governor?: string,
 ): Promise<Started> {
-  const searchable = await searchAttributesRegistered(client);
+  const registered = await registeredKeys(client);
+  const searchable = SEARCH_ATTRIBUTE_KEYS.every((key) => key === FAULTS_KEY || registered.has(key.name));
   // Spend caps hold every campaign on the key once any were set (docs/caps.md).
   const capped = governor !== undefined && (await capsRunning(client, governor));
   const input: CampaignInput = {
     ...campaignInputOf(plan, ref),
     searchAttributes: searchable,
+    ...(searchable && registered.has(FAULTS_KEY.name) && { searchFaults: true as const }),
     ...(governor !== undefined && { governor: { key: governor } }),
     ...(capped && {
       caps: { key: governor, ...(plan.priority !== undefined && { priority: plan.priority }) },
@@ -205,15 +211,23 @@ export async function startOrAttach(
  * attribute would fail. A server that will not say (permissions) counts as without.
  */
 export async function searchAttributesRegistered(client: Client): Promise<boolean> {
+  return (await registeredKeys(client)).size === SEARCH_ATTRIBUTE_KEYS.length;
+}
+
+/**
+ * The mediaflow search attributes the namespace has, each with its type. A namespace set up before
+ * MediaflowFaults existed has every other one: its campaigns stay searchable and leave that one out.
+ */
+async function registeredKeys(client: Client): Promise<Set<string>> {
   try {
     const { customAttributes } = await client.connection.operatorService.listSearchAttributes({
       namespace: client.options.namespace,
     });
-    return SEARCH_ATTRIBUTE_KEYS.every(
-      (key) => customAttributes?.[key.name] === encodeSearchAttributeIndexedValueType(key.type),
-    );
+    const has = (key: SearchAttributeKey<SearchAttributeType>) =>
+      customAttributes?.[key.name] === encodeSearchAttributeIndexedValueType(key.type);
+    return new Set(SEARCH_ATTRIBUTE_KEYS.filter(has).map((key) => key.name));
   } catch {
-    return false;
+    return new Set();
   }
 }
 

@@ -45,7 +45,7 @@ import { sweepAtEnd } from './sweep.ts';
 export async function campaignWorkflow(input: CampaignInput): Promise<CampaignProgress> {
   const attributes =
     input.searchAttributes === true
-      ? new PublishedAttributes(workflowInfo().typedSearchAttributes.getAll())
+      ? new PublishedAttributes(workflowInfo().typedSearchAttributes.getAll(), input.searchFaults === true)
       : null;
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.

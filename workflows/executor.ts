@@ -32,7 +32,7 @@ import type { Effect } from './reducer/effects.ts';
 import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
-import { type PublishedAttributes, progressAttributes } from './search-attributes.ts';
+import type { PublishedAttributes } from './search-attributes.ts';
 import {
   createSummary,
   finishBatchSummary,
@@ -175,7 +175,7 @@ export function executor(
     const progress = progressOf(model, input.campaign, clock.now());
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
-    const changed = attributes.changed(progressAttributes(progress));
+    const changed = attributes.changed(progress);
     if (changed.length > 0) upsertSearchAttributes(changed);
   }
 

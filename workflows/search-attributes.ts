@@ -30,6 +30,15 @@ export const BUDGET_USD_KEY = defineSearchAttributeKey('MediaflowBudgetUsd', Sea
  * integer attributes per namespace, and the job counts have them.
  */
 export const ENGINE_KEY = defineSearchAttributeKey('MediaflowEngine', SearchAttributeType.KEYWORD);
+/**
+ * The faults the campaign met (issue 21), for finding them across a fleet: each kind once
+ * (`MediaflowFaults = 'download_failed'`) and its count beside it (`download_failed:3`), plus
+ * `service_unavailable` while an outage pauses it (a full disk, a revoked key or an empty balance
+ * end the campaign: `MediaflowOutcome` says those). A keyword list, for the same reason as
+ * MediaflowEngine: no integer attribute is left. Registered after the others, so a campaign
+ * writes it only when its start found it registered (CampaignInput.searchFaults).
+ */
+export const FAULTS_KEY = defineSearchAttributeKey('MediaflowFaults', SearchAttributeType.KEYWORD_LIST);
 
 /** Every key, in the order operators read them. */
 export const SEARCH_ATTRIBUTE_KEYS = [
@@ -42,6 +51,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   SPENT_USD_KEY,
   BUDGET_USD_KEY,
   ENGINE_KEY,
+  FAULTS_KEY,
 ] as const;
 
 /** The type as the `temporal` CLI and Temporal Cloud's `tcld` spell it (Keyword, Int, Double). */
@@ -78,6 +88,27 @@ export function progressAttributes(progress: CampaignProgress): SearchAttributeP
   ];
 }
 
+/** The named counts of the progress (contract/progress.ts) that are faults the service dealt. */
+const FAULT_COUNTS = [
+  'refused',
+  'timed_out',
+  'download_failed',
+  'download_stalled',
+  'outputs_expired',
+  'links_refreshed',
+] as const;
+
+/** MediaflowFaults' value: each fault met, then its count (`refused`, `refused:2`). */
+export function faultsOf(progress: CampaignProgress): string[] {
+  const faults: string[] = [];
+  for (const kind of FAULT_COUNTS) {
+    const count = progress.steps.reduce((n, step) => n + (step[kind] ?? 0), 0);
+    if (count > 0) faults.push(kind, `${kind}:${count}`);
+  }
+  if (progress.paused) faults.push(progress.paused.kind);
+  return faults;
+}
+
 /** The attributes a campaign starts with (client start option `typedSearchAttributes`). */
 export function startAttributes(
   campaign: string,
@@ -102,17 +133,34 @@ export function startAttributes(
  * upsert is a history event and a visibility write).
  */
 export class PublishedAttributes {
-  private readonly last = new Map<string, unknown>();
+  private readonly last = new Map<string, string>();
+  private readonly faults: boolean;
 
-  /** `current`: what the run starts with (the start's values, or those carried by continue-as-new). */
-  constructor(current: readonly SearchAttributePair[]) {
-    for (const { key, value } of current) this.last.set(key.name, value);
+  /**
+   * `current`: what the run starts with (the start's values, or those carried by continue-as-new);
+   * `faults`: whether it writes MediaflowFaults too.
+   */
+  constructor(current: readonly SearchAttributePair[], faults = false) {
+    // No faults is what a campaign starts with, so none is never written.
+    this.last.set(FAULTS_KEY.name, '[]');
+    for (const { key, value } of current) this.last.set(key.name, JSON.stringify(value));
+    this.faults = faults;
   }
 
-  /** The pairs of `pairs` whose value differs from the last one written, now marked written. */
-  changed(pairs: readonly SearchAttributePair[]): SearchAttributePair[] {
-    const changed = pairs.filter(({ key, value }) => this.last.get(key.name) !== value);
-    for (const { key, value } of changed) this.last.set(key.name, value);
+  /**
+   * The attributes of `progress` whose value differs from the last written, now marked written.
+   * MediaflowFaults rides only with another change: on its own it would add an upsert (a command)
+   * where runs recorded before it had none, and their replay would fail.
+   */
+  changed(progress: CampaignProgress): SearchAttributePair[] {
+    const changed = this.fresh(progressAttributes(progress));
+    if (changed.length === 0 || !this.faults) return changed;
+    return [...changed, ...this.fresh([{ key: FAULTS_KEY, value: faultsOf(progress) }])];
+  }
+
+  private fresh(pairs: readonly SearchAttributePair[]): SearchAttributePair[] {
+    const changed = pairs.filter(({ key, value }) => this.last.get(key.name) !== JSON.stringify(value));
+    for (const { key, value } of changed) this.last.set(key.name, JSON.stringify(value));
     return changed;
   }
 }

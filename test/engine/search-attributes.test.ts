@@ -2,8 +2,8 @@
  * Operators find and read campaigns with Temporal's own tools: the workflow carries mediaflow's
  * search attributes (a canceled campaign, which completes by design, is found by
  * `MediaflowOutcome="canceled"` with the real `temporal` CLI), a summary and details saying what
- * it runs, and activity summaries naming their jobs. A namespace without the attributes
- * registered still runs campaigns, unsearchable.
+ * it runs, and activity summaries naming their jobs; one that met faults is found by them. A
+ * namespace without the attributes registered still runs campaigns, unsearchable.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -27,6 +27,7 @@ import {
   BUDGET_USD_KEY,
   CAMPAIGN_KEY,
   cliTypeOf,
+  FAULTS_KEY,
   JOBS_DONE_KEY,
   JOBS_FAILED_KEY,
   JOBS_PLANNED_KEY,
@@ -159,6 +160,28 @@ describe('operating a campaign with Temporal tools', () => {
     expect(summaries).toContain('cancel the predictions this campaign claimed, upstream');
 
     expect(await replayCampaign(h.temporal, `mediaflow-${plan.campaign}`)).toMatchObject({ failures: [] });
+  });
+
+  it('a campaign that met a content refusal is found by MediaflowFaults="refused", with its count', async () => {
+    const h = await harness({ timeScale: 0 });
+    const plan = await h.plan(`
+version: 1
+campaign: faulty
+output: { dir: out }
+steps:
+  - id: hero
+    model: I4
+    matrix: { product: ["sneaker [flag]", watch, lamp] }
+    input: { prompt: "Acme {{product}} on marble" }
+`);
+    const progress = await h.run(plan);
+    expect(progress.steps[0]).toMatchObject({ succeeded: 2, refused: 1 });
+    const campaign = `MediaflowCampaign="${plan.campaign}"`;
+    expect(await listEventually(`${campaign} AND MediaflowFaults="refused"`, 1)).toHaveLength(1);
+    expect(await listWorkflows(`${campaign} AND MediaflowFaults="download_failed"`)).toEqual([]);
+    const described = await h.temporal.workflow.getHandle(`mediaflow-${plan.campaign}`).describe();
+    const faults = described.typedSearchAttributes.getAll().find((pair) => pair.key.name === FAULTS_KEY.name);
+    expect(faults?.value).toEqual(['refused', 'refused:1']);
   });
 
   it('a namespace without the attributes registered runs campaigns all the same', async () => {
