@@ -199,13 +199,18 @@ describe('durability', () => {
     expect(progress.runs).toBeGreaterThanOrEqual(2);
     expect(h.emulator.ledger().predictionsCreated).toBe(60);
     const lengths: number[] = [];
+    const taskTimeouts = new Set<string>();
     for await (const run of h.temporal.workflow.list({
       query: `WorkflowId = "mediaflow-${plan.campaign}"`,
     })) {
       const history = await h.temporal.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
       lengths.push(history.events?.length ?? 0);
+      const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+      taskTimeouts.add(String(started?.workflowTaskTimeout?.seconds));
     }
     expect(lengths).toHaveLength(progress.runs);
+    // Every run, continued ones too, lets a replacement worker take 30 s to replay it.
+    expect([...taskTimeouts]).toEqual(['30']);
     // The server suggests rolling over at 80 events (batched finishes make ~1.5 per job); draining
     // what is in flight adds a little.
     expect(Math.max(...lengths)).toBeLessThan(400);

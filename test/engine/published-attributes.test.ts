@@ -5,23 +5,11 @@
  */
 import type { SearchAttributePair } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import { noCounts } from '../../contract/no-counts.ts';
 import type { CampaignProgress } from '../../contract/progress.ts';
 import { faultsOf, PublishedAttributes } from '../../workflows/search-attributes.ts';
 
-const step = {
-  id: 'still',
-  model: 'I4',
-  planned: 4,
-  running: 0,
-  waiting: 0,
-  succeeded: 0,
-  cached: 0,
-  failed: 0,
-  skipped: 0,
-  canceled: 0,
-  created: 0,
-  regenerated: 0,
-} as const;
+const step = { id: 'still', model: 'I4', planned: 4, running: 0, waiting: 0, ...noCounts() } as const;
 
 function progress(counts: Partial<CampaignProgress['steps'][number]>, more: Partial<CampaignProgress> = {}) {
   return {
