@@ -92,7 +92,12 @@ export async function finishJob(
   if (recorded.state === 'done' && !retake) {
     // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
     if (again || restore) await manifest.restoreLine(job.key);
-    const outcome = { kind: 'succeeded', creditsUsed: null, file: recorded.entry.file } as const;
+    // Null: the price committed is counted, unless an earlier run paid for it (paidBefore).
+    const outcome = {
+      kind: 'succeeded',
+      creditsUsed: request.paidBefore ? 0 : null,
+      file: recorded.entry.file,
+    } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }
   // A recorded job whose file was lost is being made again: its new record replaces the old one.

@@ -55,21 +55,32 @@ export async function createAndFinish(
 ): Promise<{ created: CreateOutcome; finished: FinishResult | null }> {
   const [created] = await create(h, plan, 1, [i], 0, activities);
   if (created?.kind !== 'created') return { created: created!, finished: null };
-  const finished = await environment(1).run<[FinishRequest], FinishResult, Activities['finishPrediction']>(
+  return { created, finished: await finish(h, plan, created, {}, activities) };
+}
+
+/** One attempt of the finish activity for a created job, the request as the workflow sends it with `extra`. */
+export async function finish(
+  h: Harness,
+  plan: Plan,
+  created: Extract<CreateOutcome, { kind: 'created' }>,
+  extra: Partial<FinishRequest> = {},
+  activities: Activities = activitiesFor(h),
+): Promise<FinishResult> {
+  return environment(1).run<[FinishRequest], FinishResult, Activities['finishPrediction']>(
     activities.finishPrediction,
     {
       campaign: plan.campaign,
       plan: await storePlan(plan),
       outputDir: plan.outputDir,
-      i,
+      i: created.i,
       regen: 0,
       predictionId: created.predictionId,
       startedAt: created.at,
       resumed: false,
       heir: null,
+      ...extra,
     },
   );
-  return { created, finished };
 }
 
 export function cancelOutstanding(activities: Activities, plan: Plan): Promise<number> {

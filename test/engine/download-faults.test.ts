@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
 import { campaignTotal } from '../../cli/campaign-total.ts';
+import { createAndFinish, finish } from './activity-env.ts';
 import { harness } from './harness.ts';
 
 const stills = (prompt: string, retries = 1) => `
@@ -48,6 +49,22 @@ describe('download faults', () => {
     // And this run counts none of it: the campaign's spend in all runs is the ledger's.
     expect(again.spent).toBe(0);
     expect(await campaignTotal(plan.outputDir, plan.campaign, again.spent)).toBe(first.spent);
+  });
+
+  it('a finish of a prediction paid before counts nothing, even when it finds the job recorded already', async () => {
+    const h = await harness();
+    const plan = await h.plan(stills('Acme kettle, paid once'));
+    const { created, finished } = await createAndFinish(h, plan, 0);
+    if (created.kind !== 'created') throw new Error(`expected a created job, got ${created.kind}`);
+    expect(finished?.outcome).toMatchObject({
+      kind: 'succeeded',
+      creditsUsed: parseUsd(h.emulator.ledger().creditsCharged),
+    });
+    // A retried finish (its worker died after recording the job) finds the record: the workflow
+    // counts the committed price (null), unless an earlier run paid for the prediction.
+    expect((await finish(h, plan, created)).outcome).toMatchObject({ kind: 'succeeded', creditsUsed: null });
+    const paid = await finish(h, plan, created, { paidBefore: true });
+    expect(paid.outcome).toMatchObject({ kind: 'succeeded', creditsUsed: 0 });
   });
 
   it('a body that trickles stalls under the minimum rate and ends download_stalled', async () => {
