@@ -165,7 +165,7 @@ export async function startOrAttach(
       workflowId: workflowIdOf(input.campaign),
       taskQueue,
       args: [input],
-      workflowTaskTimeout: CAMPAIGN_TASK_TIMEOUT,
+      workflowTaskTimeout: taskTimeoutOf(ref.jobCount),
       // Progress is there from the start: until the workflow publishes its own, nothing ran yet.
       memo: { planIdentity: planIdentity(plan), progress, engine: ENGINE },
       ...(searchable && {
@@ -206,16 +206,20 @@ export async function startOrAttach(
 }
 
 /**
- * How long one workflow task of a campaign may take, where Temporal's default is 10 s. A worker
- * that takes a run over replays its whole history in one task: ~1.4 ms of CPU per event on a quiet
- * machine, so 7 s for a run rolled over at 5,000 events (decide.ts), and 12.5 s on the loaded
- * machine of the full `field` drill, whose replacement worker then lost four tasks to the 10 s
- * timeout in a row, 41 s without progress, and a replay that never fits would never end. The
- * price: a worker killed in the middle of a task (not between tasks) is noticed only when this
- * passes, the server having no other sign. Continue-as-new keeps it (the server copies the run's
- * timeout when the command names none; test/engine/durability.test.ts checks every run).
+ * How long one workflow task of a campaign may take. A worker that takes a run over replays its
+ * whole history in one task: ~1.4 ms of CPU per event on a quiet machine, so 7 s for a run rolled
+ * over at 5,000 events (decide.ts), and 12.5 s on the loaded machine of the full `field` drill,
+ * whose replacement worker then lost four tasks in a row to Temporal's default 10 s, 41 s without
+ * progress (and a replay that never fits would never end). A larger campaign gets 30 s. The price
+ * is paid when a worker dies in the middle of a task (not between tasks): the server, having no
+ * other sign, hands the task on only when this passes, so a campaign whose whole history stays
+ * small (at most ~3 events per job: ~4 s of replay at 1,000 jobs) keeps the default. Continue-as-new
+ * keeps it (the server copies the run's timeout when the command names none;
+ * test/engine/durability.test.ts checks every run).
  */
-const CAMPAIGN_TASK_TIMEOUT = '30s';
+export function taskTimeoutOf(jobCount: number): '10s' | '30s' {
+  return jobCount <= 1_000 ? '10s' : '30s';
+}
 
 /**
  * Whether the namespace has every mediaflow search attribute with its type (the embedded dev

@@ -12,7 +12,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { TERMINAL_STATUSES } from '../../api/wire/index.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView, taskTimeoutOf } from '../../control/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
 import { readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
@@ -181,6 +181,31 @@ describe('durability', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(claims.length);
   }, 120_000);
 
+  it('gives a replacement worker 30 s to replay a run of a campaign of more than 1,000 jobs', async () => {
+    const h = await harness();
+    const values = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, k) => `${prefix}${k}`).join(', ');
+    const plan = await h.plan(`
+version: 1
+campaign: large
+output: { dir: out }
+steps:
+  - id: still
+    model: I4
+    matrix: { colour: [${values('c', 7)}], angle: [${values('a', 143)}] }
+    input: { prompt: "Acme kettle, {{colour}}, {{angle}}" }
+`);
+    expect(plan.jobs).toHaveLength(1_001);
+    // Started with no worker: only how it starts is looked at.
+    const handle = await h.start(plan);
+    onTestFinished(async () => {
+      await handle.terminate('test over').catch(() => {});
+    });
+    const { raw } = await handle.describe();
+    expect(Number(raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
+    expect(taskTimeoutOf(1_000)).toBe('10s');
+  });
+
   it('keeps every run under the history limit with continue-as-new, losing nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-can-'));
     const server = await startDevServer({
@@ -209,8 +234,8 @@ describe('durability', () => {
       taskTimeouts.add(String(started?.workflowTaskTimeout?.seconds));
     }
     expect(lengths).toHaveLength(progress.runs);
-    // Every run, continued ones too, lets a replacement worker take 30 s to replay it.
-    expect([...taskTimeouts]).toEqual(['30']);
+    // Every run, continued ones too, keeps the timeout the campaign started with (a small one's: 10 s).
+    expect([...taskTimeouts]).toEqual([taskTimeoutOf(60).replace('s', '')]);
     // The server suggests rolling over at 80 events (batched finishes make ~1.5 per job); draining
     // what is in flight adds a little.
     expect(Math.max(...lengths)).toBeLessThan(400);
