@@ -112,10 +112,13 @@ export async function finishJob(
     return { outcome: { kind: 'canceled' }, heir: null, waitedMs };
   // The service's slot is free now: the heir takes it before this output is downloaded.
   const heirOutcome = await heir();
+  // What this finish adds to the spend: nothing for a prediction an earlier run paid for, whether
+  // its output is saved this time or its download gives up again (records/unsaved.ts).
+  const charged = request.paidBefore ? 0 : prediction.creditsUsed;
   const failed = (message: string, failure?: FailureKind): JobResult => ({
     outcome: {
       kind: 'failed',
-      creditsUsed: prediction.creditsUsed,
+      creditsUsed: charged,
       message,
       ...(failure === undefined ? {} : { failure }),
     },
@@ -158,9 +161,7 @@ export async function finishJob(
       head: loaded.head,
     });
     const refreshed = saved.refreshed ? { refreshed: true as const } : {};
-    // An output an earlier run paid for and could not save (records/unsaved.ts): paid once.
-    const creditsUsed = request.paidBefore ? 0 : prediction.creditsUsed;
-    outcome = { kind: 'succeeded', creditsUsed, file: saved.file, ...refreshed };
+    outcome = { kind: 'succeeded', creditsUsed: charged, file: saved.file, ...refreshed };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
     // A download that failed for good fails this job (paid: the service charged it), not its heir,

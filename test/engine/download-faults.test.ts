@@ -39,6 +39,11 @@ describe('download faults', () => {
     // The records say what was paid though no output was saved (records/unsaved.ts).
     expect(await campaignTotal(plan.outputDir, plan.campaign, 0)).toBe(first.spent);
 
+    // A run whose fetches fail again fails the jobs again, and counts nothing more.
+    const failedAgain = await h.run(plan);
+    expect(failedAgain.steps[0]).toMatchObject({ succeeded: 0, failed: 2, download_failed: 2 });
+    expect(failedAgain.spent).toBe(0);
+
     h.emulator.setFaults({ truncateDownloadRate: 0 });
     const again = await h.run(plan);
     expect(again.steps[0]).toMatchObject({ succeeded: 2, failed: 0 });
