@@ -15,6 +15,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
 import { temporalAnswers } from '../../worker/dev-server.ts';
 import { freePort, groupAlive, portFree, terminateGroup } from '../../worker/process-group.ts';
 import { findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from '../../worker/temporal-cli.ts';
@@ -206,6 +207,30 @@ function portAccepts(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Whether the frontend reaches a history host: the namespace answers from the frontend alone, so
+ * a cluster could look ready while its history service had not joined the frontend's membership
+ * yet, and a start then failed with UNAVAILABLE "Not enough hosts to serve the request" (seen in
+ * a loaded CI run). Asking for a workflow that does not exist goes to history; NotFound is its answer.
+ */
+const GRPC_NOT_FOUND = 5;
+
+async function historyServes(address: string, namespace: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 1_000 }).catch(() => null);
+  if (!connection) return false;
+  try {
+    await connection.workflowService.describeWorkflowExecution({
+      namespace,
+      execution: { workflowId: 'mediaflow-readiness-probe' },
+    });
+    return true;
+  } catch (error) {
+    return (error as { code?: number }).code === GRPC_NOT_FOUND;
+  } finally {
+    await connection.close();
+  }
+}
+
 async function untilListening(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(await portAccepts(port))) {
@@ -217,7 +242,7 @@ async function untilListening(port: number, child: ChildProcess): Promise<void> 
 
 async function untilAnswers(address: string, namespace: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await temporalAnswers(address, namespace))) {
+  while (!(await temporalAnswers(address, namespace)) || !(await historyServes(address, namespace))) {
     if (Date.now() > deadline) throw new Error(`${address} does not serve ${namespace}`);
     await sleep(100);
   }
