@@ -35,7 +35,7 @@ import {
   readLines,
 } from './jsonl.ts';
 import { predictionTag } from './prediction-tag.ts';
-import type { UnsavedRecord } from './unsaved.ts';
+import { stillUnsaved, type UnsavedRecord } from './unsaved.ts';
 
 export const ManifestEntry = z.object({
   key: z.string(),
@@ -108,9 +108,8 @@ export function paidByJob(
   const add = (key: string, usd: string | null) =>
     paid.set(key, (paid.get(key) ?? 0) + (tryParseUsd(usd) ?? 0));
   for (const { key, credits_used } of byPrediction.values()) add(key, credits_used);
-  // Outputs paid for and never saved (records/unsaved.ts); one a later run saved is its take's.
-  for (const record of unsaved)
-    if (!byPrediction.has(record.prediction_id)) add(record.key, record.credits_used);
+  // Outputs paid for and never saved (records/unsaved.ts).
+  for (const record of stillUnsaved(unsaved, byPrediction)) add(record.key, record.credits_used);
   return paid;
 }
 

@@ -60,10 +60,18 @@ export async function readUnsaved(store: Store, campaign: string): Promise<Unsav
   return records;
 }
 
-/** What the unsaved outputs were charged, less those a later run saved (`saved`: prediction ids with a manifest line). */
+/**
+ * The records whose output no later run saved (`saved`: prediction ids a manifest line names):
+ * one that was saved is paid once, as its line's take.
+ */
+export function stillUnsaved(
+  records: readonly UnsavedRecord[],
+  saved: { has(predictionId: string): boolean },
+): UnsavedRecord[] {
+  return records.filter((record) => !saved.has(record.prediction_id));
+}
+
+/** What the outputs still unsaved were charged. */
 export function unsavedCharges(records: readonly UnsavedRecord[], saved: ReadonlySet<string>): Micros {
-  let charged = 0;
-  for (const record of records)
-    if (!saved.has(record.prediction_id)) charged += tryParseUsd(record.credits_used) ?? 0;
-  return charged;
+  return stillUnsaved(records, saved).reduce((n, record) => n + (tryParseUsd(record.credits_used) ?? 0), 0);
 }

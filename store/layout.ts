@@ -12,7 +12,7 @@
  * | `.mediaflow/claims/<campaign>/<name>` | a prediction a campaign created | create-once |
  * | `.mediaflow/decisions/<name>` | a review decision | create-once |
  * | `.mediaflow/refusals/<campaign>/<name>` | a take the service's content policy refused | create-once |
-| `.mediaflow/unsaved/<campaign>/<name>` | an output paid for whose download failed for good | create-once |
+ * | `.mediaflow/unsaved/<campaign>/<name>` | an output paid for whose download failed for good | create-once |
  * | `.mediaflow/current/<campaign>.json` | the digest of the plan a campaign last ran | replaced by each `run` |
  * | `.mediaflow/moved/<name>` | where an edited-away job's output was set aside | create-once |
  */

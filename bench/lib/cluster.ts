@@ -207,14 +207,14 @@ function portAccepts(port: number): Promise<boolean> {
   });
 }
 
+const GRPC_NOT_FOUND = 5;
+
 /**
  * Whether the frontend reaches a history host: the namespace answers from the frontend alone, so
  * a cluster could look ready while its history service had not joined the frontend's membership
  * yet, and a start then failed with UNAVAILABLE "Not enough hosts to serve the request" (seen in
  * a loaded CI run). Asking for a workflow that does not exist goes to history; NotFound is its answer.
  */
-const GRPC_NOT_FOUND = 5;
-
 async function historyServes(address: string, namespace: string): Promise<boolean> {
   const connection = await Connection.connect({ address, connectTimeout: 1_000 }).catch(() => null);
   if (!connection) return false;

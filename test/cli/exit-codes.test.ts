@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { exitOf } from '../../cli/exit-codes.ts';
 import type { CampaignOutcome, CampaignProgress, StepProgress } from '../../contract/campaign.ts';
+import { progressWith } from '../helpers/progress.ts';
 
 function step(id: string, counts: Partial<StepProgress>): StepProgress {
   const zero = { running: 0, waiting: 0, succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0 };
@@ -17,18 +18,7 @@ function ended(
   still: Partial<StepProgress>,
   clip: Partial<StepProgress>,
 ): CampaignProgress {
-  return {
-    campaign: 'launch',
-    outcome,
-    steps: [step('still', still), step('clip', clip)],
-    spent: 0,
-    committed: 0,
-    budget: null,
-    recentFailures: [],
-    startedAt: 0,
-    etaMs: null,
-    runs: 1,
-  };
+  return progressWith([step('still', still), step('clip', clip)], { outcome });
 }
 
 const rows: [string, CampaignProgress, number, RegExp | null][] = [

@@ -6,25 +6,14 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { noCounts } from '../../contract/no-counts.ts';
-import type { CampaignProgress } from '../../contract/progress.ts';
+import type { CampaignProgress, StepProgress } from '../../contract/progress.ts';
 import { faultsOf, PublishedAttributes } from '../../workflows/search-attributes.ts';
+import { progressWith } from '../helpers/progress.ts';
 
 const step = { id: 'still', model: 'I4', planned: 4, running: 0, waiting: 0, ...noCounts() } as const;
 
-function progress(counts: Partial<CampaignProgress['steps'][number]>, more: Partial<CampaignProgress> = {}) {
-  return {
-    campaign: 'c',
-    outcome: 'running',
-    steps: [{ ...step, ...counts }],
-    spent: 0,
-    committed: 0,
-    budget: null,
-    recentFailures: [],
-    startedAt: 0,
-    etaMs: null,
-    runs: 1,
-    ...more,
-  } as CampaignProgress;
+function progress(counts: Partial<StepProgress> = {}, more: Partial<CampaignProgress> = {}) {
+  return progressWith([{ ...step, ...counts }], more);
 }
 
 const written = (pairs: readonly SearchAttributePair[]) =>
