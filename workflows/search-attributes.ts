@@ -10,6 +10,7 @@
 import { defineSearchAttributeKey, type SearchAttributePair, SearchAttributeType } from '@temporalio/common';
 import type { CampaignProgress } from '../contract/campaign.ts';
 import { ENGINE } from '../contract/engine.ts';
+import { NAMED_COUNTS } from './state/tally.ts';
 
 export const CAMPAIGN_KEY = defineSearchAttributeKey('MediaflowCampaign', SearchAttributeType.KEYWORD);
 /** running, then the outcome: completed, budget_reached, canceled, disk_full, … (CampaignOutcome). */
@@ -88,20 +89,10 @@ export function progressAttributes(progress: CampaignProgress): SearchAttributeP
   ];
 }
 
-/** The named counts of the progress (contract/progress.ts) that are faults the service dealt. */
-const FAULT_COUNTS = [
-  'refused',
-  'timed_out',
-  'download_failed',
-  'download_stalled',
-  'outputs_expired',
-  'links_refreshed',
-] as const;
-
 /** MediaflowFaults' value: each fault met, then its count (`refused`, `refused:2`). */
 export function faultsOf(progress: CampaignProgress): string[] {
   const faults: string[] = [];
-  for (const kind of FAULT_COUNTS) {
+  for (const kind of NAMED_COUNTS) {
     const count = progress.steps.reduce((n, step) => n + (step[kind] ?? 0), 0);
     if (count > 0) faults.push(kind, `${kind}:${count}`);
   }

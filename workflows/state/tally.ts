@@ -10,13 +10,17 @@ import { noCounts } from '../../contract/no-counts.ts';
 
 const MAX_RECENT_FAILURES = 20;
 
-export type NamedCount =
-  | 'refused'
-  | 'timed_out'
-  | 'download_failed'
-  | 'download_stalled'
-  | 'outputs_expired'
-  | 'links_refreshed';
+/** Counts named for what happened, beside the outcomes (the search attributes list each one met). */
+export const NAMED_COUNTS = [
+  'refused',
+  'timed_out',
+  'download_failed',
+  'download_stalled',
+  'outputs_expired',
+  'links_refreshed',
+] as const;
+
+export type NamedCount = (typeof NAMED_COUNTS)[number];
 
 /** Outcomes counted in every run; `refused` and `timed_out` are absent in counts carried by older versions. */
 type Counted = Exclude<keyof StepCounts, 'refused' | 'timed_out'>;
