@@ -28,6 +28,11 @@ export type { WorkerProcess } from './stack-worker.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EMULATOR_SCRIPT = join(ROOT, 'bench/lib/emulator-process.ts');
+/**
+ * What runs the emulator's TypeScript: Node's own type stripping with the stripped sources kept
+ * (bin/typescript-cache.js, a second start strips nothing), else tsx.
+ */
+const TYPESCRIPT = process.features.typescript ? join(ROOT, 'bin/typescript-cache.js') : 'tsx';
 const EMULATOR_READY_MS = 30_000;
 
 export interface StackOptions {
@@ -266,7 +271,7 @@ async function startEmulatorProcess(
   apiKey: string,
   log: string,
 ): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', EMULATOR_SCRIPT, JSON.stringify(options)], {
+  const child = spawn(process.execPath, ['--import', TYPESCRIPT, EMULATOR_SCRIPT, JSON.stringify(options)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', openSync(log, 'a')],
     env: { ...process.env, MEDIAFLOW_API_KEY: apiKey },
