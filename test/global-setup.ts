@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDevServer } from '../worker/dev-server.ts';
+import { startDevServer, UNSYNCED_ENV } from '../worker/dev-server.ts';
 import { PREBUILT_BUNDLE_ENV, workflowBundle } from '../worker/workflow-bundle.ts';
 import { startS3Server } from './helpers/s3.ts';
 
@@ -31,6 +31,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'mediaflow-temporal-'));
+  // Every Temporal server of the suite skips fsync (worker/dev-server.ts): this one and those the
+  // tests start (drills, restarts), which survive their restarts all the same.
+  process.env[UNSYNCED_ENV] = '1';
   const [server, s3, bundle] = await Promise.all([
     startDevServer({ dbFile: join(dir, 'temporal.db'), logFile: join(dir, 'server.log') }),
     startS3Server(),

@@ -117,7 +117,21 @@ function devServerArgs(r: Resolved): string[] {
   args.push(...(r.uiPort === false ? ['--headless'] : ['--ui-port', String(r.uiPort)]));
   if (r.options.dbFile) args.push('--db-filename', r.options.dbFile);
   if (r.namespace !== 'default') args.push('--namespace', r.namespace);
-  return [...args, ...dynamicConfigArgs(r.options), ...searchAttributeArgs()];
+  return [...args, ...sqliteArgs(), ...dynamicConfigArgs(r.options), ...searchAttributeArgs()];
+}
+
+/**
+ * Set to 1, servers keep their writes through a crash of the server but not of the machine: SQLite
+ * in WAL mode without fsync. The test suite's global setup sets it for every server its tests start
+ * (the shared one, drills, restarts): fsync cost a third of the server's CPU and slowed every
+ * workflow task. Not for production: the embedded stack keeps every history through a power cut.
+ */
+export const UNSYNCED_ENV = 'MEDIAFLOW_TEMPORAL_UNSYNCED';
+
+function sqliteArgs(): string[] {
+  return process.env[UNSYNCED_ENV] === '1'
+    ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=off']
+    : [];
 }
 
 /** mediaflow's search attributes (workflows/search-attributes.ts), registered in every namespace. */
@@ -268,7 +282,7 @@ async function launchWithSdk(r: Resolved): Promise<Running> {
         ui: r.uiPort !== false,
         ...(r.uiPort === false ? {} : { uiPort: r.uiPort }),
         ...(r.options.dbFile ? { dbFilename: r.options.dbFile } : {}),
-        extraArgs: [...dynamicConfigArgs(r.options), ...searchAttributeArgs()],
+        extraArgs: [...sqliteArgs(), ...dynamicConfigArgs(r.options), ...searchAttributeArgs()],
       },
     });
   } catch (error) {
