@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { campaignProgress } from '../../control/campaign.ts';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { BIN, cleanEnv, lines, mediaflow, SPEC, tempDir, withOwnState, writeSpec } from './helpers.ts';
@@ -96,25 +97,24 @@ describe('mediaflow status and cancel', () => {
       stdio: 'ignore',
     });
     const exited = once(child, 'exit');
-    const status = async () => JSON.parse((await run('status', campaign, '--json')).stdout);
+    // Waited for through the library `status` reads (each `status` typed costs a second of CPU);
+    // what `status` shows is checked once it is due.
     await vi.waitFor(
       async () => {
-        const now = await status();
-        expect(now).toMatchObject({ paused: false, outcome: 'running' });
-        expect(now.steps[0].running).toBeGreaterThan(0);
+        const { progress, paused } = await campaignProgress(client, campaign);
+        expect({ paused, outcome: progress.outcome }).toEqual({ paused: false, outcome: 'running' });
+        expect(progress.steps[0]!.running).toBeGreaterThan(0);
       },
-      { timeout: 90_000, interval: 1_000 },
+      { timeout: 90_000, interval: 500 },
     );
     child.kill('SIGINT');
     expect((await exited)[0]).toBe(130);
-    let shown: { paused: boolean; eta_ms: number | null } = { paused: false, eta_ms: null };
-    await vi.waitFor(
-      async () => {
-        shown = await status();
-        expect(shown.paused).toBe(true);
-      },
-      { timeout: 150_000, interval: 2_000 },
-    );
+    await vi.waitFor(async () => expect((await campaignProgress(client, campaign)).paused).toBe(true), {
+      timeout: 150_000,
+      interval: 1_000,
+    });
+    const shown = JSON.parse((await run('status', campaign, '--json')).stdout);
+    expect(shown.paused).toBe(true);
     // Told by the workflow task its pulse scheduled and no worker started: the poller is still
     // listed as seen within the two minutes that alone once kept it "running" (the trial's 70 s).
     const { taskQueue } = await handle.describe();
