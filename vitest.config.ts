@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/longest-first.ts';
 
 /**
  * The `unit` project: files that start nothing (no Temporal, no S3, no emulator or other server,
@@ -85,6 +86,7 @@ export default defineConfig({
     // -> 472 s wall). The timing-sensitive tests compare rates with each other, not with fixed
     // floors, so the extra load does not fail them.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     // Files share their worker process and its loaded modules (isolate: false): each file no longer
     // pays a fresh process and a fresh import of Temporal, the AWS SDK and fastify, which cost more
     // than most tests themselves. Tests leave no global state behind for this: environment stubs
