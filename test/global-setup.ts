@@ -47,10 +47,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // the test files are started after this, with this environment.
   process.env[PREBUILT_BUNDLE_ENV] = bundle.codePath;
   // Workers of the suite run workflows on their own thread (the SDK's debugMode) rather than on a
-  // workflow thread: the suite creates hundreds of short-lived workers, and each workflow thread
-  // costs about 0.5 s of CPU to start (its own copy of the bundle and of protobufjs) against 0.07 s.
-  // Only the SDK's watch for a workflow task that blocks is lost, which no test relies on. The
-  // mediaflow commands tests run drop it with every TEMPORAL_ variable (test/cli/helpers.ts).
+  // workflow thread: the suite creates hundreds of short-lived workers, in its processes and in the
+  // commands it types, and each workflow thread costs about 0.75 s of CPU to start (its own copy of
+  // the bundle and of protobufjs) against 0.07 s. Only the SDK's watch for a workflow task that
+  // blocks is lost, which no test relies on. Workflow threads as users run them: the first test of
+  // test/cli/run.test.ts, the example campaign CI runs first, and the drills in bench/.
   process.env.TEMPORAL_DEBUG = '1';
   return async () => {
     await Promise.all([server.stop(), s3.stop()]);

@@ -16,7 +16,7 @@ import { SPEC } from './helpers.ts';
 const BIN = fileURLToPath(new URL('../../bin/mediaflow.js', import.meta.url));
 const run = promisify(execFile);
 
-async function setup(spec: string) {
+async function setup(spec: string, { workflowThreads = false } = {}) {
   const emulator = await startEmulator({ port: 0, timeScale: 0 });
   onTestFinished(() => emulator.close());
   const dir = await mkdtemp(join(tmpdir(), 'mediaflow-cli-'));
@@ -24,6 +24,8 @@ async function setup(spec: string) {
   await writeFile(join(dir, 'spec.yaml'), spec.replace('CAMPAIGN', campaign));
   const env = {
     ...process.env,
+    // The suite runs workflows on the worker's own thread (test/global-setup.ts); a user's run, not.
+    ...(workflowThreads ? { TEMPORAL_DEBUG: undefined } : {}),
     TEMPORAL_ADDRESS: temporalAddress(),
     MEDIAFLOW_API_URL: emulator.baseUrl,
     MEDIAFLOW_API_KEY: emulator.apiKey,
@@ -38,7 +40,7 @@ async function setup(spec: string) {
 
 describe('mediaflow run', () => {
   it('runs a campaign to its files, prints a summary with costs, and status reads it back', async () => {
-    const { dir, campaign, mediaflow } = await setup(SPEC);
+    const { dir, campaign, mediaflow } = await setup(SPEC, { workflowThreads: true });
     // What an attempt killed mid-download leaves, with no later attempt of its job to clear it.
     await mkdir(join(dir, 'out', 'still'), { recursive: true });
     await writeFile(join(dir, 'out', 'still', 'still-red.png.0a1b2c3d.part'), 'half a picture');
