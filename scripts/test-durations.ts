@@ -20,5 +20,5 @@ for (const dir of readdirSync(CACHE)) {
   }
 }
 const longestFirst = [...seconds].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
-writeFileSync('test/durations.json', `${JSON.stringify(Object.fromEntries(longestFirst), null, 1)}\n`);
+writeFileSync('test/durations.json', `${JSON.stringify(Object.fromEntries(longestFirst), null, 2)}\n`);
 console.log(`test/durations.json: ${seconds.size} files`);
