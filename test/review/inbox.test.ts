@@ -106,12 +106,16 @@ it('lists the campaigns awaiting review with counts and oldest wait, and opens t
     expect(await row.locator('.wait').textContent()).toMatch(/^oldest waiting \d+ (s|min)$/);
     expect(await row.locator('.steps').textContent()).toBe(`still ${count}`);
   }
-  // The longest wait first.
+  // The longest wait first; two saved in the same millisecond, by name (review/inbox.ts).
   const order = await anaPage
     .locator('.campaign')
     .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.campaign));
   const mine = order.filter((name) => name === launch.campaign || name === lamps.campaign);
-  expect(mine).toEqual([launch.campaign, lamps.campaign].sort((a, b) => since[a]!.localeCompare(since[b]!)));
+  expect(mine).toEqual(
+    [launch.campaign, lamps.campaign].sort(
+      (a, b) => since[a]!.localeCompare(since[b]!) || a.localeCompare(b),
+    ),
+  );
   expect(await anaPage.locator('#status').textContent()).toBe('reviewing as Ana');
   await shot(anaPage, 'inbox.png');
 
