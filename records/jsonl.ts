@@ -186,6 +186,8 @@ export class AppendedLines<T extends z.ZodType> {
   private offset = 0;
   private inode: number | undefined;
   private reading: Promise<unknown> = Promise.resolve();
+  /** The read that waits for the one before it to end, not started yet. */
+  private queued: Promise<Located<z.infer<T>>[]> | undefined;
 
   private readonly file: string;
   private readonly schema: T;
@@ -196,7 +198,15 @@ export class AppendedLines<T extends z.ZodType> {
   }
 
   next(): Promise<Located<z.infer<T>>[]> {
-    const read = this.reading.then(() => this.readAppended());
+    // Callers that come while a read waits its turn share it: it starts after each of them asked,
+    // so it finds every line they could expect, and they handle a line twice harmlessly (indexing
+    // it again). A worker finishing hundreds of jobs a second asks far more often than it can read.
+    if (this.queued) return this.queued;
+    const read = this.reading.then(() => {
+      this.queued = undefined;
+      return this.readAppended();
+    });
+    this.queued = read;
     // A failed read (the disk, say) fails its caller, not every read after it. Nor is the result
     // kept: the first read of a large manifest is every line of it.
     this.reading = read.then(

@@ -5,8 +5,19 @@
  * file, a crash can never leave a half-written record behind that readers would find.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { link, open, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  type FileHandle,
+  link,
+  open,
+  opendir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,33 +37,29 @@ export class LocalStore implements Store {
   }
 
   async createOnce(key: string, body: string): Promise<Created> {
-    const target = await this.prepare(key);
-    const temporary = temporaryOf(target);
+    const { target, temporary } = await this.temporaryOf(key, body);
     try {
-      await writeFile(temporary, body, { flag: 'wx' });
       await link(temporary, target);
       return { created: true };
     } catch (error) {
       if (codeOf(error) !== 'EEXIST') throw error;
       return { created: false, existing: await readFile(target, 'utf8') };
     } finally {
-      await rm(temporary, { force: true });
+      await unlink(temporary);
     }
   }
 
   async put(key: string, body: string): Promise<void> {
-    const target = await this.prepare(key);
-    const temporary = temporaryOf(target);
-    try {
-      await writeFile(temporary, body, { flag: 'wx' });
-      await rename(temporary, target);
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    const { target, temporary } = await this.temporaryOf(key, body);
+    await rename(temporary, target).catch(removing(temporary));
   }
 
   async read(key: string): Promise<string | undefined> {
-    return missingAsUndefined(() => readFile(this.path(key), 'utf8'));
+    const path = this.path(key);
+    // Most reads of a running campaign ask for a record not made yet: the open that fails costs an
+    // error with its stack, several times this synchronous check of a file just written or not.
+    if (!existsSync(path)) return undefined;
+    return missingAsUndefined(() => readFile(path, 'utf8'));
   }
 
   async readRange(key: string, start: number, end: number): Promise<Buffer | undefined> {
@@ -99,7 +106,7 @@ export class LocalStore implements Store {
   async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {
     const target = await this.prepare(key);
     if (options.clearLeftovers) await removeLeftovers(target);
-    const temporary = temporaryOf(target);
+    const { temporary, file } = await this.openTemporary(target);
     const hash = createHash('sha256');
     let bytes = 0;
     const count = new Transform({
@@ -109,12 +116,9 @@ export class LocalStore implements Store {
         callback(null, chunk);
       },
     });
-    try {
-      await pipeline(body, count, createWriteStream(temporary, { flags: 'wx' }));
-      await rename(temporary, target);
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    await pipeline(body, count, file.createWriteStream())
+      .then(() => rename(temporary, target))
+      .catch(removing(temporary));
     return { bytes, sha256: hash.digest('hex') };
   }
 
@@ -126,6 +130,9 @@ export class LocalStore implements Store {
   }
 
   async move(from: string, to: string): Promise<void> {
+    // Its folder resolved now: a missing source is not an error here, so a trusted folder removed
+    // meanwhile would not be noticed by the rename.
+    this.root.forget(dirname(this.path(to)));
     const target = await this.prepare(to);
     await missingAsUndefined(() => rename(this.path(from), target));
   }
@@ -145,6 +152,44 @@ export class LocalStore implements Store {
     await this.root.prepare(dirname(target));
     return target;
   }
+
+  /**
+   * A new temporary file beside `target`, opened for writing: where its folder was trusted but has
+   * been removed since (confine.ts), the folder is checked and made again, once.
+   */
+  private async openTemporary(target: string): Promise<{ temporary: string; file: FileHandle }> {
+    const temporary = temporaryName(target);
+    try {
+      return { temporary, file: await open(temporary, 'wx') };
+    } catch (error) {
+      if (codeOf(error) !== 'ENOENT') throw error;
+      this.root.forget(dirname(target));
+      await this.root.prepare(dirname(target));
+      return { temporary, file: await open(temporary, 'wx') };
+    }
+  }
+
+  /** `body` in a complete temporary file beside `key`'s, to be linked or renamed into place. */
+  private async temporaryOf(key: string, body: string): Promise<{ target: string; temporary: string }> {
+    const target = await this.prepare(key);
+    const { temporary, file } = await this.openTemporary(target);
+    try {
+      await file.writeFile(body);
+    } catch (error) {
+      await file.close();
+      return removing(temporary)(error);
+    }
+    await file.close();
+    return { target, temporary };
+  }
+}
+
+/** Removes `temporary` (a failed write's), then rethrows: a write that succeeded left none to remove. */
+function removing(temporary: string): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await rm(temporary, { force: true });
+    throw error;
+  };
 }
 
 /** Temporary files of earlier writes of `target`, left by a process killed mid-write. */
@@ -158,11 +203,11 @@ async function removeLeftovers(target: string): Promise<void> {
   );
 }
 
-function temporaryOf(target: string): string {
+function temporaryName(target: string): string {
   return `${target}.${randomBytes(4).toString('hex')}${TEMPORARY}`;
 }
 
-/** A temporary file's name (temporaryOf: the target, 8 hex digits, TEMPORARY), capturing the target. */
+/** A temporary file's name (temporaryName: the target, 8 hex digits, TEMPORARY), capturing the target. */
 const TEMPORARY_NAME = /^(.+)\.[0-9a-f]{8}\.part$/;
 
 function codeOf(error: unknown): unknown {

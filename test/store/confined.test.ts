@@ -3,7 +3,7 @@
  * is refused (and nothing is created there), the output folder itself may be a link, and an
  * append-only log that is a link is not appended through.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { localFailureKind } from '../../activities/failure-kind.ts';
 import { addClaims } from '../../records/claims.ts';
 import { appendLines } from '../../records/jsonl.ts';
-import { LocalStore } from '../../store/index.ts';
+import { TRUSTED_MS } from '../../store/confine.ts';
+import { LocalStore, OutputRoot } from '../../store/index.ts';
 
 function folders() {
   const base = mkdtempSync(join(tmpdir(), 'mf-confined-'));
@@ -45,6 +46,30 @@ describe('a folder store confined to its output folder', () => {
     await store.write('clip/clip-lamp.mp4', Readable.from([Buffer.from('mp4')]));
     expect(existsSync(join(out, 'still/state.json'))).toBe(true);
     expect(await store.read('clip/clip-lamp.mp4')).toBe('mp4');
+  });
+
+  it('refuses a folder swapped for a link once the second it was trusted for has passed', async () => {
+    const { out, elsewhere } = folders();
+    let now = 0;
+    const root = new OutputRoot(out, () => now);
+    const step = join(out, 'still');
+    await root.prepare(step);
+    rmSync(step, { recursive: true });
+    symlinkSync(elsewhere, step);
+    now = TRUSTED_MS;
+    await expect(root.prepare(step)).rejects.toThrow(/outside the output folder/);
+  });
+
+  it('makes a step folder removed while it was trusted again, and writes into it', async () => {
+    const { out } = folders();
+    const store = new LocalStore(out);
+    await store.write('still/one.png', Readable.from([Buffer.from('1')]));
+    rmSync(join(out, 'still'), { recursive: true });
+    await store.write('still/two.png', Readable.from([Buffer.from('2')]));
+    await store.put('still/three.json', '{}');
+    rmSync(join(out, 'still'), { recursive: true });
+    expect(await store.createOnce('still/four.json', '{}')).toEqual({ created: true });
+    expect(readdirSync(join(out, 'still'))).toEqual(['four.json']);
   });
 
   it('does not append claims through a claims folder linked elsewhere', async () => {
