@@ -45,6 +45,19 @@ describe.each(KEYS)('redacting the key %s', (key) => {
   });
 });
 
+describe('an answer with nothing to hide', () => {
+  it('is the same value, not a copy, and a part that hides something is copied alone', () => {
+    const redact = secretRedactor(KEYS[0]);
+    const clean = { id: 'p1', outputs: ['https://cdn/x.png'], error: null, metrics: { ms: 3 } };
+    expect(redactDeep(clean, redact)).toBe(clean);
+    const echoed = { ...clean, error: { message: `bad key ${KEYS[0]}` } };
+    const redacted = redactDeep(echoed, redact) as typeof echoed;
+    expect(redacted).not.toBe(echoed);
+    expect(redacted.error.message).toBe(`bad key ${REDACTED}`);
+    expect(redacted.metrics).toBe(clean.metrics);
+  });
+});
+
 describe('no key, or one too short to match safely', () => {
   it.each([undefined, '', 'abc'])('%j leaves text alone', (key) => {
     expect(secretRedactor(key)('abc ABC YWJj')).toBe('abc ABC YWJj');
