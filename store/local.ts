@@ -5,19 +5,18 @@
  * file, a crash can never leave a half-written record behind that readers would find.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import {
-  type FileHandle,
-  link,
-  open,
-  opendir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  unlink,
-} from 'node:fs/promises';
+  closeSync,
+  existsSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { open, opendir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,19 +38,24 @@ export class LocalStore implements Store {
   async createOnce(key: string, body: string): Promise<Created> {
     const { target, temporary } = await this.temporaryOf(key, body);
     try {
-      await link(temporary, target);
+      linkSync(temporary, target);
       return { created: true };
     } catch (error) {
       if (codeOf(error) !== 'EEXIST') throw error;
-      return { created: false, existing: await readFile(target, 'utf8') };
+      return { created: false, existing: readFileSync(target, 'utf8') };
     } finally {
-      await unlink(temporary);
+      unlinkSync(temporary);
     }
   }
 
   async put(key: string, body: string): Promise<void> {
     const { target, temporary } = await this.temporaryOf(key, body);
-    await rename(temporary, target).catch(removing(temporary));
+    try {
+      renameSync(temporary, target);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   }
 
   async read(key: string): Promise<string | undefined> {
@@ -106,7 +110,7 @@ export class LocalStore implements Store {
   async write(key: string, body: Readable, options: WriteOptions = {}): Promise<Written> {
     const target = await this.prepare(key);
     if (options.clearLeftovers) await removeLeftovers(target);
-    const { temporary, file } = await this.openTemporary(target);
+    const { temporary, file } = await this.openTemporary(target, (path) => open(path, 'wx'));
     const hash = createHash('sha256');
     let bytes = 0;
     const count = new Transform({
@@ -157,29 +161,38 @@ export class LocalStore implements Store {
    * A new temporary file beside `target`, opened for writing: where its folder was trusted but has
    * been removed since (confine.ts), the folder is checked and made again, once.
    */
-  private async openTemporary(target: string): Promise<{ temporary: string; file: FileHandle }> {
+  private async openTemporary<File>(
+    target: string,
+    opening: (temporary: string) => File | Promise<File>,
+  ): Promise<{ temporary: string; file: File }> {
     const temporary = temporaryName(target);
     try {
-      return { temporary, file: await open(temporary, 'wx') };
+      return { temporary, file: await opening(temporary) };
     } catch (error) {
       if (codeOf(error) !== 'ENOENT') throw error;
       this.root.forget(dirname(target));
       await this.root.prepare(dirname(target));
-      return { temporary, file: await open(temporary, 'wx') };
+      return { temporary, file: await opening(temporary) };
     }
   }
 
-  /** `body` in a complete temporary file beside `key`'s, to be linked or renamed into place. */
+  /**
+   * `body` in a complete temporary file beside `key`'s, to be linked or renamed into place. Written
+   * synchronously, like the manifest's lines (records/jsonl.ts): a record is about 1 KB, and the
+   * thread-pool hops of fs/promises' open, write, close and link cost the worker's main thread
+   * several times the writes themselves (docs/engine.md, "The ceiling above ~50 jobs/s").
+   */
   private async temporaryOf(key: string, body: string): Promise<{ target: string; temporary: string }> {
     const target = await this.prepare(key);
-    const { temporary, file } = await this.openTemporary(target);
+    const { temporary, file } = await this.openTemporary(target, (path) => openSync(path, 'wx'));
     try {
-      await file.writeFile(body);
+      writeFileSync(file, body);
     } catch (error) {
-      await file.close();
-      return removing(temporary)(error);
+      closeSync(file);
+      rmSync(temporary, { force: true });
+      throw error;
     }
-    await file.close();
+    closeSync(file);
     return { target, temporary };
   }
 }
