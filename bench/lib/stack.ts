@@ -19,6 +19,7 @@ import { engineQueue } from '../../contract/engine.ts';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { openStore, type Store } from '../../store/index.ts';
 import { startS3Server } from '../../test/helpers/s3.ts';
+import { CLIENT_CHANNEL_ARGS } from '../../worker/connection.ts';
 import { WORKER_ENV } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import type { Cluster } from './cluster.ts';
@@ -128,7 +129,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         async () => s3Client?.destroy(),
         () => s3.stop(),
       );
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({
+      address: server.address,
+      channelArgs: CLIENT_CHANNEL_ARGS,
+    });
     stoppers.push(async () => {
       toleratePostCloseRetries();
       await connection.close();
