@@ -36,10 +36,11 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
   const reasons: Record<string, string> = {};
   // Hashing is disk-bound and fetching network-bound: a few at a time keeps both busy.
   const limit = pLimit(8);
+  const entryOf = await manifest.walk();
   await Promise.all(
     plan.jobs.map((job) =>
       limit(async () => {
-        const entry = await manifest.get(job.key);
+        const entry = await entryOf(job.key);
         if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
         const why = await refetch(client, manifest, entry, options.download);
         if (why === null) refetched.push(job.name);

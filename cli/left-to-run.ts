@@ -82,7 +82,10 @@ export async function leftToRun(
   // A recorded job counts only while its file is there: a lost one is priced as a new generation.
   // Several at a time: in S3 mode each lookup is a request or two.
   const limit = pLimit(32);
-  const outputs = await Promise.all(plan.jobs.map((job) => limit(() => recordedOutput(manifest, job.key))));
+  const entryOf = await manifest.walk();
+  const outputs = await Promise.all(
+    plan.jobs.map((job) => limit(() => recordedOutput(manifest, job.key, entryOf))),
+  );
   const states = outputs.map((output) => output.state);
   const pending = plan.jobs.filter((_, i) => states[i] !== 'done');
   if (pending.length === 0) {

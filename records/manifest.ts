@@ -201,6 +201,23 @@ export class Manifest {
   }
 
   /**
+   * Lookups for a walk over a whole plan (a re-run's audit, then its count of the jobs left): the
+   * folder's lines read and parsed once, where get() per job rereads each job's line past the
+   * entries it keeps (a 100,000-job re-run did that twice per job, docs/benchmarks.md
+   * `rerun-100k`). A job not listed there, and every job when the file is damaged or in S3 mode, is
+   * looked up with get(), which also finds a record whose line was never appended. Holds every
+   * listed entry while the walk lasts, as recorded() does: for a command, never for a worker.
+   */
+  async walk(): Promise<(key: string) => Promise<ManifestEntry | undefined>> {
+    const listed = new Map<string, ManifestEntry>();
+    if (this.view) {
+      const { values, damaged } = await readCheckedLines(this.view.file, ManifestEntry);
+      if (!damaged) for (const entry of values) listed.set(entry.key, entry);
+    }
+    return async (key) => listed.get(key) ?? (await this.get(key));
+  }
+
+  /**
    * Every record, oldest first: on a folder, the lines of manifest.jsonl (each job's latest), read
    * afresh; in S3 mode, every record object (a listing, then a read of each). For cancel, export,
    * the report and the review page, never per job.

@@ -49,8 +49,12 @@ export type RecordedOutput =
   | { readonly state: 'lost'; readonly entry: ManifestEntry }
   | { readonly state: 'none' };
 
-export async function recordedOutput(manifest: Manifest, key: string): Promise<RecordedOutput> {
-  const entry = await manifest.get(key);
+export async function recordedOutput(
+  manifest: Manifest,
+  key: string,
+  entryOf: (key: string) => Promise<ManifestEntry | undefined> = (of) => manifest.get(of),
+): Promise<RecordedOutput> {
+  const entry = await entryOf(key);
   if (!entry) return { state: 'none' };
   return (await fileIntact(manifest.store, entry)) ? { state: 'done', entry } : { state: 'lost', entry };
 }

@@ -13,10 +13,11 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { open, opendir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, opendir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -80,7 +81,9 @@ export class LocalStore implements Store {
   }
 
   async stat(key: string): Promise<Stored | undefined> {
-    const info = await missingAsUndefined(() => stat(this.path(key)));
+    // Synchronous: a re-run stats every recorded file, and fs/promises' thread-pool hop cost the
+    // command more than the stat itself (docs/benchmarks.md, `rerun-100k`).
+    const info = missingAsUndefinedSync(() => statSync(this.path(key)));
     return info?.isFile() ? { bytes: info.size } : undefined;
   }
 
@@ -225,6 +228,15 @@ const TEMPORARY_NAME = /^(.+)\.[0-9a-f]{8}\.part$/;
 
 function codeOf(error: unknown): unknown {
   return error instanceof Error && 'code' in error ? error.code : undefined;
+}
+
+function missingAsUndefinedSync<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 async function missingAsUndefined<T>(read: () => Promise<T>): Promise<T | undefined> {

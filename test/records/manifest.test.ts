@@ -52,6 +52,23 @@ describe('manifest', () => {
     expect(lines.map((line) => JSON.parse(line).key)).toEqual(['dead']);
   });
 
+  it("a walk over a plan finds each job's latest line, a record with no line, and what a damaged file hides", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const file = join(dir, MANIFEST_FILE);
+    const line = (entry: ManifestEntry) => appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    line(manifestEntry('a'));
+    line({ ...manifestEntry('a'), prediction_id: 'p-a-again', regenerations: 1 });
+    await openStore(dir).createOnce('.mediaflow/records/dead', `${JSON.stringify(manifestEntry('dead'))}\n`);
+    const entryOf = await (await Manifest.open(dir)).walk();
+    expect((await entryOf('a'))?.prediction_id).toBe('p-a-again');
+    expect((await entryOf('dead'))?.prediction_id).toBe('p-dead');
+    expect(await entryOf('never')).toBeUndefined();
+    // A garbled line: the walk trusts no line and asks the records (only 'dead' has one).
+    appendFileSync(file, '{garbled\n');
+    const damaged = await (await Manifest.open(dir)).walk();
+    expect((await damaged('dead'))?.prediction_id).toBe('p-dead');
+  });
+
   it('never cuts a torn tail another process may still be appending to', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const file = join(dir, MANIFEST_FILE);
