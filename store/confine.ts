@@ -26,10 +26,10 @@ export class OutsideOutputFolder extends Error {
   }
 }
 
-/** The output folder, created on first use, and where it resolves (once: it is the user's choice). */
 /** How long a folder found inside the root is trusted before it is resolved again. */
 export const TRUSTED_MS = 1_000;
 
+/** The output folder, created on first use, and where it resolves (once: it is the user's choice). */
 export class OutputRoot {
   private resolved: Promise<string> | undefined;
   /** Folders found inside, and when. */

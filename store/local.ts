@@ -29,7 +29,8 @@ const TEMPORARY = '.part';
 
 export class LocalStore implements Store {
   readonly location: string;
-  private readonly root: OutputRoot;
+  /** Its path checks (confine.ts), which the claims log beside the records uses too. */
+  readonly root: OutputRoot;
 
   constructor(folder: string) {
     this.location = resolve(folder);
@@ -230,11 +231,16 @@ function codeOf(error: unknown): unknown {
   return error instanceof Error && 'code' in error ? error.code : undefined;
 }
 
+/** A file that is not there: missing, or a path through something that is not a folder. */
+function isMissing(error: unknown): boolean {
+  return codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR';
+}
+
 function missingAsUndefinedSync<T>(read: () => T): T | undefined {
   try {
     return read();
   } catch (error) {
-    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
 }
@@ -243,7 +249,7 @@ async function missingAsUndefined<T>(read: () => Promise<T>): Promise<T | undefi
   try {
     return await read();
   } catch (error) {
-    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
 }
