@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { claimKey, claimsOf, isS3Url, OutputRoot, type Store } from '../store/index.ts';
+import { claimKey, claimsOf, isS3Url, LocalStore, OutputRoot, type Store } from '../store/index.ts';
 import { appendLines, completeLines, type LineWriter, nodeWriter, parseJson, parseLines } from './jsonl.ts';
 
 export const Claim = z.object({
@@ -64,7 +64,8 @@ export async function addClaims(
   if (!isS3Url(store.location)) {
     const log = join(store.location, claimsLogOf(campaign));
     // Never through a folder linked out of the output folder (store/confine.ts).
-    await rootOf(store.location).prepare(dirname(log));
+    const root = store instanceof LocalStore ? store.root : new OutputRoot(store.location);
+    await root.prepare(dirname(log));
     appendLines(
       log,
       claims.map((claim) => JSON.stringify(Claim.parse({ campaign, ...claim }))),
@@ -87,20 +88,6 @@ export async function addClaims(
       }),
     ),
   );
-}
-
-/**
- * The output folders whose claims this process appended last, each with its checks (a new
- * OutputRoot per batch of claims made a folder and resolved two paths each time).
- */
-const ROOTS = new Map<string, OutputRoot>();
-
-function rootOf(location: string): OutputRoot {
-  const root = ROOTS.get(location) ?? new OutputRoot(location);
-  ROOTS.delete(location); // set again last: the folder used longest ago goes first
-  ROOTS.set(location, root);
-  if (ROOTS.size > 8) ROOTS.delete(ROOTS.keys().next().value!);
-  return root;
 }
 
 /** S3 mode: the claim of the first prediction a campaign's create made under `idempotencyKey`. */
