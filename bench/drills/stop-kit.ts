@@ -20,6 +20,26 @@ export function resizeTmpfs(dir: string, size: string): void {
   execFileSync('mount', ['-o', `remount,size=${size}`, dir]);
 }
 
+/**
+ * Remounts the tmpfs on `dir` read-only, as an operator's remount or the kernel's errors=remount-ro
+ * would. The kernel refuses (EBUSY, "mount point is busy") while any file there is open for
+ * writing, and a running campaign opens and closes its downloads every few milliseconds, so this
+ * tries again until a moment with none open (CI once met one on its only try).
+ */
+export async function remountReadOnly(dir: string, withinMs = 10_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'pipe' });
+      return;
+    } catch (error) {
+      const busy = /busy/.test(String((error as { stderr?: unknown }).stderr ?? ''));
+      if (!busy || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}
+
 /** Lazily, so a process still holding a file there does not keep the mount busy. */
 export function unmountTmpfs(dir: string): void {
   execFileSync('umount', ['-l', dir]);

@@ -14,6 +14,7 @@ import {
   deleteKeysExcept,
   mountTmpfs,
   paidOnce,
+  remountReadOnly,
   resizeTmpfs,
   unmountTmpfs,
 } from '../../bench/drills/stop-kit.ts';
@@ -70,7 +71,7 @@ describe('campaign stops', () => {
     const stopped = await h.run(plan, async () => {
       while ((await h.manifest(plan)).length < 2) await new Promise((r) => setTimeout(r, 50));
       // What an operator's remount, or a disk error the kernel answers with, does (EROFS).
-      execFileSync('mount', ['-o', 'remount,ro', out]);
+      await remountReadOnly(out);
     });
     expect(stopped.outcome).toBe('output_unwritable');
     expect(stopped.stopMessage).toMatch(/EROFS/);
