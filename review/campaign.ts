@@ -13,7 +13,8 @@ import { type CampaignStart, campaignStart, openSources } from './sources.ts';
 
 /** Something this process started to answer updates (a worker), stopped with the pages. */
 export interface Helper {
-  stop(): Promise<unknown>;
+  /** False when it still held work after its grace, left as a crash leaves it (its heartbeat times out). */
+  stop(): Promise<boolean>;
 }
 
 export interface ReviewCampaign {
@@ -23,7 +24,8 @@ export interface ReviewCampaign {
   readonly send: SendBatch;
   /** Starts the worker now rather than at the first decision (bundling takes seconds). */
   prepare(): Promise<void>;
-  close(): Promise<void>;
+  /** Stops the helper; false when it left work behind, which keeps the process alive until it ends. */
+  close(): Promise<boolean>;
 }
 
 /** Thrown by send when the campaign is no longer running: nothing awaits a decision. */
@@ -90,7 +92,7 @@ export async function openReviewCampaign(
       }
     },
     async close() {
-      await (await helper)?.stop();
+      return (await (await helper)?.stop()) ?? true;
     },
   };
 }

@@ -27,7 +27,7 @@ export interface InboxCampaign {
   readonly start: { readonly outputDir: string };
   readonly load: () => Promise<ModelSources>;
   readonly send: SendBatch;
-  close(): Promise<void>;
+  close(): Promise<unknown>;
 }
 
 export interface InboxServerOptions extends ListenOptions, SheetRouteOptions {

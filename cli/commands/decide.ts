@@ -57,6 +57,7 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
     await env.close();
     throw error;
   });
+  let handedBack = true;
   try {
     const model = buildModel(await opened.load());
     const reviewed = model.steps.filter((step) => step.reviewed).flatMap((step) => step.items);
@@ -81,9 +82,13 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
     print(action, ack, names, options.json === true);
     if (ack.refused.length > 0) process.exitCode = 1;
   } finally {
-    await opened.close();
+    handedBack = await opened.close();
     await env.close();
   }
+  // The worker carried for the decisions may still run what they started (an approved still's
+  // video, for minutes) after its grace: left as a detach leaves it, to run again on the next
+  // worker, and the command ends now rather than when the video does (a reject took 24 s).
+  if (!handedBack) process.exit(process.exitCode ?? 0);
 }
 
 function print(

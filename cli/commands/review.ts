@@ -123,6 +123,9 @@ export function register(program: Command): void {
       await server.close();
       await serving.close();
       await env.close();
+      // A campaign's helper worker may still run what decisions started (an approved still's
+      // video) after its grace: left as a detach leaves it, and the process ends now, not with it.
+      process.exit(process.exitCode ?? 0);
     });
 }
 
