@@ -7,6 +7,7 @@
  * nondeterminism (the `cluster` drill's goals, bench/drills/cluster.ts, at the suite's size).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
 import { workflowTaskFailures } from '../../bench/drills/cluster-checks.ts';
@@ -16,6 +17,8 @@ import { CHAINED_SPEC, harness } from '../engine/harness.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const JOBS = 6;
+/** Alone the campaign takes ~20 s; this leaves room for a loaded machine under the test's limit. */
+const STUCK_MS = 180_000;
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -40,20 +43,40 @@ describe('a local Temporal cluster on PostgreSQL', () => {
     });
     const plan = await h.plan(CHAINED_SPEC);
     let workflowId = '';
+    let phase = 'starting';
 
-    const progress = await h.run(plan, async (handle) => {
+    const run = h.run(plan, async (handle) => {
       workflowId = handle.workflowId;
       await until(() => h.emulator.ledger().predictionsCreated >= 1, 20_000);
+      phase = 'history killed';
       await cluster.kill('history');
       // Mid-run: hero predictions in flight, no teaser created yet (each needs its hero's file).
       expect(h.emulator.ledger().predictionsCreated).toBeLessThan(JOBS);
       await cluster.start('history');
+      phase = 'PostgreSQL restarting';
       await cluster.postgres.restart();
+      phase = 'matching killed';
       await cluster.kill('matching');
       await cluster.start('matching');
+      phase = 'matching started again';
       // The frontend answers once its membership has the new matching service again.
       expect(await describedStatus(handle)).toBe('RUNNING');
+      phase = 'every breakage over, waiting for the campaign to end';
     });
+    // A campaign that never ends fails with where it stood, not with the test's time-out alone
+    // (it did once, under a load average of 9, and said nothing of why).
+    const over = new AbortController();
+    const progress = await Promise.race([
+      run.finally(() => over.abort()),
+      sleep(STUCK_MS, undefined, { signal: over.signal }).then(
+        async () => {
+          throw new Error(
+            `not over after ${STUCK_MS} ms (${phase}): ${await standing(h.temporal, workflowId)}`,
+          );
+        },
+        () => new Promise<never>(() => {}), // the run was over first
+      ),
+    ]);
 
     expect(progress.outcome).toBe('completed');
     expect(progress.steps.map((s) => [s.id, s.succeeded, s.failed])).toEqual([
@@ -93,4 +116,26 @@ async function describedStatus(handle: {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+}
+
+/** What the server says a run is waiting on: its pending workflow task and activities. */
+async function standing(client: Client, workflowId: string): Promise<string> {
+  if (!workflowId) return 'the campaign did not start';
+  let described: Awaited<ReturnType<WorkflowHandle['describe']>>;
+  try {
+    described = await client.workflow.getHandle(workflowId).describe();
+  } catch (error) {
+    return `describe failed: ${error}`;
+  }
+  const { status, historyLength, raw } = described;
+  const task = raw.pendingWorkflowTask;
+  const activities = (raw.pendingActivities ?? []).map(
+    (a) => `${a.activityType?.name} state ${a.state} attempt ${a.attempt} ${a.lastFailure?.message ?? ''}`,
+  );
+  return JSON.stringify({
+    status: status.name,
+    historyLength,
+    workflowTask: task ? { state: task.state, attempt: task.attempt } : null,
+    activities,
+  });
 }
