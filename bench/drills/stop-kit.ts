@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { Ledger } from '../../emulator/index.ts';
 
@@ -35,7 +36,7 @@ export async function remountReadOnly(dir: string, withinMs = 10_000): Promise<v
     } catch (error) {
       const busy = /busy/.test(String((error as { stderr?: unknown }).stderr ?? ''));
       if (!busy || Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
     }
   }
 }

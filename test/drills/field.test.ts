@@ -3,10 +3,11 @@
  * refusals, flagged outputs, expiring links, short and stalling bodies, a 20 s outage and two
  * worker SIGKILLs. The outage is named by the fourth failed attempt of a create or a finish
  * (contract/failure-policy.ts, OUTAGE_AFTER_ATTEMPTS): about 6 s in on a quiet machine, so a
- * 10 s outage was over before a loaded machine got there, and `status` never named it. Every job must end in one named outcome, nothing may hang or be paid twice,
- * and status, report, manifest and records must agree with the ledger to the micro-dollar. The
- * full drill (`npm run drill -- field`) adds the full disk and the wall against a fault-free run;
- * the wall is a timing goal, which the suite never asserts on a loaded machine.
+ * 10 s outage was over before a loaded machine got there, and `status` never named it. Every job
+ * must end in one named outcome, nothing may hang or be paid twice, and status, report, manifest
+ * and records must agree with the ledger to the micro-dollar. The full drill (`npm run drill --
+ * field`) adds the full disk and the wall against a fault-free run; the wall is a timing goal,
+ * which the suite never asserts on a loaded machine.
  */
 import { describe, expect, it } from 'vitest';
 import { fieldDrill } from '../../bench/drills/field.ts';
