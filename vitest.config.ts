@@ -74,6 +74,7 @@ export const UNIT = [
   'test/review/winners.test.ts',
   'test/store/confined.test.ts',
   'test/store/failures.test.ts',
+  'test/store/read-each.test.ts',
 ];
 
 /** Unit files that mock a module (vi.mock): they run isolated (the `unit-mocks` project). */

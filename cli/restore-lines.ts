@@ -10,5 +10,5 @@ import { Manifest } from '../records/manifest.ts';
  */
 export async function restoreLines(plan: Plan): Promise<void> {
   const manifest = await Manifest.open(plan.outputDir);
-  for (const job of plan.jobs) await manifest.restoreLine(job.key);
+  await manifest.restoreLines(plan.jobs.map((job) => job.key));
 }

@@ -19,7 +19,6 @@
  * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
  */
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import { z } from 'zod';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
@@ -172,16 +171,18 @@ export class Manifest {
     this.view = view;
   }
 
-  /** `store` defaults to the one `outputDir` names (store/index.ts, openStore). */
+  /**
+   * `store` defaults to the one `outputDir` names (store/index.ts, openStore). Nothing is read
+   * until a lookup misses (get, restoreLine): a command that only walks or totals the lines would
+   * otherwise parse them all twice (a second of a 100,000-job re-run each time).
+   */
   static async open(
     outputDir: string,
     writer: LineWriter = nodeWriter,
     store: Store = openStore(outputDir),
   ): Promise<Manifest> {
     const view = isS3Url(outputDir) ? null : new FolderView(join(outputDir, MANIFEST_FILE), writer);
-    const manifest = new Manifest(outputDir, store, view);
-    await manifest.refresh();
-    return manifest;
+    return new Manifest(outputDir, store, view);
   }
 
   /**
@@ -294,6 +295,18 @@ export class Manifest {
   }
 
   /**
+   * restoreLine for each of `keys`, the folder's lines read once to find those listed (a lookup
+   * per key rereads each one's line: 20 s of a 100,000-job re-run, docs/benchmarks.md
+   * `rerun-100k`). For a command, never for a worker: it holds every line while it looks.
+   */
+  async restoreLines(keys: Iterable<string>): Promise<void> {
+    if (!this.view) return;
+    const { values } = await readCheckedLines(this.view.file, ManifestEntry);
+    const listed = new Set(values.map((entry) => entry.key));
+    for (const key of keys) if (!listed.has(key)) await this.restoreLine(key);
+  }
+
+  /**
    * On a folder, reads the lines appended since the last read (by this process or another worker)
    * and returns their entries, oldest first; none in S3 mode.
    */
@@ -346,8 +359,7 @@ export class Manifest {
 export async function readRecords(store: Store): Promise<{ entries: ManifestEntry[]; damaged: string[] }> {
   const names: string[] = [];
   for await (const key of store.list(RECORDS)) names.push(key);
-  const limit = pLimit(16);
-  const texts = await Promise.all(names.map((key) => limit(() => store.read(key))));
+  const texts = await store.readAll(names);
   const entries: ManifestEntry[] = [];
   const damaged: string[] = [];
   texts.forEach((text, i) => {

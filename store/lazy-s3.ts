@@ -45,6 +45,9 @@ export class LazyS3Store implements Store {
   async read(key: string): Promise<string | undefined> {
     return (await this.store()).read(key);
   }
+  async readAll(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return (await this.store()).readAll(keys);
+  }
   async readRange(key: string, start: number, end: number): Promise<Buffer | undefined> {
     return (await this.store()).readRange(key, start, end);
   }

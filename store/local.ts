@@ -23,6 +23,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OutputRoot } from './confine.ts';
 import { checkKey, checkPrefix } from './keys.ts';
+import { readEach } from './read-each.ts';
 import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
 
 const TEMPORARY = '.part';
@@ -66,6 +67,15 @@ export class LocalStore implements Store {
     // error with its stack, several times this synchronous check of a file just written or not.
     if (!existsSync(path)) return undefined;
     return missingAsUndefined(() => readFile(path, 'utf8'));
+  }
+
+  async readAll(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const paths = keys.map((key) => this.path(key));
+    return readEach(
+      paths.length,
+      (i) => missingAsUndefinedSync(() => readFileSync(paths[i]!, 'utf8')),
+      (i) => missingAsUndefined(() => readFile(paths[i]!, 'utf8')),
+    );
   }
 
   async readRange(key: string, start: number, end: number): Promise<Buffer | undefined> {

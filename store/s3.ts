@@ -23,6 +23,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import pLimit from 'p-limit';
 import { checkKey, checkPrefix } from './keys.ts';
 import { s3Url } from './location.ts';
 import type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
@@ -35,6 +36,9 @@ export interface S3Location {
 
 /** Connections of a process's S3 client (defaultS3Client). */
 const S3_SOCKETS = 256;
+
+/** Reads of one readAll in flight: what reading every record did before it was the store's. */
+const READS_IN_FLIGHT = 16;
 
 /** How many times a create is tried again when the server reports a concurrent conditional write. */
 const CONFLICT_RETRIES = 5;
@@ -91,6 +95,11 @@ export class S3Store implements Store {
       const reply = await this.client.send(new GetObjectCommand(this.objectOf(key)));
       return reply.Body!.transformToString('utf8');
     });
+  }
+
+  async readAll(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const limit = pLimit(READS_IN_FLIGHT);
+    return Promise.all(keys.map((key) => limit(() => this.read(key))));
   }
 
   async readRange(key: string, start: number, end: number): Promise<Buffer | undefined> {

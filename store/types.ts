@@ -49,6 +49,8 @@ export interface Store {
   put(key: string, body: string, options?: PutOptions): Promise<void>;
   /** The content of `key`, or undefined when there is none. */
   read(key: string): Promise<string | undefined>;
+  /** The contents of `keys`, in their order (undefined where none): many at once, as fast as the backend allows. */
+  readAll(keys: readonly string[]): Promise<(string | undefined)[]>;
   /** Bytes [start, end) of `key` (fewer at its end), or undefined when there is none. */
   readRange(key: string, start: number, end: number): Promise<Buffer | undefined>;
   /** Size of `key`, or undefined when there is none. */

@@ -52,6 +52,26 @@ describe('manifest', () => {
     expect(lines.map((line) => JSON.parse(line).key)).toEqual(['dead']);
   });
 
+  it('restores the lines of many jobs at once: only those of records never listed, once each', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
+    const store = openStore(dir);
+    const listed = await Manifest.open(dir);
+    await listed.record(manifestEntry('a'), null);
+    await listed.record({ ...manifestEntry('a'), prediction_id: 'p-a-again', regenerations: 1 }, 'p-a');
+    // Two writers killed between their record and its line.
+    for (const key of ['dead', 'gone'])
+      await store.createOnce(`.mediaflow/records/${key}`, `${JSON.stringify(manifestEntry(key))}\n`);
+    await (await Manifest.open(dir)).restoreLines(['a', 'dead', 'never', 'gone', 'dead']);
+    await (await Manifest.open(dir)).restoreLines(['a', 'dead', 'gone']);
+    const lines = (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line).prediction_id)).toEqual([
+      'p-a',
+      'p-a-again',
+      'p-dead',
+      'p-gone',
+    ]);
+  });
+
   it("a walk over a plan finds each job's latest line, a record with no line, and what a damaged file hides", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mf-manifest-'));
     const file = join(dir, MANIFEST_FILE);

@@ -89,6 +89,14 @@ describe.each(backends)('the %s store', (_name, open) => {
     expect(await store.stat('nothing/there')).toBeUndefined();
   });
 
+  it('reads many keys at once, in the order asked, undefined where there is none', async () => {
+    const store = await open();
+    const keys = Array.from({ length: 40 }, (_, i) => `.mediaflow/records/r${i}`);
+    for (const [i, key] of keys.entries()) if (i % 3 !== 0) await store.put(key, `{"n":${i}}\n`);
+    expect(await store.readAll(keys)).toEqual(keys.map((_, i) => (i % 3 === 0 ? undefined : `{"n":${i}}\n`)));
+    expect(await store.readAll([])).toEqual([]);
+  });
+
   it('replaces with put, reads byte ranges, and sizes objects', async () => {
     const store = await open();
     await store.put('manifest.jsonl', 'first\n');
@@ -178,6 +186,7 @@ describe.each(backends)('the %s store', (_name, open) => {
       const store = await open();
       await expect(store.put(key, 'x')).rejects.toThrow(BadKey);
       await expect(store.read(key)).rejects.toThrow(BadKey);
+      await expect(store.readAll([key])).rejects.toThrow(BadKey);
     },
   );
 
