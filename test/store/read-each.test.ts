@@ -38,6 +38,23 @@ describe('reading many files at once', () => {
     expect(now).toEqual(Array.from({ length: 16 }, (_, i) => i));
   });
 
+  it('judges each thousand reads afresh: a slow spell does not decide how the rest are read', async () => {
+    const later: number[] = [];
+    const got = await readEach(
+      2_500,
+      (i) => {
+        if (i < 1_000) spin(1);
+        return i;
+      },
+      async (i) => {
+        later.push(i);
+        return i;
+      },
+    );
+    expect(got).toEqual(Array.from({ length: 2_500 }, (_, i) => i));
+    expect(later).toEqual(Array.from({ length: 1_000 - 16 }, (_, i) => i + 16));
+  });
+
   it('passes on a failed read', async () => {
     await expect(
       readEach(
