@@ -5,10 +5,13 @@
  * nothing depends on the service remembering an idempotency key.
  *
  * One that is still running or has succeeded is adopted. One that failed or was canceled is
- * adopted only by a retry of the activity that made it (the claim's `made_by`): that failure is
- * the job's, and the step's `retries` decide what follows, as if no worker had died. For anyone
- * else (a re-run) it is made anew, as is one the service forgot, under a key that names it
- * (keys.ts, replacementKey), since the service would hand it back under the old key.
+ * adopted only within the workflow run that made it (the claim's `made_by`: a retry of its
+ * activity, or the next create of an heir whose finish batch was lost): that failure is the
+ * job's, and the step's `retries` decide what follows, as if no worker had died. Made anew
+ * instead, the failure was forgotten: a prediction neither a take nor a regeneration (the full
+ * `cluster` drill counted 2,006 for 2,005). For a re-run it is made anew, as is one the service
+ * forgot, under a key that names it (keys.ts, replacementKey), since the service would hand it
+ * back under the old key.
  *
  * One an earlier run paid for and could not save (records/unsaved.ts) is adopted as `paidBefore`:
  * its finish fetches it again and adds nothing to this run's spend. One the content policy
@@ -22,6 +25,7 @@ import type { CampaignClaims } from '../../records/claims-index.ts';
 import { writeRefusal } from '../../records/refusals.ts';
 import { wasUnsaved } from '../../records/unsaved.ts';
 import type { Store } from '../../store/index.ts';
+import { sameRun } from './attempt.ts';
 import type { Ready } from './batch.ts';
 import { replacementKey } from './keys.ts';
 
@@ -45,7 +49,7 @@ export async function adoptClaimed(
       const paidBefore = await wasUnsaved(store, claim.campaign, claim.prediction_id);
       return { ...adopted, ...(paidBefore && { paidBefore }) };
     }
-    if (state === 'ended' && claim.made_by === entry.by) return adopted;
+    if (state === 'ended' && sameRun(claim.made_by, entry.by)) return adopted;
     const late = prediction && (await lateRefusal(store, claim.campaign, entry, prediction));
     if (late) return late;
     idempotencyKey = replacementKey(idempotencyKey, claim.prediction_id);

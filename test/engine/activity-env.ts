@@ -18,15 +18,19 @@ export function activitiesFor(h: Harness, overrides: Partial<Omit<ActivityDeps, 
 /** The run of the workflow that scheduled the activity: another one stands for a re-run. */
 const FIRST_RUN = '00000000-0000-0000-0000-000000000001';
 
-function environment(attempt: number, runId = FIRST_RUN): MockActivityEnvironment {
+function environment(attempt: number, runId = FIRST_RUN, activityId?: string): MockActivityEnvironment {
   return new MockActivityEnvironment({
     attempt,
     scheduledTimestampMs: Date.now() - 1_000,
     workflowExecution: { workflowId: 'campaign', runId },
+    ...(activityId !== undefined && { activityId }),
   });
 }
 
-/** One attempt of the create activity for the jobs at `indices`, scheduled by the run `runId`. */
+/**
+ * One attempt of the create activity for the jobs at `indices`, scheduled by the run `runId`
+ * (as the activity `activityId`, else the mock's own).
+ */
 export async function create(
   h: Harness,
   plan: Plan,
@@ -35,10 +39,11 @@ export async function create(
   regen = 0,
   activities: Activities = activitiesFor(h),
   runId = FIRST_RUN,
+  activityId?: string,
 ): Promise<CreateOutcome[]> {
   const ref = await storePlan(plan);
   const items = indices.map((i) => ({ i, regen }));
-  return environment(attempt, runId).run(activities.createPredictions, {
+  return environment(attempt, runId, activityId).run(activities.createPredictions, {
     campaign: plan.campaign,
     plan: ref,
     outputDir: plan.outputDir,

@@ -144,6 +144,17 @@ describe('the create activity', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(1);
   });
 
+  it('adopts the failed prediction another activity of the same run made: an heir created again after its batch was lost', async () => {
+    const h = await harness({ faults: { failRate: 1 }, latencyMs: 0 });
+    const plan = await h.plan(TWINS);
+    const [made] = await create(h, plan, 1, [0], 0, activitiesFor(h), undefined, 'batch-7');
+    const first = predictionIdOf(made);
+    await awaitPrediction(h.service, first);
+    const [again] = await create(h, plan, 1, [0], 0, activitiesFor(h), undefined, 'create-9');
+    expect(predictionIdOf(again)).toBe(first);
+    expect(h.emulator.ledger().predictionsCreated).toBe(1);
+  });
+
   it('in a re-run, makes again the failed prediction an earlier run claimed', async () => {
     const h = await harness({ faults: { failRate: 1 }, latencyMs: 0 });
     const plan = await h.plan(TWINS);
