@@ -29,7 +29,9 @@ describe('service outage while predictions are waited on', () => {
   it('status names the pause of the finishes; nothing fails; all land once the service is back', {
     timeout: 180_000,
   }, async () => {
-    const h = await harness({ latencyMs: 3_000, jitter: false });
+    // Long enough that the outage begins before any prediction ends, even when a loaded machine
+    // holds this process back for seconds after the last create (a CI run once hung here).
+    const h = await harness({ latencyMs: 6_000, jitter: false });
     const plan = await h.plan(IMAGES);
     let seen: CampaignProgress | null = null;
     const done = await h.run(plan, async (handle) => {
@@ -37,8 +39,10 @@ describe('service outage while predictions are waited on', () => {
       while (h.emulator.ledger().predictionsCreated < JOBS) await new Promise((r) => setTimeout(r, 50));
       h.emulator.setFaults({ serverErrorRate: 1 });
       while (!seen) {
-        const { progress } = await campaignView(h.temporal, handle);
+        const { progress, closedAt } = await campaignView(h.temporal, handle);
         if (progress.paused) seen = progress;
+        else if (closedAt !== null)
+          throw new Error(`the campaign ended (${progress.outcome}) before status named the outage`);
         else await new Promise((r) => setTimeout(r, 200));
       }
       h.emulator.setFaults({ serverErrorRate: 0 });
