@@ -239,14 +239,20 @@ async function emulatorAnswers(baseUrl: string): Promise<boolean> {
   }
 }
 
+/**
+ * Probes of live processes before they count as not answering: each probe waits 1 s, which a
+ * loaded machine can pass (a CI run's `stack status` called a running stack "not running").
+ */
+const ANSWER_TRIES = 4;
+
 /** Alive and answering: a recycled pid or a stranger on the port does not count as ours. */
 async function stackAnswers(record: StackRecord): Promise<boolean> {
-  return (
-    groupAlive(record.temporal.pgid) &&
-    groupAlive(record.emulator.pgid) &&
-    (await temporalAnswers(record.temporal.address)) &&
-    (await emulatorAnswers(record.emulator.baseUrl))
-  );
+  for (let tries = 0; tries < ANSWER_TRIES; tries++) {
+    if (!groupAlive(record.temporal.pgid) || !groupAlive(record.emulator.pgid)) return false;
+    if ((await temporalAnswers(record.temporal.address)) && (await emulatorAnswers(record.emulator.baseUrl)))
+      return true;
+  }
+  return false;
 }
 
 /** SIGTERM to both: the dev server flushes SQLite, the emulator saves its state file. */
