@@ -104,14 +104,14 @@ export async function findClaim(
 export async function readClaims(store: Store, campaign: string): Promise<Claim[]> {
   const keys: string[] = [claimsLogOf(campaign)];
   for await (const key of store.list(claimsOf(campaign))) keys.push(key);
-  return readEach(store, keys);
+  return readClaimsAt(store, keys);
 }
 
 /** The claims of every campaign writing to this location. */
 export async function readAllClaims(store: Store): Promise<Claim[]> {
   const keys: string[] = [];
   for await (const key of store.list(CLAIMS)) keys.push(key);
-  return readEach(store, keys);
+  return readClaimsAt(store, keys);
 }
 
 /**
@@ -124,12 +124,10 @@ export async function claimOwners(store: Store): Promise<Map<string, string>> {
   return new Map((await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]));
 }
 
-async function readEach(store: Store, keys: readonly string[]): Promise<Claim[]> {
-  const limit = pLimit(16);
-  const texts = await Promise.all(
-    keys.map((key) => limit(async () => [key, await store.read(key)] as const)),
-  );
-  return texts.flatMap(([key, text]) => {
+async function readClaimsAt(store: Store, keys: readonly string[]): Promise<Claim[]> {
+  const texts = await store.readAll(keys);
+  return texts.flatMap((text, i) => {
+    const key = keys[i]!;
     if (text === undefined) return [];
     // A folder's log: its complete lines (a torn tail, from a killed writer, is skipped).
     if (key.endsWith('.jsonl')) return parseLines(completeLines(Buffer.from(text)).lines, Claim);
