@@ -111,8 +111,14 @@ if (name === 's3-throughput-2k') {
   // On 2 cores the worker and the Temporal server compete: which one binds (issue 22).
   console.log(
     `CPU during the campaign: worker ${mediaflow.worker.campaignCpuSeconds} s (${mediaflow.worker.cpuMsPerJob} ms/job),`,
-    `Temporal server ${mediaflow.server.temporalCpuSeconds} s (${mediaflow.server.cpuMsPerJob} ms/job, ${mediaflow.server.cpuMsPerEvent} ms/event)`,
+    `Temporal server ${mediaflow.server.temporalCpuSeconds} s (${mediaflow.server.cpuMsPerJob} ms/job, ${mediaflow.server.cpuMsPerEvent} ms/event),`,
+    `emulator ${mediaflow.beside.emulatorCpuSeconds} s; machine ${Math.round(mediaflow.beside.machineBusyShare * 100)} % busy`,
   );
+  if (baseline)
+    console.log(
+      `CPU during the baseline: its process ${baseline.process.cpuSeconds} s, emulator ${baseline.beside.emulatorCpuSeconds} s;`,
+      `machine ${Math.round(baseline.beside.machineBusyShare * 100)} % busy`,
+    );
   const verdicts = verdictsOf(workload, mediaflow, baseline);
   const file = writeResult(resultName, {
     benchmark: resultName,

@@ -52,6 +52,18 @@ export function treeCpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * The whole machine's CPU time so far (/proc/stat's first line, in clock ticks): busy (every state
+ * but idle and iowait) and total. Two readings tell how much of every core a stretch used, which
+ * says whether the machine as a whole was the limit (issue 22's "which one binds on 2 cores").
+ */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const total = ticks.reduce((n, t) => n + t, 0);
+  return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+}
+
 /** /proc/<pid>/stat's fields after the command name (which is in parentheses and may hold spaces). */
 function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

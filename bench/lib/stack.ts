@@ -69,6 +69,8 @@ export interface Stack {
   temporalPids(): number[];
   /** Base URL, ending in /v1. */
   emulatorUrl: string;
+  /** The emulator's process, for its CPU (/proc). */
+  emulatorPid: number;
   /** The emulator's key (a throwaway one, generated per stack). */
   apiKey: string;
   /** The task queue the workers poll: this engine generation's queue of `queueName`. */
@@ -176,6 +178,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       cluster: opts.cluster,
       temporalPids: server.pids,
       emulatorUrl: emulator.baseUrl,
+      emulatorPid: emulator.pid,
       apiKey,
       taskQueue,
       queueName: named,
@@ -267,6 +270,7 @@ function adminOf(baseUrl: string) {
 
 interface EmulatorProcess {
   baseUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -300,7 +304,7 @@ async function startEmulatorProcess(
         reject(new Error(`emulator exited with ${code} before listening (see ${log})`));
       });
     });
-    return { baseUrl, stop };
+    return { baseUrl, pid: child.pid!, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -17,7 +17,7 @@ import type { BaselineResult } from '../baseline.ts';
 import { runCampaign } from '../lib/campaign.ts';
 import type { Cluster } from '../lib/cluster.ts';
 import { historyProfile } from '../lib/history-profile.ts';
-import { ProcSampler, readProcSample, treeCpuSeconds } from '../lib/proc-stats.ts';
+import { machineCpuTicks, ProcSampler, readProcSample, treeCpuSeconds } from '../lib/proc-stats.ts';
 import { replayCampaign } from '../lib/replay.ts';
 import { MIB, paceOf, requestStats, round } from '../lib/report.ts';
 import { type Stack, startStack } from '../lib/stack.ts';
@@ -53,6 +53,7 @@ export async function measureMediaflow(
     const worker = stack.workers[0]!;
     const peakRssAtReadyMib = round(readProcSample(worker.pid)!.peakRssBytes / MIB, 1);
     const serverCpuAtStart = serverCpu(stack, cluster);
+    const beside = cpuBeside(stack);
     const threadsAtStart = threadCpu(worker.pid);
     // Through the key's rate governor, as `run` starts campaigns (docs/engine.md): alone on the
     // key, the campaign's share is the whole limit.
@@ -64,6 +65,7 @@ export async function measureMediaflow(
     });
     // Before the reads below, which the server answers too.
     const serverCpuAtEnd = serverCpu(stack, cluster);
+    const besideAtEnd = beside();
     const threads = threadCpuSince(threadsAtStart, threadCpu(worker.pid));
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
@@ -124,6 +126,8 @@ export async function measureMediaflow(
           3,
         ),
       },
+      // What else the cores did meanwhile: the service's side, and how busy the machine was.
+      beside: besideAtEnd(jobsDone),
       replay,
       pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
       perJob: perJobTimes(manifest),
@@ -151,13 +155,39 @@ function serverCpuUse(start: ReturnType<typeof serverCpu>, end: ReturnType<typeo
   };
 }
 
+/**
+ * Starts counting the emulator's CPU and the whole machine's; the function returned stops the count
+ * and the one it returns reports it per job. On 2 cores the service's emulator shares the machine
+ * with the engine: a machine busy all along is the limit, whichever process used it.
+ */
+function cpuBeside(stack: Stack) {
+  const emulatorCpu = () => readProcSample(stack.emulatorPid)?.cpuSeconds ?? 0;
+  const [emulatorAtStart, machineAtStart] = [emulatorCpu(), machineCpuTicks()];
+  return () => {
+    const emulatorCpuSeconds = round(emulatorCpu() - emulatorAtStart, 2);
+    const machine = machineCpuTicks();
+    // Of every core's time, the share spent busy: 1 is every core busy all along.
+    const machineBusyShare = round(
+      (machine.busy - machineAtStart.busy) / (machine.total - machineAtStart.total),
+      3,
+    );
+    return (jobs: number) => ({
+      emulatorCpuSeconds,
+      emulatorCpuMsPerJob: round((emulatorCpuSeconds * 1000) / jobs, 2),
+      machineBusyShare,
+    });
+  };
+}
+
 export async function measureBaseline(workload: Workload) {
   // A stack with no worker: a fresh emulator with the same settings (the idle dev server sleeps).
   const stack = await startStack({ emulator: workload.emulator, workers: 0 });
   try {
     const specFile = join(stack.dir, 'baseline-spec.yaml');
     await writeFile(specFile, specOf(workload));
+    const beside = cpuBeside(stack);
     const { result, peakRssBytes, cpuSeconds } = await runBaselineProcess(stack, specFile, workload);
+    const besideAtEnd = beside();
     const ledger = await stack.ledger();
     return {
       wallS: round(result.wallMs / 1000, 2),
@@ -168,6 +198,7 @@ export async function measureBaseline(workload: Workload) {
       downloadsPerJob: round(result.requests.download / workload.jobs, 3),
       predictionsCreated: ledger.predictionsCreated,
       process: { peakRssMib: round(peakRssBytes / MIB, 1), cpuSeconds },
+      beside: besideAtEnd(workload.jobs),
       pace: paceOf(result.createdAtMs),
     };
   } finally {
