@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, execFile as execFileCallback, spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -71,8 +71,13 @@ export interface Cluster {
   restart(): Promise<void>;
   /** The process of each running service (to read its CPU from /proc), in TEMPORAL_SERVICES order. */
   pids(): number[];
-  /** Stops every service, then PostgreSQL; nothing of the cluster is left running. */
-  stop(): Promise<void>;
+  /**
+   * Stops every service, then PostgreSQL; nothing of the cluster is left running. Its folder goes
+   * too if the cluster made it, unless `keepDir` (to read the logs of a failed run).
+   */
+  stop(options?: { keepDir?: boolean }): Promise<void>;
+  /** The last `lines` warnings and errors of each service's log and PostgreSQL's, to print on failure. */
+  logTails(lines?: number): Promise<string>;
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
@@ -142,11 +147,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         await untilAnswers(address, namespace);
       },
       pids: () => TEMPORAL_SERVICES.flatMap((service) => running.get(service)?.pid ?? []),
-      async stop() {
+      async stop({ keepDir = false } = {}) {
         await Promise.all(TEMPORAL_SERVICES.map((service) => kill(service, 'SIGTERM')));
         await postgres.stop();
-        if (ownDir) await rm(dir, { recursive: true, force: true });
+        if (ownDir && !keepDir) await rm(dir, { recursive: true, force: true });
       },
+      logTails: (lines = 15) => logTails(dir, lines),
     };
   } catch (error) {
     for (const child of running.values()) if (child.pid !== undefined) await terminateGroup(child.pid, 0);
@@ -180,6 +186,24 @@ async function freeMembershipPort(): Promise<number> {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     if (await portFree(port)) return port;
   }
+}
+
+/**
+ * The server logs JSON lines, mostly info; a stall (the suite's cluster test once waited 180 s on
+ * "Failed to describe workflow") is explained by the warnings and errors around it.
+ */
+async function logTails(dir: string, lines: number): Promise<string> {
+  const logs = [...TEMPORAL_SERVICES.map((service) => `${service}.log`), 'postgres/postgres.log'];
+  const tails = await Promise.all(
+    logs.map(async (name) => {
+      const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+      const notable = text
+        .split('\n')
+        .filter((line) => /"level":"(warn|error|fatal)"|ERROR|FATAL|PANIC/.test(line));
+      return `--- ${join(dir, name)}: last ${Math.min(lines, notable.length)} of ${notable.length} warnings and errors\n${notable.slice(-lines).join('\n')}`;
+    }),
+  );
+  return tails.join('\n');
 }
 
 function launch(service: TemporalService, env: Record<string, string>, dir: string): ChildProcess {

@@ -31,7 +31,13 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
 describe('a local Temporal cluster on PostgreSQL', () => {
   it('finishes a chained campaign through history and matching killed and PostgreSQL restarted, paying for nothing twice', async () => {
     const cluster = await startCluster();
-    onTestFinished(() => cluster.stop());
+    onTestFinished(async ({ task }) => {
+      // A failure keeps the cluster's folder and prints what its services and PostgreSQL complained
+      // of: a stall in a fresh-clone CI left nothing to read once the temp folder went.
+      const failed = task.result?.state === 'fail';
+      if (failed) console.error(`the cluster's logs are kept in ${cluster.dir}\n${await cluster.logTails()}`);
+      await cluster.stop({ keepDir: failed });
+    });
     // Every create counts (idempotency ignored): one more than the jobs is a prediction paid twice.
     // 2.5 s per prediction: the campaign (two steps chained) outlasts the three breakages.
     const h = await harness({
