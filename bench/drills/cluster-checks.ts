@@ -8,7 +8,10 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
+import { materializeManifest } from '../../records/manifest-view.ts';
 import { findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from '../../worker/temporal-cli.ts';
+import type { CampaignRun } from '../lib/campaign.ts';
+import type { Stack } from '../lib/stack.ts';
 
 const execFile = promisify(execFileCallback);
 /** Visibility follows the history a moment later. */
@@ -52,4 +55,21 @@ export async function workflowTaskFailures(client: Client, workflowId: string) {
     runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   } while (runId);
   return { failed, nondeterministic };
+}
+
+/**
+ * Jobs recorded in each 10 s of a run, from its manifest (`finished_at`), and the CPU its workers
+ * used: set beside the other server's run, they show which breaks cost the wall its seconds.
+ */
+export async function runProfile(stack: Stack, run: CampaignRun) {
+  const text = await materializeManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir));
+  const recordedPer10s: number[] = [];
+  for (const line of text.split('\n').filter(Boolean)) {
+    const at = Date.parse((JSON.parse(line) as { finished_at: string }).finished_at) - run.progress.startedAt;
+    const slot = Math.max(0, Math.floor(at / 10_000));
+    while (recordedPer10s.length <= slot) recordedPer10s.push(0);
+    recordedPer10s[slot]!++;
+  }
+  const workersCpuS = stack.workers.reduce((n, w) => n + w.cpuSeconds(), 0);
+  return { wallMs: run.wallMs, recordedPer10s, workersCpuS: Math.round(workersCpuS * 10) / 10 };
 }

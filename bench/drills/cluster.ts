@@ -15,7 +15,7 @@ import { runCampaign } from '../lib/campaign.ts';
 import { startCluster } from '../lib/cluster.ts';
 import { type Stack, type StackOptions, startStack } from '../lib/stack.ts';
 import { type ChaosAction, type ChaosEvent, chaosReport, chaosSchedule, runChaos } from './chaos.ts';
-import { listedByQuery, workflowTaskFailures } from './cluster-checks.ts';
+import { listedByQuery, runProfile, workflowTaskFailures } from './cluster-checks.ts';
 import { crashEmulator, pairsDrillParams } from './crash.ts';
 import { type Check, check, type DrillReport } from './report.ts';
 import { bucketOnlyCheck } from './scale-out.ts';
@@ -66,7 +66,8 @@ export async function clusterDrill(opts: ClusterDrillOptions = {}): Promise<Dril
   };
   const stackOptions: StackOptions = { s3: true, workers: params.workers, emulator: crashEmulator(params) };
 
-  const devServerWallMs = opts.devServerWallMs ?? (await devServerWall(stackOptions, campaign));
+  const devServer = opts.devServerWallMs === undefined ? await devServerRun(stackOptions, campaign) : null;
+  const devServerWallMs = devServer?.wallMs ?? opts.devServerWallMs!;
   // The cluster's folder is ours (not startCluster's temp dir), so a failed drill can keep its logs.
   const clusterDir = await mkdtemp(join(tmpdir(), 'mediaflow-cluster-drill-'));
   await chmod(clusterDir, 0o755); // the postgres user writes its data in it (cluster-postgres.ts)
@@ -115,7 +116,12 @@ export async function clusterDrill(opts: ClusterDrillOptions = {}): Promise<Dril
         `cluster ${(run.wallMs / 1000).toFixed(1)} s with every break, dev server ${(devServerWallMs / 1000).toFixed(1)} s undisturbed${opts.devServerWallMs === undefined ? '' : ' (given)'}: ${(run.wallMs / devServerWallMs).toFixed(2)}×`,
       ),
     ];
-    const numbers = { ...outcome.numbers, devServerWallMs, workflowTaskFailures: taskFailures };
+    const numbers = {
+      ...outcome.numbers,
+      devServerWallMs,
+      workflowTaskFailures: taskFailures,
+      profiles: { devServer, cluster: await runProfile(stack, run) },
+    };
     const report = chaosReport('cluster', params, run.wallMs, numbers, fired, checks, stack);
     keep = !report.ok;
     return { ...report, dir: keep ? `${stack.dir} and ${clusterDir}` : stack.dir };
@@ -126,11 +132,8 @@ export async function clusterDrill(opts: ClusterDrillOptions = {}): Promise<Dril
   }
 }
 
-/** The same campaign, stack and workers on the dev server, nothing broken: the wall to compare with. */
-async function devServerWall(
-  stackOptions: StackOptions,
-  campaign: { spec: string; timeoutMs: number },
-): Promise<number> {
+/** The same campaign, stack and workers on the dev server, nothing broken: the run to compare with. */
+async function devServerRun(stackOptions: StackOptions, campaign: { spec: string; timeoutMs: number }) {
   const stack = await startStack(stackOptions);
   try {
     await everyWorkerPolling(stack);
@@ -141,7 +144,7 @@ async function devServerWall(
     if (run.progress.outcome !== 'completed') {
       throw new Error(`the dev server run ended ${run.progress.outcome}: no wall to compare with`);
     }
-    return run.wallMs;
+    return await runProfile(stack, run);
   } finally {
     await stack.stop();
   }
