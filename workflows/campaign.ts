@@ -25,7 +25,7 @@ import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
 import { capsLinkOf } from './caps/link.ts';
 import { CampaignClock } from './clock.ts';
-import { rollOverAt } from './decide.ts';
+import { LIMITS_REREAD_MS, rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
@@ -80,6 +80,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   model.run.batchedHeirs = patched('batched-heirs');
   // Creates never sent (cached, skipped) are not paced; runs started before are.
   model.run.refundsUnsent = patched('unsent-creates-refunded');
+  // Stale limits are read a second after the last read, not five; runs started before keep five.
+  if (patched('limits-reread-after-1s')) model.run.limitsRefreshMs = LIMITS_REREAD_MS;
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));

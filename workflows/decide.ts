@@ -9,8 +9,17 @@
 export const MAX_BATCH = 50;
 /** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
 export const MIN_PACING_MS = 100;
-/** Re-reading the service's limits after a 429 happens at most this often. */
+/** Re-reading the service's limits after a 429 happens at most this often (runs started before the next). */
 export const LIMITS_REFRESH_MS = 5_000;
+/**
+ * The same since patch `limits-reread-after-1s` (campaign.ts). No heir is named while the limits
+ * are stale (mayNameHeir), so each second a 429 leaves them unread is a second of slots refilled
+ * through the loop instead of handed over, and those batch creates on top of the heirs' meet more
+ * 429s. saturation-10k (C / L = R): 58 create activities and 42 429s per 4,000 jobs became 28 and
+ * 3, and the wall 1.094–1.115 × the baseline became 1.068 × (docs/benchmarks.md). A read a second
+ * costs one request.
+ */
+export const LIMITS_REREAD_MS = 1_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
 export const CHAIN_RATE_MARGIN = 1.05;
 /**
@@ -86,6 +95,8 @@ export interface Situation {
   readonly wanted: number;
   readonly limitsStale: boolean;
   readonly msSinceLimitsRead: number;
+  /** How long stale limits wait for a read after the last one (LIMITS_REFRESH_MS, or LIMITS_REREAD_MS). */
+  readonly limitsRefreshMs: number;
   /** Whole create tokens available now, and the time until the next one. */
   readonly tokens: number;
   readonly msUntilToken: number;
@@ -102,7 +113,7 @@ export function decide(s: Situation): Command {
   if (!s.draining && s.rollOverDue) return { kind: 'start-drain' };
   // Creates under way always land first (their predictions need ids to be handed over).
   if (s.draining && s.creating === 0 && (s.active === 0 || s.drainLeftMs <= 0)) return { kind: 'roll-over' };
-  if (s.limitsStale && s.msSinceLimitsRead >= LIMITS_REFRESH_MS) return { kind: 'read-limits' };
+  if (s.limitsStale && s.msSinceLimitsRead >= s.limitsRefreshMs) return { kind: 'read-limits' };
   if (s.draining) return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.drainLeftMs) };
   if (s.reviewsDue) return { kind: 'time-out-reviews' };
   if (s.released) return { kind: 'read-released' };

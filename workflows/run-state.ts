@@ -4,6 +4,7 @@
  * the service's limits is, and what of its progress was published. Plain deterministic code,
  * moved only by the reducer (reducer/step.ts).
  */
+import { LIMITS_REFRESH_MS } from './decide.ts';
 import { Outage } from './outage.ts';
 
 export class RunState {
@@ -27,6 +28,11 @@ export class RunState {
   readonly outage = new Outage();
   /** Set by a 429: the service's limits may have changed under us. */
   limitsStale = false;
+  /**
+   * How soon stale limits are read again after the last read: set from
+   * `patched('limits-reread-after-1s')` to LIMITS_REREAD_MS, so runs started before replay with 5 s.
+   */
+  limitsRefreshMs = LIMITS_REFRESH_MS;
   /** When the drain before continue-as-new began; null while running normally. */
   drainingSince: number | null = null;
   /** Activity reports taken so far, and how many of them the memo's progress includes. */

@@ -4,6 +4,7 @@ import {
   type Command,
   decide,
   LIMITS_REFRESH_MS,
+  LIMITS_REREAD_MS,
   MAX_BATCH,
   MIN_EVENTS_PER_RUN,
   MIN_PACING_MS,
@@ -26,6 +27,7 @@ const running: Situation = {
   wanted: 0,
   limitsStale: false,
   msSinceLimitsRead: 0,
+  limitsRefreshMs: LIMITS_REFRESH_MS,
   tokens: 8,
   msUntilToken: 0,
   // One token is a batch: gathering (its own cases below) never holds these situations back.
@@ -55,6 +57,16 @@ const situations: [string, Partial<Situation>, Command][] = [
   [
     'stale limits are read again once the refresh interval passed',
     { limitsStale: true, msSinceLimitsRead: LIMITS_REFRESH_MS },
+    { kind: 'read-limits' },
+  ],
+  [
+    'a run started before the reread patch waits the full interval after a read',
+    { limitsStale: true, msSinceLimitsRead: LIMITS_REREAD_MS },
+    { kind: 'submit', max: 8 },
+  ],
+  [
+    'a run since the reread patch reads stale limits a second after the last read',
+    { limitsStale: true, msSinceLimitsRead: LIMITS_REREAD_MS, limitsRefreshMs: LIMITS_REREAD_MS },
     { kind: 'read-limits' },
   ],
   [

@@ -146,7 +146,7 @@ describe('rate governor', () => {
     });
     const first = await h.plan(stills('first', 70));
     const second = await h.plan(stills('second', 70));
-    // A campaign re-reads the limits after a 429 at most every 5 s (LIMITS_REFRESH_MS) since its last
+    // A campaign re-reads the limits after a 429 at most every second (LIMITS_REREAD_MS) since its last
     // read (at its start); the governor then sends each its new share, which takes workflow tasks
     // (seconds on a loaded machine). Judged from when both campaigns publish their half of the
     // new rate, plus a second for the buckets' bursts: not from a fixed time after the cut, which

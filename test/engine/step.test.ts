@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
+import { LIMITS_REREAD_MS } from '../../workflows/decide.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import { lostOf } from '../../workflows/reducer/jobs.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
@@ -137,6 +138,27 @@ describe('step: creating', () => {
     // Stale limits are read again once the refresh interval has passed, before any create.
     m.clock.observe(5_000);
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
+  });
+
+  it('since the reread patch, limits a 429 made stale are read a second after the last read, not five', () => {
+    const m = loaded({ stills: 2 });
+    m.run.limitsRefreshMs = LIMITS_REREAD_MS; // what campaign.ts sets with patched('limits-reread-after-1s')
+    const [create] = step(m, tick);
+    step(m, {
+      kind: 'created',
+      batch: create!.kind === 'create' ? create.batch : [],
+      outcomes: [
+        { kind: 'retry', i: 0, afterMs: 500 },
+        { kind: 'retry', i: 1, afterMs: 500 },
+      ],
+    });
+    m.clock.observe(LIMITS_REREAD_MS - 1);
+    expect(step(m, tick)).not.toContainEqual({ kind: 'read-limits' });
+    m.clock.observe(LIMITS_REREAD_MS);
+    expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
+    // Read: heirs may be named again (decide.ts, mayNameHeir), and creates go on.
+    step(m, { kind: 'limits-read', limits: m.jobs.limits });
+    expect(m.run.limitsStale).toBe(false);
   });
 });
 

@@ -32,6 +32,7 @@ function situation(m: Model, tick: Tick): Situation {
     wanted: jobs.wanted(),
     limitsStale: run.limitsStale,
     msSinceLimitsRead: now - run.limitsReadAt,
+    limitsRefreshMs: run.limitsRefreshMs,
     tokens: pacer.available(now),
     msUntilToken: pacer.msUntilNext(now),
     minBatch,
