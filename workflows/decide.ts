@@ -15,9 +15,8 @@ export const LIMITS_REFRESH_MS = 5_000;
  * The same since patch `limits-reread-after-1s` (campaign.ts). No heir is named while the limits
  * are stale (mayNameHeir), so each second a 429 leaves them unread is a second of slots refilled
  * through the loop instead of handed over, and those batch creates on top of the heirs' meet more
- * 429s. saturation-10k (C / L = R): 58 create activities and 42 429s per 4,000 jobs became 28 and
- * 3, and the wall 1.094–1.115 × the baseline became 1.068 × (docs/benchmarks.md). A read a second
- * costs one request.
+ * 429s: a campaign whose window binds as hard as its rate lost 7 % of its pace to it (measured in
+ * docs/benchmarks.md, "saturation-10k"). A read a second costs one request.
  */
 export const LIMITS_REREAD_MS = 1_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
