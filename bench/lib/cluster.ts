@@ -7,7 +7,7 @@
  * dynamic config the files compose mounts; only ports and addresses differ (environment).
  */
 import { type ChildProcess, execFile as execFileCallback, spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { appendFileSync, existsSync, openSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,8 @@ export const PORT_VARS: Record<TemporalService, readonly string[]> = {
   worker: ['WORKER_GRPC_PORT', 'WORKER_MEMBERSHIP_PORT'],
 };
 const READY_TIMEOUT_MS = 60_000;
+/** How long a service that exited on its own waits before it is started again (compose: ~100 ms, doubling). */
+const RESTART_DELAY_MS = 1_000;
 /** Services die with the process that started them (worker/watchdog.ts), however it ends. */
 const WATCHDOG = watchdog('KILL');
 
@@ -101,9 +103,34 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       timeout: READY_TIMEOUT_MS,
     });
     const address = `127.0.0.1:${env.FRONTEND_GRPC_PORT}`;
+    // As compose's `restart: unless-stopped` does for the server's containers, a service that exits
+    // on its own is started again; one ended by kill() or stop() (no longer in `running`) is not.
+    // History exits when PostgreSQL goes down while it starts ("Unable to initialize namespace
+    // registry"): without this the suite's cluster test once stalled for 180 s on a dead history.
+    const supervise = (service: TemporalService): ChildProcess => {
+      const child = launch(service, env, dir);
+      running.set(service, child);
+      child.once('exit', (code, signal) => {
+        child.stdin?.destroy(); // ends its watchdog's `cat`
+        if (running.get(service) !== child) return;
+        appendFileSync(
+          join(dir, `${service}.log`),
+          `cluster harness: ${service} exited (${signal ?? code}); starting it again in ${RESTART_DELAY_MS} ms\n`,
+        );
+        setTimeout(() => {
+          if (running.get(service) === child) supervise(service);
+        }, RESTART_DELAY_MS).unref();
+      });
+      return child;
+    };
     const start = async (service: TemporalService) => {
-      running.set(service, launch(service, env, dir));
-      await untilListening(Number(env[PORT_VARS[service][0]!]), running.get(service)!);
+      const child = supervise(service);
+      try {
+        await untilListening(Number(env[PORT_VARS[service][0]!]), child);
+      } catch (error) {
+        if (running.get(service) === child) running.delete(service); // a failed start is not retried
+        throw error;
+      }
     };
     // The first service on a new database writes the cluster's metadata record; two at once race
     // for it and the loser exits. The frontend goes first (compose's depend on it the same way).
@@ -130,8 +157,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const child = running.get(service);
       running.delete(service);
       if (child?.pid === undefined) return;
-      // A crash is a SIGKILL and nothing before it: terminateGroup would send SIGTERM first.
-      if (signal === 'SIGKILL') process.kill(-child.pid, 'SIGKILL');
+      // A crash is a SIGKILL and nothing before it: terminateGroup would send SIGTERM first. The
+      // service may be gone already (exited on its own, its restart not yet due).
+      if (signal === 'SIGKILL' && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
       await terminateGroup(child.pid, signal === 'SIGKILL' ? 0 : 15_000);
     };
     return {
@@ -155,7 +183,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       logTails: (lines = 15) => logTails(dir, lines),
     };
   } catch (error) {
-    for (const child of running.values()) if (child.pid !== undefined) await terminateGroup(child.pid, 0);
+    const started = [...running.values()];
+    running.clear(); // no restart of what is being stopped
+    for (const child of started) if (child.pid !== undefined) await terminateGroup(child.pid, 0);
     await postgres.stop();
     throw new Error(`the local Temporal cluster did not start (logs in ${dir}): ${(error as Error).message}`);
   }

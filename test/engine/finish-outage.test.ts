@@ -30,8 +30,10 @@ describe('service outage while predictions are waited on', () => {
     timeout: 180_000,
   }, async () => {
     // Long enough that the outage begins before any prediction ends, even when a loaded machine
-    // holds this process back for seconds after the last create (a CI run once hung here).
-    const h = await harness({ latencyMs: 6_000, jitter: false });
+    // holds this process back for seconds after the last create. In real time: the harness's
+    // emulator runs at timeScale 0 (predictions end at once) unless told, and at 0 a loaded CI run
+    // saw the campaign complete before the outage began.
+    const h = await harness({ latencyMs: 6_000, jitter: false, timeScale: 1 });
     const plan = await h.plan(IMAGES);
     let seen: CampaignProgress | null = null;
     const done = await h.run(plan, async (handle) => {
