@@ -8,10 +8,11 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
-import { materializeManifest } from '../../records/manifest-view.ts';
 import { findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from '../../worker/temporal-cli.ts';
 import type { CampaignRun } from '../lib/campaign.ts';
+import { countPer } from '../lib/report.ts';
 import type { Stack } from '../lib/stack.ts';
+import { readManifest } from './verify.ts';
 
 const execFile = promisify(execFileCallback);
 /** Visibility follows the history a moment later. */
@@ -62,14 +63,9 @@ export async function workflowTaskFailures(client: Client, workflowId: string) {
  * used: set beside the other server's run, they show which breaks cost the wall its seconds.
  */
 export async function runProfile(stack: Stack, run: CampaignRun) {
-  const text = await materializeManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir));
-  const recordedPer10s: number[] = [];
-  for (const line of text.split('\n').filter(Boolean)) {
-    const at = Date.parse((JSON.parse(line) as { finished_at: string }).finished_at) - run.progress.startedAt;
-    const slot = Math.max(0, Math.floor(at / 10_000));
-    while (recordedPer10s.length <= slot) recordedPer10s.push(0);
-    recordedPer10s[slot]!++;
-  }
+  const { entries } = await readManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir));
+  const recordedAt = entries.map((entry) => Date.parse(entry.finished_at) - run.progress.startedAt);
+  const recordedPer10s = countPer(recordedAt, 10_000);
   const workersCpuS = stack.workers.reduce((n, w) => n + w.cpuSeconds(), 0);
   return { wallMs: run.wallMs, recordedPer10s, workersCpuS: Math.round(workersCpuS * 10) / 10 };
 }

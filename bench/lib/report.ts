@@ -71,18 +71,23 @@ export function paceOf(offsetsMs: readonly number[]): Pace {
   const sorted = [...offsetsMs].sort((a, b) => a - b);
   const first = sorted[0] ?? 0;
   const last = sorted.at(-1) ?? 0;
-  const perSecond: number[] = [];
-  for (const ms of sorted) {
-    const second = Math.max(0, Math.floor(ms / 1000));
-    while (perSecond.length <= second) perSecond.push(0);
-    perSecond[second]!++;
-  }
   return {
     firstCreateS: round(first / 1000, 2),
     lastCreateS: round(last / 1000, 2),
     meanCreatesPerS: last > first ? round(((sorted.length - 1) * 1000) / (last - first), 1) : 0,
-    createsPerSecond: perSecond,
+    createsPerSecond: countPer(sorted, 1000),
   };
+}
+
+/** How many of `offsetsMs` (ms from the start; any before it count in the first) fall in each `spanMs` from the start. */
+export function countPer(offsetsMs: readonly number[], spanMs: number): number[] {
+  const counts: number[] = [];
+  for (const ms of offsetsMs) {
+    const span = Math.max(0, Math.floor(ms / spanMs));
+    while (counts.length <= span) counts.push(0);
+    counts[span]!++;
+  }
+  return counts;
 }
 
 export interface Verdict {

@@ -53,7 +53,7 @@ export async function measureMediaflow(
     const worker = stack.workers[0]!;
     const peakRssAtReadyMib = round(readProcSample(worker.pid)!.peakRssBytes / MIB, 1);
     const serverCpuAtStart = serverCpu(stack, cluster);
-    const beside = cpuBeside(stack);
+    const besideAtStart = cpuBeside(stack);
     const threadsAtStart = threadCpu(worker.pid);
     // Through the key's rate governor, as `run` starts campaigns (docs/engine.md): alone on the
     // key, the campaign's share is the whole limit.
@@ -65,7 +65,7 @@ export async function measureMediaflow(
     });
     // Before the reads below, which the server answers too.
     const serverCpuAtEnd = serverCpu(stack, cluster);
-    const besideAtEnd = beside();
+    const besideAtEnd = cpuBeside(stack);
     const threads = threadCpuSince(threadsAtStart, threadCpu(worker.pid));
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
@@ -127,7 +127,7 @@ export async function measureMediaflow(
         ),
       },
       // What else the cores did meanwhile: the service's side, and how busy the machine was.
-      beside: besideAtEnd(jobsDone),
+      beside: cpuBesideUse(besideAtStart, besideAtEnd, jobsDone),
       replay,
       pace: paceOf(manifest.map((entry) => Date.parse(entry.created_at) - started)),
       perJob: perJobTimes(manifest),
@@ -156,26 +156,24 @@ function serverCpuUse(start: ReturnType<typeof serverCpu>, end: ReturnType<typeo
 }
 
 /**
- * Starts counting the emulator's CPU and the whole machine's; the function returned stops the count
- * and the one it returns reports it per job. On 2 cores the service's emulator shares the machine
- * with the engine: a machine busy all along is the limit, whichever process used it.
+ * CPU so far of the emulator and of the whole machine (clock ticks): on 2 cores the service's
+ * emulator shares the machine with the engine, and a machine busy all along is the limit,
+ * whichever process used it.
  */
 function cpuBeside(stack: Stack) {
-  const emulatorCpu = () => readProcSample(stack.emulatorPid)?.cpuSeconds ?? 0;
-  const [emulatorAtStart, machineAtStart] = [emulatorCpu(), machineCpuTicks()];
-  return () => {
-    const emulatorCpuSeconds = round(emulatorCpu() - emulatorAtStart, 2);
-    const machine = machineCpuTicks();
+  return { emulator: readProcSample(stack.emulatorPid)?.cpuSeconds ?? 0, machine: machineCpuTicks() };
+}
+
+function cpuBesideUse(start: ReturnType<typeof cpuBeside>, end: ReturnType<typeof cpuBeside>, jobs: number) {
+  const emulatorCpuSeconds = round(end.emulator - start.emulator, 2);
+  return {
+    emulatorCpuSeconds,
+    emulatorCpuMsPerJob: round((emulatorCpuSeconds * 1000) / jobs, 2),
     // Of every core's time, the share spent busy: 1 is every core busy all along.
-    const machineBusyShare = round(
-      (machine.busy - machineAtStart.busy) / (machine.total - machineAtStart.total),
+    machineBusyShare: round(
+      (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total),
       3,
-    );
-    return (jobs: number) => ({
-      emulatorCpuSeconds,
-      emulatorCpuMsPerJob: round((emulatorCpuSeconds * 1000) / jobs, 2),
-      machineBusyShare,
-    });
+    ),
   };
 }
 
@@ -185,9 +183,9 @@ export async function measureBaseline(workload: Workload) {
   try {
     const specFile = join(stack.dir, 'baseline-spec.yaml');
     await writeFile(specFile, specOf(workload));
-    const beside = cpuBeside(stack);
+    const besideAtStart = cpuBeside(stack);
     const { result, peakRssBytes, cpuSeconds } = await runBaselineProcess(stack, specFile, workload);
-    const besideAtEnd = beside();
+    const besideAtEnd = cpuBeside(stack);
     const ledger = await stack.ledger();
     return {
       wallS: round(result.wallMs / 1000, 2),
@@ -198,7 +196,7 @@ export async function measureBaseline(workload: Workload) {
       downloadsPerJob: round(result.requests.download / workload.jobs, 3),
       predictionsCreated: ledger.predictionsCreated,
       process: { peakRssMib: round(peakRssBytes / MIB, 1), cpuSeconds },
-      beside: besideAtEnd(workload.jobs),
+      beside: cpuBesideUse(besideAtStart, besideAtEnd, workload.jobs),
       pace: paceOf(result.createdAtMs),
     };
   } finally {
