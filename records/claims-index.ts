@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { isS3Url, type Store } from '../store/index.ts';
-import { Claim, claimsLogOf, findClaim } from './claims.ts';
+import { Claim, ClaimOwners, claimsLogOf, findClaim } from './claims.ts';
 import { indexKey } from './index-key.ts';
 import { AppendedLines, readLineAt, readLines } from './jsonl.ts';
 
@@ -57,19 +57,33 @@ class ClaimsLog implements CampaignClaims {
   }
 }
 
-/** Folder logs indexed at once: the campaigns a worker ran last (an evicted one is read again). */
+/**
+ * Folder logs indexed at once, and locations whose owners are kept: what a worker ran last (an
+ * evicted one is read again).
+ */
 const OPEN_LOGS = 8;
 
 export class ClaimsIndex {
   private readonly logs = new Map<string, ClaimsLog>();
+  private readonly owners = new Map<string, ClaimOwners>();
+
+  /** Who claimed each prediction in the output location (claims.ts), kept for the locations used last. */
+  ownersOf(store: Store): ClaimOwners {
+    return lastUsed(this.owners, store.location, () => new ClaimOwners(store));
+  }
 
   of(store: Store, campaign: string): CampaignClaims {
     if (isS3Url(store.location)) return { lookup: (key) => findClaim(store, campaign, key) };
     const file = join(store.location, claimsLogOf(campaign));
-    const log = this.logs.get(file) ?? new ClaimsLog(file);
-    this.logs.delete(file); // set again last: the log used longest ago goes first
-    this.logs.set(file, log);
-    if (this.logs.size > OPEN_LOGS) this.logs.delete(this.logs.keys().next().value!);
-    return log;
+    return lastUsed(this.logs, file, () => new ClaimsLog(file));
   }
+}
+
+/** `key`'s value in `open` (made if missing), set again last: the one used longest ago goes first. */
+function lastUsed<T>(open: Map<string, T>, key: string, make: () => T): T {
+  const value = open.get(key) ?? make();
+  open.delete(key);
+  open.set(key, value);
+  if (open.size > OPEN_LOGS) open.delete(open.keys().next().value!);
+  return value;
 }

@@ -107,26 +107,65 @@ export async function readClaims(store: Store, campaign: string): Promise<Claim[
   return readClaimsAt(store, keys);
 }
 
-/** The claims of every campaign writing to this location. */
-export async function readAllClaims(store: Store): Promise<Claim[]> {
-  const keys: string[] = [];
-  for await (const key of store.list(CLAIMS)) keys.push(key);
-  return readClaimsAt(store, keys);
-}
+/** A claimed prediction's id and the Idempotency-Key of the create that claimed it. */
+type Owned = readonly [predictionId: string, idempotencyKey: string];
 
 /**
  * Prediction id → the Idempotency-Key of the create that claimed it, as that create sent it (the
  * same string, so ownership and the key of a create can never disagree), over every campaign in
  * the location: another job's prediction, another campaign's, or the failed one a regeneration
  * replaces, is never taken (create/reconcile.ts, create/taken.ts).
+ *
+ * Kept between reads, one per output location (claims-index.ts): each read lists the claims
+ * and reads only those new to it or whose tag changed (a folder's appended log). Reading every
+ * claim each time cost a worker that took over a killed one's retried creates a thousand S3 reads
+ * per create, with its event loop 300 ms behind for 20 s (docs/benchmarks.md, the cluster drill).
  */
-export async function claimOwners(store: Store): Promise<Map<string, string>> {
-  return new Map((await readAllClaims(store)).map((claim) => [claim.prediction_id, claim.idempotency_key]));
+export class ClaimOwners {
+  private known = new Map<string, { readonly tag: string; readonly owned: readonly Owned[] }>();
+  /** One read at a time: a second one waits and then reads only what the first did not. */
+  private readonly turn = pLimit(1);
+  private readonly store: Store;
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  read(): Promise<Map<string, string>> {
+    return this.turn(async () => {
+      const listed: { key: string; tag: string }[] = [];
+      for await (const entry of this.store.listTagged(CLAIMS)) listed.push(entry);
+      const unread = listed.filter(({ key, tag }) => this.known.get(key)?.tag !== tag);
+      const read = await readClaimsEach(
+        this.store,
+        unread.map(({ key }) => key),
+      );
+      const fresh = new Map(unread.map(({ key }, n) => [key, read[n]!]));
+      // Only what is listed now is kept: a claim removed by hand is no longer anyone's.
+      this.known = new Map(
+        listed.map(({ key, tag }) => [
+          key,
+          {
+            tag,
+            owned:
+              fresh.get(key)?.map((c) => [c.prediction_id, c.idempotency_key] as const) ??
+              this.known.get(key)!.owned,
+          },
+        ]),
+      );
+      return new Map([...this.known.values()].flatMap(({ owned }) => owned));
+    });
+  }
 }
 
 async function readClaimsAt(store: Store, keys: readonly string[]): Promise<Claim[]> {
+  return (await readClaimsEach(store, keys)).flat();
+}
+
+/** The claims in each key's object: one, or a folder's log of many; none where it is missing or damaged. */
+async function readClaimsEach(store: Store, keys: readonly string[]): Promise<Claim[][]> {
   const texts = await store.readAll(keys);
-  return texts.flatMap((text, i) => {
+  return texts.map((text, i) => {
     const key = keys[i]!;
     if (text === undefined) return [];
     // A folder's log: its complete lines (a torn tail, from a killed writer, is skipped).

@@ -8,7 +8,16 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Url } from './location.ts';
 import type { S3Location, S3Store } from './s3.ts';
-import type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+import type {
+  Created,
+  PutOptions,
+  Store,
+  Stored,
+  Tagged,
+  Unfinished,
+  WriteOptions,
+  Written,
+} from './types.ts';
 
 /** The client S3 stores opened without one share (its connection pool), made at first use. */
 let sharedClient: S3Client | undefined;
@@ -56,6 +65,9 @@ export class LazyS3Store implements Store {
   }
   async *list(prefix: string): AsyncIterable<string> {
     yield* (await this.store()).list(prefix);
+  }
+  async *listTagged(prefix: string): AsyncIterable<Tagged> {
+    yield* (await this.store()).listTagged(prefix);
   }
   async write(key: string, body: Readable, options?: WriteOptions): Promise<Written> {
     return (await this.store()).write(key, body, options);

@@ -24,7 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import { OutputRoot } from './confine.ts';
 import { checkKey, checkPrefix } from './keys.ts';
 import { readEach } from './read-each.ts';
-import type { Created, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+import type { Created, Store, Stored, Tagged, Unfinished, WriteOptions, Written } from './types.ts';
 
 const TEMPORARY = '.part';
 
@@ -106,6 +106,13 @@ export class LocalStore implements Store {
       .map((entry) => prefix + relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'));
     // Byte order, like an S3 listing (the default sort compares UTF-16 units: the same for ASCII keys).
     yield* keys.sort();
+  }
+
+  async *listTagged(prefix: string): AsyncIterable<Tagged> {
+    for await (const key of this.list(prefix)) {
+      const info = missingAsUndefinedSync(() => statSync(this.path(key)));
+      if (info) yield { key, tag: `${info.size}:${info.mtimeMs}` };
+    }
   }
 
   async *unfinished(prefix: string): AsyncIterable<Unfinished> {

@@ -26,7 +26,16 @@ import { Upload } from '@aws-sdk/lib-storage';
 import pLimit from 'p-limit';
 import { checkKey, checkPrefix } from './keys.ts';
 import { s3Url } from './location.ts';
-import type { Created, PutOptions, Store, Stored, Unfinished, WriteOptions, Written } from './types.ts';
+import type {
+  Created,
+  PutOptions,
+  Store,
+  Stored,
+  Tagged,
+  Unfinished,
+  WriteOptions,
+  Written,
+} from './types.ts';
 
 export interface S3Location {
   readonly bucket: string;
@@ -125,13 +134,18 @@ export class S3Store implements Store {
   }
 
   async *list(prefix: string): AsyncIterable<string> {
+    for await (const { key } of this.listTagged(prefix)) yield key;
+  }
+
+  async *listTagged(prefix: string): AsyncIterable<Tagged> {
     const full = this.where.prefix + checkPrefix(prefix);
     for await (const page of paginateListObjectsV2(
       { client: this.client },
       { Bucket: this.where.bucket, Prefix: full },
     )) {
       for (const object of page.Contents ?? []) {
-        if (object.Key !== undefined) yield object.Key.slice(this.where.prefix.length);
+        if (object.Key === undefined) continue;
+        yield { key: object.Key.slice(this.where.prefix.length), tag: object.ETag ?? '' };
       }
     }
   }

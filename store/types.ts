@@ -57,6 +57,8 @@ export interface Store {
   stat(key: string): Promise<Stored | undefined>;
   /** Every key under `prefix` (which ends with `/`), in byte order of their names. */
   list(prefix: string): AsyncIterable<string>;
+  /** As `list`, with each key's tag, so a reader can keep what it read until the tag changes. */
+  listTagged(prefix: string): AsyncIterable<Tagged>;
   /**
    * Streams `body` into `key`, replacing it only once every byte arrived (a reader never sees a
    * partial object); returns its size and sha256, which the S3 backend also sends as the object's
@@ -77,6 +79,15 @@ export interface Store {
    * then fail.
    */
   unfinished(prefix: string): AsyncIterable<Unfinished>;
+}
+
+/**
+ * A listed key and its tag: a string that differs whenever the key was written again (S3's ETag;
+ * a file's size and modification time).
+ */
+export interface Tagged {
+  readonly key: string;
+  readonly tag: string;
 }
 
 /** A temporary file an unfinished write left: its own key, and the key it was being written to. */

@@ -153,6 +153,7 @@ export async function sendPrepared(
     const adoption = await adoptMaybeCreated(
       deps.client,
       manifest.store,
+      deps.claims.ownersOf(manifest.store),
       request.campaign,
       toCreate,
       reconcile.since,
@@ -165,7 +166,8 @@ export async function sendPrepared(
   // In flight for reconciling twins (sending.ts) until what it made is claimed.
   const { sent, entries } = await whileSending(toCreate, async () => {
     const first = await sendCreates(deps.client, toCreate);
-    const made = await remakeTaken(deps.client, manifest.store, toCreate, first, reconcile !== null);
+    const owners = deps.claims.ownersOf(manifest.store);
+    const made = await remakeTaken(deps.client, owners, toCreate, first, reconcile !== null);
     await addClaims(manifest.store, request.campaign, claimsOf(made.sent.outcomes, made.entries));
     return made;
   });

@@ -14,7 +14,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { retryRead, type ServiceClient } from '../../api/client/index.ts';
 import type { PredictionRecord, SearchResult } from '../../api/wire/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import { addClaims, claimOwners, type NewClaim } from '../../records/claims.ts';
+import { addClaims, type ClaimOwners, type NewClaim } from '../../records/claims.ts';
 import type { Store } from '../../store/index.ts';
 import { CLOCK_SKEW_MS, claimOf, type Ready } from './batch.ts';
 import { sendingSettled } from './sending.ts';
@@ -30,6 +30,7 @@ export interface Adoption {
 export async function adoptMaybeCreated(
   client: ServiceClient,
   store: Store,
+  owners: ClaimOwners,
   campaign: string,
   ready: readonly Ready[],
   since: number,
@@ -43,7 +44,7 @@ export async function adoptMaybeCreated(
   await sendingSettled(ready);
   // Two attempts of this worker adopting at once would each find the other's pick still free.
   return turnOf(store.location)(async () => {
-    const adoption = pickFree(ready, candidates, await claimOwners(store));
+    const adoption = pickFree(ready, candidates, await owners.read());
     await addClaims(store, campaign, adoption.claims);
     return adoption;
   });

@@ -12,14 +12,13 @@
  */
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
-import { claimOwners } from '../../records/claims.ts';
-import type { Store } from '../../store/index.ts';
+import type { ClaimOwners } from '../../records/claims.ts';
 import { type Ready, type Sent, sendCreates } from './batch.ts';
 import { replacementKey } from './keys.ts';
 
 export async function remakeTaken(
   client: ServiceClient,
-  store: Store,
+  owners: ClaimOwners,
   entries: readonly Ready[],
   sent: Sent,
   reconciled: boolean,
@@ -27,7 +26,7 @@ export async function remakeTaken(
   const suspect = (i: number) => reconciled || sent.replayed.has(i);
   if (!sent.outcomes.some((outcome) => outcome.kind === 'created' && suspect(outcome.i)))
     return { sent, entries };
-  const owner = await claimOwners(store);
+  const owner = await owners.read();
   const retaken = new Map<number, Ready>();
   for (const outcome of sent.outcomes) {
     if (outcome.kind !== 'created' || !suspect(outcome.i)) continue;

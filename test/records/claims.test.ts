@@ -6,7 +6,7 @@ import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addClaims, claimsLogOf, type NewClaim, readAllClaims, readClaims } from '../../records/claims.ts';
+import { addClaims, ClaimOwners, claimsLogOf, type NewClaim, readClaims } from '../../records/claims.ts';
 import { ClaimsIndex } from '../../records/claims-index.ts';
 import { LocalStore, type Store } from '../../store/index.ts';
 import { s3TestStore } from '../helpers/s3-store.ts';
@@ -27,7 +27,7 @@ const backends: Array<[string, () => Promise<Store>]> = [
   ['s3', async () => s3TestStore('claims')],
 ];
 
-describe.each(backends)('claims in a %s', (_name, open) => {
+describe.each(backends)('claims in a %s', (name, open) => {
   it('are found by idempotency key by every worker, including claims made after its first lookup', async () => {
     const store = await open();
     const index = new ClaimsIndex();
@@ -48,7 +48,12 @@ describe.each(backends)('claims in a %s', (_name, open) => {
       ['spring', '1'],
     ]);
     // Reconciliation still sees every campaign's, so it never adopts another campaign's prediction.
-    expect((await readAllClaims(store)).map((c) => c.prediction_id).sort()).toEqual(['1', '2']);
+    expect(await new ClaimOwners(store).read()).toEqual(
+      new Map([
+        ['1', 'i1'],
+        ['2', 'i2'],
+      ]),
+    );
   });
 
   it('claim a second prediction made under one key (a service ignoring keys) beside the first', async () => {
@@ -61,6 +66,37 @@ describe.each(backends)('claims in a %s', (_name, open) => {
     ]);
     // The first stays the key's claim.
     expect((await new ClaimsIndex().of(store, 'c').lookup('same'))?.prediction_id).toBe('1');
+  });
+
+  it("name each prediction's owner, rereading only claims that are new or were written again", async () => {
+    const store = await open();
+    const reads: string[][] = [];
+    const counted: Store = Object.assign(Object.create(store), {
+      readAll: (keys: readonly string[]) => {
+        reads.push([...keys]);
+        return store.readAll(keys);
+      },
+    });
+    const owners = new ClaimOwners(counted);
+    await addClaims(store, 'spring', [claim('1'), claim('2')]);
+    expect(await owners.read()).toEqual(
+      new Map([
+        ['1', 'i1'],
+        ['2', 'i2'],
+      ]),
+    );
+    await addClaims(store, 'autumn', [claim('3')]);
+    const three = new Map([
+      ['1', 'i1'],
+      ['2', 'i2'],
+      ['3', 'i3'],
+    ]);
+    expect(await owners.read()).toEqual(three);
+    expect(await owners.read()).toEqual(three);
+    await addClaims(store, 'spring', [claim('4')]);
+    expect((await owners.read()).get('4')).toBe('i4');
+    // Every claim first; then autumn's; then none; then spring's new one (a folder: its log again).
+    expect(reads.map((keys) => keys.length)).toEqual(name === 'folder' ? [1, 1, 0, 1] : [2, 1, 0, 1]);
   });
 
   it('skip what is not a claim instead of trusting it', async () => {
@@ -82,7 +118,7 @@ describe("a folder's claims log", () => {
     expect((await readClaims(store, 'c')).map((c) => c.prediction_id).sort()).toEqual(['1', '3', '4']);
     const index = new ClaimsIndex();
     expect((await index.of(store, 'c').lookup('i3'))?.prediction_id).toBe('3');
-    expect((await readAllClaims(store)).map((c) => c.prediction_id).sort()).toEqual(['1', '3', '4']);
+    expect([...(await new ClaimOwners(store).read()).keys()].sort()).toEqual(['1', '3', '4']);
   });
 
   it('still finds a claim when the log was replaced under the worker that indexed it', async () => {
