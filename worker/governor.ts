@@ -1,6 +1,7 @@
 /** The worker that runs rate governors (workflows/governor/); their client side is control/governor.ts. */
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
+import { STICKY_TASK_TIMEOUT } from './create-worker.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 
 export interface GovernorWorkerOptions {
@@ -18,5 +19,6 @@ export async function createGovernorWorker(options: GovernorWorkerOptions): Prom
     taskQueue: GOVERNOR_TASK_QUEUE,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     maxCachedWorkflows: 100,
+    stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,
   });
 }

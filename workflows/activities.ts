@@ -16,14 +16,20 @@ export const { loadJobs, readServiceLimits, cancelOutstanding, recordDecisions }
   });
 
 /**
- * Creates are waited for even when canceled, so every prediction they made is known and canceled.
- * The heartbeat timeout notices a killed worker in seconds rather than at the start-to-close limit.
+ * A killed worker's creates and finishes are handed to another worker once this long passes
+ * without a beat from them. They beat every 2 s (activities/heartbeating.ts) and the worker sends
+ * a beat at least every 2 s (worker/create-worker.ts HEARTBEAT_SENT_EVERY), so a beat lost in a
+ * 3 s stall of the server or the machine is no spurious timeout; the SDK's usual 10 s with beats
+ * sent every 8 s left 2 s, and the cluster drill's campaigns stood still 10 s per worker lost.
  */
+const HEARTBEAT_TIMEOUT = '5 seconds';
+
+/** Creates are waited for even when canceled, so every prediction they made is known and canceled. */
 export const { createPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   // A service down this long ends the batch's jobs as failed, with the reason, not a silent wait.
   scheduleToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   // Short waits: a create refused by a 5xx is worth trying again soon; Retry-After overrides this.
   retry: { initialInterval: '300 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
@@ -36,7 +42,7 @@ export const { createPredictions } = proxyActivities<Activities>({
 export const { finishPrediction, finishPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
   scheduleToCloseTimeout: '24 hours',
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
 
