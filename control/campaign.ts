@@ -210,15 +210,16 @@ export async function startOrAttach(
  * whole history in one task: ~1.4 ms of CPU per event on a quiet machine, so 7 s for a run rolled
  * over at 5,000 events (decide.ts), and 12.5 s on the loaded machine of the full `field` drill,
  * whose replacement worker then lost four tasks in a row to Temporal's default 10 s, 41 s without
- * progress (and a replay that never fits would never end). A larger campaign gets 30 s. The price
- * is paid when a worker dies in the middle of a task (not between tasks): the server, having no
- * other sign, hands the task on only when this passes, so a campaign whose whole history stays
+ * progress (and a replay that never fits would never end). A larger campaign gets 20 s, 1.6 × that
+ * worst replay. The price is paid when a worker dies in the middle of a task (not between tasks):
+ * the server, having no other sign, hands the task on only when this passes (the cluster drill
+ * lost 30 s to one such SIGKILL when this was 30 s), so a campaign whose whole history stays
  * small (at most ~3 events per job: ~4 s of replay at 1,000 jobs) keeps the default. Continue-as-new
  * keeps it (the server copies the run's timeout when the command names none;
  * test/engine/durability.test.ts checks every run).
  */
-export function taskTimeoutOf(jobCount: number): '10s' | '30s' {
-  return jobCount <= 1_000 ? '10s' : '30s';
+export function taskTimeoutOf(jobCount: number): '10s' | '20s' {
+  return jobCount <= 1_000 ? '10s' : '20s';
 }
 
 /**

@@ -146,7 +146,7 @@ describe('durability', () => {
     expect(h.emulator.ledger().predictionsCreated).toBe(claims.length);
   }, 120_000);
 
-  it('gives a replacement worker 30 s to replay a run of a campaign of more than 1,000 jobs', async () => {
+  it('gives a replacement worker 20 s to replay a run of a campaign of more than 1,000 jobs', async () => {
     const h = await harness();
     const values = (prefix: string, n: number) =>
       Array.from({ length: n }, (_, k) => `${prefix}${k}`).join(', ');
@@ -167,7 +167,7 @@ steps:
       await handle.terminate('test over').catch(() => {});
     });
     const { raw } = await handle.describe();
-    expect(Number(raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
+    expect(Number(raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(20);
     expect(taskTimeoutOf(1_000)).toBe('10s');
   });
 
