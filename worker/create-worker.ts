@@ -1,8 +1,9 @@
 /**
  * The mediaflow worker: the campaign workflow and its activities on one task queue. Any number
  * of these may run, on any machines that share the output location (a bucket, or a shared
- * folder); the workflow paces creates, so adding workers adds capacity without multiplying the
- * request rate.
+ * folder); the workflow paces creates, so adding workers never multiplies the request rate. A
+ * campaign's activities run mostly beside its workflow (eager execution, below): other workers
+ * take them over when that one dies or its slots are full, and run other campaigns.
  */
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { downloadFile } from '../activities/download.ts';
