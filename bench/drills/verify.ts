@@ -38,7 +38,11 @@ export async function readManifest(
 ): Promise<ManifestFacts> {
   const text = isS3Url(outputDir)
     ? await materializeManifest(outputDir, store)
-    : await readFile(join(outputDir, MANIFEST_FILE), 'utf8').catch(() => '');
+    : // A run stopped early may have recorded nothing yet: no manifest is no jobs, not a crash.
+      await readFile(join(outputDir, MANIFEST_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return '';
+        throw error;
+      });
   // A superseded line (an earlier take, records/manifest-view.ts) is not the job's output.
   const lines = text.split('\n').filter((line) => line !== '' && !line.includes('"superseded":true'));
   const entries: ManifestEntry[] = [];

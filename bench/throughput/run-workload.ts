@@ -11,9 +11,9 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keyFingerprint } from '../../control/governor.ts';
-import { materializeManifest } from '../../records/manifest-view.ts';
-import { isS3Url, type Store } from '../../store/index.ts';
+import type { ManifestEntry } from '../../records/manifest.ts';
 import type { BaselineResult } from '../baseline.ts';
+import { readManifest } from '../drills/verify.ts';
 import { runCampaign } from '../lib/campaign.ts';
 import type { Cluster } from '../lib/cluster.ts';
 import { historyProfile } from '../lib/history-profile.ts';
@@ -70,7 +70,7 @@ export async function measureMediaflow(
     const [ledger, history, manifest, replay] = await Promise.all([
       stack.ledger(),
       historyProfile(stack.client, run.workflowId),
-      readManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir)),
+      readManifest(run.plan.outputDir, stack.storeOf(run.plan.outputDir)).then((read) => read.entries),
       replayCampaign(stack.client, run.workflowId),
     ]);
     await Promise.all(stack.workers.map((w) => w.kill('SIGTERM'))); // each samples /proc a last time first
@@ -249,28 +249,6 @@ export async function workerReady(stack: Stack): Promise<void> {
 
 function specOf(workload: Workload): string {
   return workload.spec.replace('{{OUT}}', 'out');
-}
-
-interface ManifestEntry {
-  created_at: string;
-  finished_at: string;
-  wait_ms: number;
-  download_ms: number;
-}
-
-/** A folder's manifest.jsonl, or in S3 mode the one made from the records. */
-async function readManifest(outputDir: string, store: Store): Promise<ManifestEntry[]> {
-  const text = isS3Url(outputDir)
-    ? await materializeManifest(outputDir, store)
-    : // An abandoned run may have recorded nothing yet: no manifest is no jobs, not a crash.
-      await readFile(join(outputDir, 'manifest.jsonl'), 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return '';
-        throw error;
-      });
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as ManifestEntry);
 }
 
 /** Mean milliseconds per job: prediction created → file recorded, and the download within it. */
