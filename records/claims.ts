@@ -121,7 +121,7 @@ type Owned = readonly [predictionId: string, idempotencyKey: string];
  * claim each time cost a worker that took over a killed one's retried creates a thousand S3 reads
  * per create, with its event loop 300 ms behind for 20 s (docs/benchmarks.md, the cluster drill).
  * The price is memory once a reconcile has read a bucket's claims: ~0.5 KB a claim (53 MB at
- * 100,000, measured), where every read used to hold as much and more for its duration.
+ * 100,000, measured), kept where every read used to parse them all again and let them go.
  */
 export class ClaimOwners {
   private known = new Map<string, { readonly tag: string; readonly owned: readonly Owned[] }>();

@@ -148,12 +148,13 @@ export async function sendPrepared(
   reconcile: Reconcile | null,
 ): Promise<CreateOutcome[]> {
   const outcomes = [...prepared.outcomes];
+  const owners = deps.claims.ownersOf(manifest.store);
   let toCreate = prepared.ready;
   if (reconcile) {
     const adoption = await adoptMaybeCreated(
       deps.client,
       manifest.store,
-      deps.claims.ownersOf(manifest.store),
+      owners,
       request.campaign,
       toCreate,
       reconcile.since,
@@ -166,7 +167,6 @@ export async function sendPrepared(
   // In flight for reconciling twins (sending.ts) until what it made is claimed.
   const { sent, entries } = await whileSending(toCreate, async () => {
     const first = await sendCreates(deps.client, toCreate);
-    const owners = deps.claims.ownersOf(manifest.store);
     const made = await remakeTaken(deps.client, owners, toCreate, first, reconcile !== null);
     await addClaims(manifest.store, request.campaign, claimsOf(made.sent.outcomes, made.entries));
     return made;
