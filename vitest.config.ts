@@ -42,6 +42,7 @@ export const UNIT = [
   'test/engine/step-properties.test.ts',
   'test/engine/step-refusals.test.ts',
   'test/engine/step.test.ts',
+  'test/engine/caps-adopt.test.ts',
   'test/engine/caps-ledger.test.ts',
   'test/engine/step-caps.test.ts',
   'test/infra/compose.test.ts',

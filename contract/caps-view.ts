@@ -29,5 +29,11 @@ export const CapsView = z.object({
   held: z.array(z.string()),
   /** Committed per campaign (all models). */
   committedBy: z.record(z.string(), micros),
+  /**
+   * What is spent in the day and month (per model too), capped or not: what a newer engine's
+   * ledger carries over (workflows/caps/adopt.ts). Absent in memos of engine 2, which showed only
+   * the capped lines.
+   */
+  spent: z.object({ day: micros, month: micros, models: z.record(z.string(), micros) }).optional(),
 });
 export type CapsView = z.infer<typeof CapsView>;

@@ -3,11 +3,20 @@
  * the ledger from its memo (no worker needed to read), and whether campaigns started now must
  * join it. Data from Temporal is parsed, never cast.
  */
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import type { Caps } from '../contract/caps.ts';
 import { CapsView } from '../contract/caps-view.ts';
+import { ENGINE } from '../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
+import { adoptedLedger } from '../workflows/caps/adopt.ts';
+import { Ledger } from '../workflows/caps/ledger.ts';
 import { capsSetSignal, capsWorkflowId } from '../workflows/caps/messages.ts';
+import { viewOf } from '../workflows/caps/view.ts';
 
 /** The caps workflow's type: a service of the campaigns on its key, never a campaign itself. */
 export const CAPS_WORKFLOW = 'capsWorkflow';
@@ -16,6 +25,7 @@ export { CapsView };
 
 /** Sets the key's caps (the whole set), starting its ledger when none runs. */
 export async function setCaps(client: Client, key: string, caps: Caps): Promise<void> {
+  await adoptOlderLedger(client, key);
   await client.workflow.signalWithStart(CAPS_WORKFLOW, {
     workflowId: capsWorkflowId(key),
     taskQueue: GOVERNOR_TASK_QUEUE,
@@ -30,6 +40,7 @@ export async function setCaps(client: Client, key: string, caps: Caps): Promise<
  * ever set) or it has not published yet.
  */
 export async function readCaps(client: Client, key: string): Promise<CapsView | null> {
+  await adoptOlderLedger(client, key);
   try {
     const described = await client.workflow.getHandle(capsWorkflowId(key)).describe();
     if (described.status.name !== 'RUNNING') return null;
@@ -43,12 +54,60 @@ export async function readCaps(client: Client, key: string): Promise<CapsView | 
 
 /** Whether a campaign started now on the key must join its caps ledger: one runs. */
 export async function capsRunning(client: Client, key: string): Promise<boolean> {
+  await adoptOlderLedger(client, key);
   try {
     const described = await client.workflow.getHandle(capsWorkflowId(key)).describe();
     return described.status.name === 'RUNNING';
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
     throw error;
+  }
+}
+
+/**
+ * The first client of a newer engine to touch a key's caps continues the older engine's ledger
+ * (workflows/caps/adopt.ts): its own ledger starts with the caps and this period's spend, and the
+ * older one ends with a reason that says so. Without this an upgrade would run every campaign
+ * uncapped, its caps left behind on a ledger no worker serves. Engine 1 had no caps.
+ */
+async function adoptOlderLedger(client: Client, key: string): Promise<void> {
+  for (let engine = ENGINE - 1; engine >= 2; engine--) {
+    const older = client.workflow.getHandle(capsWorkflowId(key, engine));
+    let memo: unknown;
+    try {
+      const described = await older.describe();
+      if (described.status.name !== 'RUNNING') continue;
+      memo = described.memo?.caps;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) continue;
+      throw error;
+    }
+    const view = CapsView.safeParse(memo);
+    // A ledger that never published carries nothing: its caps were not taken yet.
+    const carried = view.success ? adoptedLedger(view.data, Date.now()) : undefined;
+    try {
+      await client.workflow.start(CAPS_WORKFLOW, {
+        workflowId: capsWorkflowId(key),
+        taskQueue: GOVERNOR_TASK_QUEUE,
+        args: [{ key, ...(carried && { carried }) }],
+        // Shown at once, before its first task publishes it: `caps show` and preflight read it.
+        ...(carried && { memo: { caps: viewOf(new Ledger(carried)) } }),
+      });
+    } catch (error) {
+      // Another client adopted it first, or this engine's ledger was started already.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    await endOlder(older, `caps carried over to mediaflow engine ${ENGINE}`);
+    return;
+  }
+}
+
+async function endOlder(older: WorkflowHandle, reason: string): Promise<void> {
+  try {
+    await older.terminate(reason);
+  } catch (error) {
+    // Ended by another client meanwhile.
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }
 

@@ -20,6 +20,7 @@ import {
   NO_CAPS,
   periodsOf,
   THRESHOLDS,
+  type Threshold,
 } from '../../contract/caps.ts';
 
 /** A campaign's ask for `count` more jobs of `unit` worst-case price on `model`. */
@@ -236,13 +237,21 @@ export class Ledger {
       );
   }
 
-  private alertOnce(campaign: string, ref: CapRef, percent: (typeof THRESHOLDS)[number]): LedgerOut[] {
-    const period = ref.cap === 'daily' ? this.s.day : this.s.month;
-    const id = `${period}:${ref.cap}:${ref.model ?? '*'}:${percent}`;
+  private alertOnce(campaign: string, ref: CapRef, percent: Threshold): LedgerOut[] {
+    const id = alertId(this.s, ref, percent);
     if (this.s.alerted.includes(id)) return [];
     this.s = { ...this.s, alerted: [...this.s.alerted, id] };
     return [{ kind: 'alert', campaign, alert: { ...ref, id, percent, spent: this.spentOf(ref) } }];
   }
+}
+
+/** The alert of `ref`'s threshold `percent` in the ledger's current period: each is sent once. */
+export function alertId(
+  periods: { readonly day: string; readonly month: string },
+  ref: CapRef,
+  percent: Threshold,
+): string {
+  return `${ref.cap === 'daily' ? periods.day : periods.month}:${ref.cap}:${ref.model ?? '*'}:${percent}`;
 }
 
 function sameHold(a: CapHold, b: CapHold): boolean {

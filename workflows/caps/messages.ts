@@ -34,7 +34,7 @@ export const capsGrantSignal = defineSignal<[CapsGrant]>('caps-grant');
 /** To a campaign: a cap's threshold was crossed; the campaign notifies its targets. */
 export const capsAlertSignal = defineSignal<[CapAlert]>('caps-alert');
 
-/** The caps workflow's id: one per key fingerprint and engine generation. */
-export function capsWorkflowId(keyFingerprint: string): string {
-  return `mediaflow-caps-e${ENGINE}-${keyFingerprint}`;
+/** The caps workflow's id: one per key fingerprint and engine generation (this one's by default). */
+export function capsWorkflowId(keyFingerprint: string, engine = ENGINE): string {
+  return `mediaflow-caps-e${engine}-${keyFingerprint}`;
 }

@@ -9,7 +9,7 @@ import type { CapsView } from '../../contract/caps-view.ts';
 import type { Ledger } from './ledger.ts';
 
 export function viewOf(ledger: Ledger): CapsView {
-  const { caps, day, month, held, reserved } = ledger.state;
+  const { caps, day, month, held, reserved, daySpent, monthSpent, modelSpent } = ledger.state;
   return {
     caps,
     day,
@@ -26,5 +26,6 @@ export function viewOf(ledger: Ledger): CapsView {
         Object.values(byModel).reduce((sum, micros) => sum + micros, 0),
       ]),
     ),
+    spent: { day: daySpent, month: monthSpent, models: modelSpent },
   };
 }

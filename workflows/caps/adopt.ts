@@ -1,0 +1,43 @@
+/**
+ * A newer engine's caps ledger takes over an older engine's (docs/caps.md, "Upgrades"). Each engine
+ * generation runs its own ledger workflow (messages.ts, capsWorkflowId), so its workers never
+ * replay another generation's history; what carries over is what the older ledger's memo shows.
+ * The caps and this period's spend carry over, and the alerts that spend already crossed stay
+ * sent. Reservations do not: they belong to the older engine's campaign runs, which `run` of the
+ * newer engine ends and continues from their records (their new runs ask again), and an ask an
+ * older run had held is asked again by its new run.
+ *
+ * Pure: control/caps.ts reads the memo and starts the ledger with what this returns.
+ */
+import { capsList, THRESHOLDS } from '../../contract/caps.ts';
+import type { CapsView } from '../../contract/caps-view.ts';
+import { alertId, emptyLedger, Ledger, type LedgerState } from './ledger.ts';
+
+export function adoptedLedger(view: CapsView, now: number): LedgerState {
+  const fresh = emptyLedger(now);
+  // A ledger last shown in an earlier day or month: its spend in that period no longer counts.
+  const sameDay = view.day === fresh.day;
+  const sameMonth = view.month === fresh.month;
+  const lineSpent = (cap: 'daily' | 'monthly', model: string | null) =>
+    view.lines.find((line) => line.cap === cap && line.model === model)?.spent ?? 0;
+  // An engine 2 memo shows spend only on capped lines: what no cap watched is unknown, so 0.
+  const spent = view.spent ?? {
+    day: lineSpent('daily', null),
+    month: lineSpent('monthly', null),
+    models: Object.fromEntries(
+      Object.keys(view.caps.models).map((model) => [model, lineSpent('monthly', model)]),
+    ),
+  };
+  const state: LedgerState = {
+    ...fresh,
+    caps: view.caps,
+    daySpent: sameDay ? spent.day : 0,
+    monthSpent: sameMonth ? spent.month : 0,
+    modelSpent: sameMonth ? spent.models : {},
+  };
+  const ledger = new Ledger(state);
+  const alerted = capsList(state.caps).flatMap((ref) =>
+    THRESHOLDS.filter((t) => ledger.spentOf(ref) * 100 >= t * ref.limit).map((t) => alertId(state, ref, t)),
+  );
+  return { ...state, alerted };
+}
