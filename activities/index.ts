@@ -12,8 +12,6 @@ import type {
   CreateRequest,
   FinishBatchItem,
   FinishBatchRequest,
-  FinishRequest,
-  FinishResult,
 } from '../contract/activities.ts';
 import type { JobRef, PlanRef, ServiceLimits } from '../contract/campaign.ts';
 import type { DecisionRecord } from '../contract/review.ts';
@@ -28,7 +26,7 @@ import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { createPredictions } from './create/index.ts';
 import { isOutage, PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
-import { finishPrediction, type JobResult } from './finish/index.ts';
+import type { JobResult } from './finish/index.ts';
 import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
 import { InputResolver } from './resolve-input.ts';
@@ -156,12 +154,7 @@ export function createActivities({ client, storeOf, plans, manifests, download }
       return createPredictions({ client, resolver, claims }, plan, manifest, request);
     }),
 
-    finishPrediction: classified(async (request: FinishRequest): Promise<FinishResult> => {
-      const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
-      return finishPrediction({ client, resolver, claims, finishing, download }, plan, manifest, request);
-    }),
-
-    /** The predictions of one create batch, when the campaign names no heirs (finish/batch.ts). */
+    /** The predictions of one step of a create batch, with their heirs (finish/batch.ts). */
     finishPredictions: classified(async (request: FinishBatchRequest): Promise<FinishBatchItem[]> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
       return finishPredictions({ client, resolver, claims, finishing, download }, plan, manifest, request);

@@ -147,10 +147,9 @@ export interface FinishResult {
 }
 
 /**
- * Several predictions of one create batch, finished by one activity (finishPredictions): a
- * rate-bound campaign names no heirs, and one activity per batch instead of per job keeps its
- * history (and so its roll-overs and the server's work) small. Each item is a FinishRequest
- * without the campaign's context and without an heir.
+ * The predictions of one step of a create batch, finished by one activity (finishPredictions):
+ * one activity per batch instead of per job keeps the history (and so its roll-overs and the
+ * server's work) small. Each item is a FinishRequest without the campaign's context.
  */
 export interface FinishBatchRequest {
   readonly campaign: string;
@@ -160,16 +159,16 @@ export interface FinishBatchRequest {
 }
 
 /**
- * One item of a batch. `heir` (absent in batches of runs before `batched-heirs`): the job to create
- * the moment this prediction ends, as FinishRequest's, so a window-bound campaign's slots pass
- * straight on without an activity per job (docs/engine.md, "The ceiling").
+ * One item of a batch. `heir` (absent: none named): the job to create the moment this prediction
+ * ends, as FinishRequest's, so a window-bound campaign's slots pass straight on without an
+ * activity per job (docs/engine.md, "The ceiling").
  */
 export type FinishBatchRequestItem = Omit<FinishRequest, 'campaign' | 'plan' | 'outputDir' | 'heir'> & {
   readonly heir?: CreateItem;
 };
 
 /**
- * Each item's result, in the request's order: finished as finishPrediction reports, or stopped by
+ * Each item's result, in the request's order: finished (FinishResult), or stopped by
  * a failure that stops the campaign (disk full, a deleted key…), which keeps the job for the next
  * run; the batch's other items are reported all the same. Any other failure fails the activity,
  * which is retried: items already recorded then return at once. Items still running when others

@@ -10,7 +10,7 @@
  */
 
 /** Generation 1 is every campaign started before generations were recorded (no memo field). */
-export const ENGINE = 2;
+export const ENGINE = 3;
 
 /**
  * The task queue a worker of this generation polls for the queue the user named (`mediaflow`,

@@ -64,7 +64,7 @@ const batchedFinishes = toItsEnd('batched-finishes', () => stills(40, 20), {
 });
 
 /** The server suggests continue-as-new at 100 events (its own server), so the campaign rolls over at least twice. */
-const continueAsNew = toItsEnd('continue-as-new', () => pairs(25, { concurrency: 4 }), {
+const continueAsNew = toItsEnd('continue-as-new', () => pairs(50, { concurrency: 4 }), {
   latencyMs: 300,
   timeScale: 1,
   seed: 2,

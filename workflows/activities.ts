@@ -37,9 +37,9 @@ export const { createPredictions } = proxyActivities<Activities>({
 
 /**
  * Heartbeats every few seconds: a worker killed mid-wait is noticed quickly and another resumes.
- * One job (with its heir), or the jobs of one create batch.
+ * The jobs of one step of a create batch, with their heirs.
  */
-export const { finishPrediction, finishPredictions } = proxyActivities<Activities>({
+export const { finishPredictions } = proxyActivities<Activities>({
   startToCloseTimeout: '4 hours',
   scheduleToCloseTimeout: '24 hours',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,

@@ -7,7 +7,8 @@
  * the executor (executor.ts) carries out the effects and feeds each result back as an event, and
  * signals, updates and timers do the same. Determinism: decisions read the campaign clock
  * (clock.ts), never Date.now(). A change of decisions within an engine generation goes behind
- * patched(); a new generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades").
+ * patched(); a new generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades"):
+ * this one, generation 3, has none.
  */
 import {
   allHandlersFinished,
@@ -15,7 +16,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -25,7 +25,7 @@ import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
 import { capsLinkOf } from './caps/link.ts';
 import { CampaignClock } from './clock.ts';
-import { LIMITS_REREAD_MS, rollOverAt } from './decide.ts';
+import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
@@ -71,17 +71,11 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     pacer: new Pacer(jobs.limits.createsPerSecond, clock.now()),
     clock,
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
-    // Runs a replacement worker replays within one task (decide.ts); runs started before keep theirs.
-    rollOverLimit: rollOverAt(jobs.maxInFlight, patched('replayable-run-length')),
+    // Runs a replacement worker replays within one task (decide.ts).
+    rollOverLimit: rollOverAt(jobs.maxInFlight),
     searchable: attributes !== null,
     ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
   };
-  // Heirs ride in batched finishes (docs/engine.md, "The ceiling"); runs started before do not.
-  model.run.batchedHeirs = patched('batched-heirs');
-  // Creates never sent (cached, skipped) are not paced; runs started before are.
-  model.run.refundsUnsent = patched('unsent-creates-refunded');
-  // Stale limits are read a second after the last read, not five; runs started before keep five.
-  if (patched('limits-reread-after-1s')) model.run.limitsRefreshMs = LIMITS_REREAD_MS;
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));
   link?.follow((taken) => effects.dispatch({ kind: 'share', share: taken }));

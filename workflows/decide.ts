@@ -9,14 +9,12 @@
 export const MAX_BATCH = 50;
 /** Shortest pause between paced submissions: fewer, larger batches keep the history small. */
 export const MIN_PACING_MS = 100;
-/** Re-reading the service's limits after a 429 happens at most this often (runs started before the next). */
-export const LIMITS_REFRESH_MS = 5_000;
 /**
- * The same since patch `limits-reread-after-1s` (campaign.ts). No heir is named while the limits
- * are stale (mayNameHeir), so each second a 429 leaves them unread is a second of slots refilled
- * through the loop instead of handed over, and those batch creates on top of the heirs' meet more
- * 429s: a campaign whose window binds as hard as its rate lost 7 % of its pace to it (measured in
- * docs/benchmarks.md, "saturation-10k"). A read a second costs one request.
+ * Re-reading the service's limits after a 429 happens at most this often. No heir is named while
+ * the limits are stale (mayNameHeir), so each second a 429 leaves them unread is a second of slots
+ * refilled through the loop instead of handed over, and those batch creates on top of the heirs'
+ * meet more 429s: a campaign whose window binds as hard as its rate lost 7 % of its pace to a 5 s
+ * interval (measured in docs/benchmarks.md, "saturation-10k"). A read a second costs one request.
  */
 export const LIMITS_REREAD_MS = 1_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
@@ -40,21 +38,16 @@ export const ASSUMED_LATENCY_MS = 1_000;
 export const MIN_EVENTS_PER_RUN = 2_000;
 export const MAX_DRAIN_MS = 5_000;
 /**
- * The ceiling, and the history events each job in flight still adds while a run drains: measured
- * at 2 to 2.5 per job (a 10k run drained from 8,000 to 8,392 events with ~100 in flight), so a
- * 2,000-job campaign at 50 in flight (~8,800 events) does not roll over just before its end.
+ * The ceiling: a worker that takes over a run (its predecessor killed, or the run evicted from its
+ * cache) replays the whole history within one workflow task, and the SDK's replay costs about
+ * 1.4 ms of CPU per event (a 9,970-event field-drill run: 13.5 s on a quiet machine, most of it the
+ * SDK's promise hooks), over the task timeout: the field drill's replacement worker timed out three
+ * times and the campaign made nothing for 77 s. 5,000 events replay in about 7 s; the cost is one
+ * more roll-over (a drain of about 1 s) per 5,000 events. Each job in flight still adds history
+ * events while a run drains (measured at 2 to 2.5 per job: a 10k run drained from 8,000 to 8,392
+ * events with ~100 in flight), so room is left for them.
  */
-const MAX_EVENTS = 9_600;
-/**
- * Runs started since patch `replayable-run-length` (campaign.ts) drain from about half that: a
- * worker that takes over a run (its predecessor killed, or the run evicted from its cache) replays
- * the whole history within one workflow task, and the SDK's replay costs about 1.4 ms of CPU per
- * event (a 9,970-event field-drill run: 13.5 s on a quiet machine, most of it the SDK's promise
- * hooks), over the 10 s task timeout: the field drill's replacement worker timed out three times
- * and the campaign made nothing for 77 s. 5,000 events replay in about 7 s; the cost is one
- * more roll-over (a drain of about 1 s) per 5,000 events.
- */
-const MAX_EVENTS_REPLAYABLE = 5_000;
+const MAX_EVENTS = 5_000;
 const EVENTS_PER_DRAINING_JOB = 3;
 
 export type Command =
@@ -94,8 +87,6 @@ export interface Situation {
   readonly wanted: number;
   readonly limitsStale: boolean;
   readonly msSinceLimitsRead: number;
-  /** How long stale limits wait for a read after the last one (LIMITS_REFRESH_MS, or LIMITS_REREAD_MS). */
-  readonly limitsRefreshMs: number;
   /** Whole create tokens available now, and the time until the next one. */
   readonly tokens: number;
   readonly msUntilToken: number;
@@ -112,7 +103,7 @@ export function decide(s: Situation): Command {
   if (!s.draining && s.rollOverDue) return { kind: 'start-drain' };
   // Creates under way always land first (their predictions need ids to be handed over).
   if (s.draining && s.creating === 0 && (s.active === 0 || s.drainLeftMs <= 0)) return { kind: 'roll-over' };
-  if (s.limitsStale && s.msSinceLimitsRead >= s.limitsRefreshMs) return { kind: 'read-limits' };
+  if (s.limitsStale && s.msSinceLimitsRead >= LIMITS_REREAD_MS) return { kind: 'read-limits' };
   if (s.draining) return { kind: 'wait', ms: Math.max(MIN_PACING_MS, s.drainLeftMs) };
   if (s.reviewsDue) return { kind: 'time-out-reviews' };
   if (s.released) return { kind: 'read-released' };
@@ -158,9 +149,8 @@ function gathers(s: Situation, count: number): boolean {
 }
 
 /** The event count at which a run starts draining: room is left for each slot's last events. */
-export function rollOverAt(maxInFlight: number, replayable = true): number {
-  const ceiling = replayable ? MAX_EVENTS_REPLAYABLE : MAX_EVENTS;
-  return Math.max(MIN_EVENTS_PER_RUN, ceiling - EVENTS_PER_DRAINING_JOB * maxInFlight);
+export function rollOverAt(maxInFlight: number): number {
+  return Math.max(MIN_EVENTS_PER_RUN, MAX_EVENTS - EVENTS_PER_DRAINING_JOB * maxInFlight);
 }
 
 /**

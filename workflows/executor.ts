@@ -17,7 +17,6 @@ import type { CampaignInput, InFlightJob, PendingJob } from '../contract/campaig
 import type { DecisionRecord } from '../contract/review.ts';
 import {
   createPredictions,
-  finishPrediction,
   finishPredictions,
   loadJobs,
   readServiceLimits,
@@ -33,13 +32,7 @@ import type { CampaignEvent, Lost } from './reducer/events.ts';
 import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
 import type { PublishedAttributes } from './search-attributes.ts';
-import {
-  createSummary,
-  finishBatchSummary,
-  finishSummary,
-  loadSummary,
-  READ_LIMITS_SUMMARY,
-} from './summaries.ts';
+import { createSummary, finishBatchSummary, loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
 
 export type Executor = ReturnType<typeof executor>;
 
@@ -73,9 +66,6 @@ export function executor(
     switch (effect.kind) {
       case 'create':
         void create(effect.batch, effect.reconcileSince);
-        return;
-      case 'finish':
-        void finish(effect.flight, effect.resumed);
         return;
       case 'finish-batch':
         void finishBatch(effect.flights, effect.resumed);
@@ -114,36 +104,6 @@ export function executor(
     dispatch(event);
   }
 
-  async function finish(flight: InFlightJob, resumed: boolean): Promise<void> {
-    const { pending, predictionId, startedAt, heir, paidBefore } = flight;
-    const request = {
-      ...context,
-      ...itemOf(pending),
-      ...deadlineOf(pending),
-      predictionId,
-      startedAt,
-      resumed,
-      heir: heir && itemOf(heir),
-      ...(paidBefore && { paidBefore }),
-    };
-    // The UI names the job; the summary is metadata, not a decision (replays ignore it).
-    const options = { summary: finishSummary(pending, heir, resumed) };
-    let event: CampaignEvent;
-    try {
-      // A finish that creates an heir is not canceled with the campaign: its create lands and is
-      // claimed, and canceling its own prediction upstream ends it promptly.
-      const result = heir
-        ? await CancellationScope.nonCancellable(() =>
-            finishPrediction.executeWithOptions(options, [request]),
-          )
-        : await finishPrediction.executeWithOptions(options, [request]);
-      event = { kind: 'finished', flight, resumed, result };
-    } catch (error) {
-      event = { kind: 'finish-lost', flight, lost: lostOfError(error) };
-    }
-    dispatch(event);
-  }
-
   async function finishBatch(flights: readonly InFlightJob[], resumed?: true): Promise<void> {
     const items = flights.map(({ pending, predictionId, startedAt, heir, paidBefore }) => ({
       ...itemOf(pending),
@@ -158,8 +118,9 @@ export function executor(
     const run = () => finishPredictions.executeWithOptions(options, [{ ...context, items }]);
     let event: CampaignEvent;
     try {
-      // As a single finish naming an heir: not canceled with the campaign, so every heir it
-      // creates is reported and claimed before cancel's second pass.
+      // A batch naming an heir is not canceled with the campaign: every heir it creates is
+      // reported and claimed before cancel's second pass, and canceling its own predictions
+      // upstream ends it promptly.
       const results = flights.some((flight) => flight.heir)
         ? await CancellationScope.nonCancellable(run)
         : await run();

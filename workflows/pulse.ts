@@ -7,16 +7,15 @@
  * campaign clock by what it slept (clock.ts: only facts the history records), and the reducer
  * publishes when nothing was published for a whole interval (reducer/next.ts, `pulsed`).
  */
-import { isCancellation, patched, sleep } from '@temporalio/workflow';
+import { isCancellation, sleep } from '@temporalio/workflow';
 import type { Executor } from './executor.ts';
 import type { Model } from './reducer/model.ts';
 
 export const PULSE_MS = 10_000;
 
-/** Starts the pulse (new runs only: a run started before replays without its timers); stop() ends it. */
+/** Starts the pulse; stop() ends it. */
 export function startPulse(model: Model, executor: Executor): { stop(): void } {
   let stopped = false;
-  if (!patched('progress-pulse')) return { stop: () => {} };
   void (async () => {
     try {
       while (!stopped) {

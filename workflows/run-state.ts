@@ -4,7 +4,6 @@
  * the service's limits is, and what of its progress was published. Plain deterministic code,
  * moved only by the reducer (reducer/step.ts).
  */
-import { LIMITS_REFRESH_MS } from './decide.ts';
 import { Outage } from './outage.ts';
 
 export class RunState {
@@ -13,26 +12,10 @@ export class RunState {
   /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
   chaining = 0;
   cancelled = false;
-  /**
-   * Heirs ride in batched finishes (docs/engine.md, "The ceiling"): a created job that names an heir
-   * is finished with the rest of its batch, not by an activity of its own. Set by the workflow
-   * from `patched('batched-heirs')`, so runs started before replay with one finish per heir.
-   */
-  batchedHeirs = false;
-  /**
-   * A create batch's cached and skipped jobs give their pacer tokens back (pacer.ts, giveBack):
-   * set from `patched('unsent-creates-refunded')`, so runs started before replay as they ran.
-   */
-  refundsUnsent = false;
   /** The service's outage, if one is under way (outage.ts): creates pause, jobs wait. */
   readonly outage = new Outage();
   /** Set by a 429: the service's limits may have changed under us. */
   limitsStale = false;
-  /**
-   * How soon stale limits are read again after the last read: set from
-   * `patched('limits-reread-after-1s')` to LIMITS_REREAD_MS, so runs started before replay with 5 s.
-   */
-  limitsRefreshMs = LIMITS_REFRESH_MS;
   /** When the drain before continue-as-new began; null while running normally. */
   drainingSince: number | null = null;
   /** Activity reports taken so far, and how many of them the memo's progress includes. */

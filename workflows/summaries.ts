@@ -1,7 +1,7 @@
 /**
  * What the Temporal Web UI and CLI show of a campaign (user metadata): the workflow's summary and
  * details, set at start, and a one-line summary per activity naming its jobs, so the UI lists
- * "finish hero-sneaker-marble-v1" instead of thirty identical finishPrediction rows with
+ * "finish 3: hero-sneaker-marble-v1, …" instead of thirty identical finishPredictions rows with
  * `{"i": 0}` inputs. Summaries are metadata on the commands, not decisions: replay ignores them.
  *
  * Pure functions: the workflow bundle imports it.
@@ -43,12 +43,6 @@ function listSummary(verb: string, jobs: readonly PendingJob[]): string {
     text += name;
   }
   return text;
-}
-
-/** "finish hero-sneaker-marble-v1, then create teaser-sneaker-pro-v1" */
-export function finishSummary(pending: PendingJob, heir: PendingJob | null, resumed: boolean): string {
-  const then = heir ? `, then create ${jobLabel(heir)}` : '';
-  return clip(`finish ${jobLabel(pending)}${resumed ? ' (resumed)' : ''}${then}`);
 }
 
 /** "load jobs 101–200 of 3000" */

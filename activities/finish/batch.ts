@@ -1,6 +1,6 @@
 /**
  * Finishes the predictions of one create batch in one activity (contract/activities.ts,
- * FinishBatchRequest): each as finishPrediction does, sharing its work per prediction with any
+ * FinishBatchRequest): each by finishJob (index.ts), sharing its work per prediction with any
  * other activity finishing it in this worker. A failure that stops the campaign is reported for
  * its item, so the batch's other results reach the workflow; any other failure fails the
  * activity, whose retry returns the items already recorded at once. Items still running a second
@@ -56,7 +56,8 @@ export async function finishPredictions(
         () => new Promise<void>((resolve) => (report = setTimeout(resolve, reportAfterMs))),
       );
       try {
-        // As in finishPrediction: the shared work is not tied to this activity's cancellation.
+        // The shared work is not tied to this activity's cancellation: a canceled campaign cancels
+        // its predictions upstream, and the waits then end with their canceled state.
         await Promise.race([Promise.all(work), early, activity.cancelled]);
       } finally {
         clearTimeout(report);

@@ -1,6 +1,6 @@
 /**
- * Finishes one prediction: waits for it, creates its heir (the next job, when the workflow named
- * one) the moment it ends, then saves its output. Safe to run again after a crash at any point: a
+ * Finishes one prediction of a batch (batch.ts, the activity): waits for it, creates its heir (the
+ * next job, when the workflow named one) the moment it ends, then saves its output. Safe to run again after a crash at any point: a
  * job already in the manifest is not downloaded twice, a half-downloaded file never replaces a
  * good one, and an heir an earlier attempt may have created is looked for before it is created.
  */
@@ -14,10 +14,8 @@ import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import { writeRefusals } from '../../records/refusals.ts';
 import { writeUnsaved } from '../../records/unsaved.ts';
-import { attemptOf } from '../create/attempt.ts';
 import { type CreateDeps, isRetake, onModel } from '../create/index.ts';
 import { failureKindOf } from '../failure-kind.ts';
-import { heartbeating } from '../heartbeating.ts';
 import { awaitWithin } from './deadline.ts';
 import { saveWithFreshLink } from './fresh-link.ts';
 import { createHeir, prepareHeir } from './heir.ts';
@@ -31,31 +29,6 @@ export interface FinishDeps extends CreateDeps {
   /** Work under way in this worker, by prediction id. */
   readonly finishing: SharedWork<JobResult>;
   readonly download: Download;
-}
-
-/**
- * The activity. Heartbeats (with the prediction id) every few seconds so a dead worker is noticed
- * within the heartbeat timeout.
- */
-export async function finishPrediction(
-  deps: FinishDeps,
-  loaded: LoadedPlan,
-  manifest: Manifest,
-  request: FinishRequest,
-): Promise<FinishResult> {
-  return heartbeating(
-    { predictionId: request.predictionId },
-    (context) => {
-      const again = request.resumed || context.info.attempt > 1;
-      const work = deps.finishing.run(request.predictionId, () =>
-        finishJob(deps, loaded, manifest, request, { again, by: attemptOf(context.info) }),
-      );
-      // The shared work is not tied to one activity's cancellation: a canceled campaign cancels its
-      // predictions upstream, and the wait then ends with their canceled state.
-      return Promise.race([work, context.cancelled]).then((result) => ({ ...result, at: Date.now() }));
-    },
-    { namesOutage: true },
-  );
 }
 
 /** Which activity finishes, and whether an earlier attempt or run may have left a partial file or created the heir. */

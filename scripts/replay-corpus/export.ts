@@ -19,7 +19,7 @@ interface HistoryJson {
 export interface RunSummary {
   file: string;
   events: number;
-  /** finishPrediction inputs naming a heir. */
+  /** Items of finishPredictions naming an heir. */
   heirs: number;
   /** finishPredictions activities: the predictions of one create batch finished together. */
   finishBatches: number;
@@ -153,11 +153,11 @@ function summarize(file: string, history: HistoryJson): RunSummary {
       typeOf.set(String(event.eventId), type);
       if (type === 'readServiceLimits') summary.limitReads++;
       const [input] = payloadsOf(scheduled, 'input') as {
-        heir?: unknown;
         regen?: number;
-        items?: { regen: number }[];
+        items?: { regen: number; heir?: unknown }[];
       }[];
-      if (type === 'finishPrediction' && input?.heir) summary.heirs++;
+      if (type === 'finishPredictions')
+        summary.heirs += input?.items?.filter((item) => item.heir).length ?? 0;
       if (type === 'finishPredictions') summary.finishBatches++;
       if ((input?.regen ?? 0) > 0 || input?.items?.some((item) => item.regen > 0)) summary.regenerations++;
     }
@@ -168,8 +168,10 @@ function summarize(file: string, history: HistoryJson): RunSummary {
       const outcomes =
         type === 'createPredictions'
           ? (result as { kind: string }[])
-          : type === 'finishPrediction'
-            ? [(result as { heir?: { kind: string } | null }).heir].filter((o) => o != null)
+          : type === 'finishPredictions'
+            ? (result as { heir?: { kind: string } | null }[])
+                .map((item) => item.heir)
+                .filter((o) => o != null)
             : [];
       summary.retries429 += outcomes.filter((o) => o?.kind === 'retry').length;
       if (type === 'sweepUnfinished') summary.swept = result as number;

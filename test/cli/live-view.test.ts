@@ -7,6 +7,7 @@ import { EtaMeter, etaAt, renderFrame } from '../../cli/live-frame.ts';
 import { campaignTaskQueue } from '../../cli/local-worker.ts';
 import { ProgressDisplay, statusLine, summaryTable } from '../../cli/progress-view.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
+import { ENGINE } from '../../contract/engine.ts';
 
 function step(id: string, counts: Partial<StepProgress> = {}): StepProgress {
   const zero = { running: 0, waiting: 0, succeeded: 0, cached: 0, failed: 0, skipped: 0, canceled: 0 };
@@ -237,8 +238,8 @@ describe('every figure means its label', () => {
 
 describe('the task queue of a campaign run starts', () => {
   it('is its own on the embedded default, the shared one elsewhere, and --task-queue wins: each this engine generation’s', () => {
-    expect(campaignTaskQueue(true, 'spring')).toBe('mediaflow-spring@e2');
-    expect(campaignTaskQueue(false, 'spring')).toBe('mediaflow@e2');
-    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe('mine@e2');
+    expect(campaignTaskQueue(true, 'spring')).toBe(`mediaflow-spring@e${ENGINE}`);
+    expect(campaignTaskQueue(false, 'spring')).toBe(`mediaflow@e${ENGINE}`);
+    expect(campaignTaskQueue(true, 'spring', 'mine')).toBe(`mine@e${ENGINE}`);
   });
 });

@@ -15,7 +15,7 @@ const entry = (message: string): LogEntry => ({
   level: 'WARN',
   message,
   timestampNanos: 1_700_000_000_000_000_000n,
-  meta: { taskToken: 'opaque', activityType: 'finishPrediction' },
+  meta: { taskToken: 'opaque', activityType: 'finishPredictions' },
 });
 
 describe('worker log', () => {
@@ -45,7 +45,7 @@ describe('worker log', () => {
     log.close();
     const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/WARN one \{"activityType":"finishPrediction"\}$/);
+    expect(lines[0]).toMatch(/WARN one \{"activityType":"finishPredictions"\}$/);
     expect(lines.join('\n')).not.toContain('opaque');
     expect(first).toBe(1);
   });

@@ -3,7 +3,13 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../activities/index.ts';
 import { createActivities } from '../../activities/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
-import type { CreateOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
+import type {
+  CreateOutcome,
+  FinishBatchItem,
+  FinishBatchRequest,
+  FinishBatchRequestItem,
+  FinishResult,
+} from '../../contract/activities.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
@@ -63,29 +69,39 @@ export async function createAndFinish(
   return { created, finished: await finish(h, plan, created, {}, activities) };
 }
 
-/** One attempt of the finish activity for a created job, the request as the workflow sends it with `extra`. */
+/**
+ * One attempt of the finish activity for a created job, a batch of one, the item as the workflow
+ * sends it with `extra`; a job the batch stopped (or left pending) is thrown as an error.
+ */
 export async function finish(
   h: Harness,
   plan: Plan,
   created: Extract<CreateOutcome, { kind: 'created' }>,
-  extra: Partial<FinishRequest> = {},
+  extra: Partial<FinishBatchRequestItem> = {},
   activities: Activities = activitiesFor(h),
 ): Promise<FinishResult> {
-  return environment(1).run<[FinishRequest], FinishResult, Activities['finishPrediction']>(
-    activities.finishPrediction,
-    {
-      campaign: plan.campaign,
-      plan: await storePlan(plan),
-      outputDir: plan.outputDir,
-      i: created.i,
-      regen: 0,
-      predictionId: created.predictionId,
-      startedAt: created.at,
-      resumed: false,
-      heir: null,
-      ...extra,
-    },
-  );
+  const [result] = await environment(1).run<
+    [FinishBatchRequest],
+    FinishBatchItem[],
+    Activities['finishPredictions']
+  >(activities.finishPredictions, {
+    campaign: plan.campaign,
+    plan: await storePlan(plan),
+    outputDir: plan.outputDir,
+    items: [
+      {
+        i: created.i,
+        regen: 0,
+        predictionId: created.predictionId,
+        startedAt: created.at,
+        resumed: false,
+        ...extra,
+      },
+    ],
+  });
+  if (result?.kind !== 'finished') throw new Error(`the finish reported ${JSON.stringify(result)}`);
+  const { kind: _, ...finished } = result;
+  return finished;
 }
 
 export function cancelOutstanding(activities: Activities, plan: Plan): Promise<number> {

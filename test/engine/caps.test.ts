@@ -8,12 +8,16 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { NO_CAPS } from '../../contract/caps.ts';
+import { ENGINE } from '../../contract/engine.ts';
+import { GOVERNOR_TASK_QUEUE } from '../../contract/task-queues.ts';
 import { campaignProgress, startOrAttach } from '../../control/campaign.ts';
-import { capsRunning, readCaps, setCaps } from '../../control/caps.ts';
+import { CAPS_WORKFLOW, capsRunning, readCaps, setCaps } from '../../control/caps.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
+import { emptyLedger, Ledger } from '../../workflows/caps/ledger.ts';
+import { capsWorkflowId } from '../../workflows/caps/messages.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { startReceiver } from '../notify/receiver.ts';
 import { harness } from './harness.ts';
@@ -140,4 +144,40 @@ describe('spend caps across campaigns', () => {
       .filter((text) => text.includes('monthly cap'));
     expect(alerts.map((text) => /(\d+) % reached/.exec(text)?.[1]).sort()).toEqual(['100', '50', '80']);
   }, 120_000);
+
+  it('a newer engine continues an older engine’s ledger: caps and spend kept, the older one ended with the reason', async () => {
+    const h = await harness({ timeScale: 1, latencyMs: 300, jitter: false });
+    const options = { connection: h.connection, namespace: 'default', workflowBundle: suiteWorkflowBundle() };
+    const governor = await createGovernorWorker(options);
+    const key = `adopt-${h.taskQueue}`;
+    // The older engine's ledger (today's code under its id): a $0.30 monthly cap, $0.21 spent.
+    const older = new Ledger(emptyLedger(Date.now()));
+    older.setCaps({ ...NO_CAPS, monthly: CAP }, Date.now());
+    older.ask({ campaign: 'gone', model: 'I4', unit: STILL, count: 7 }, Date.now());
+    older.spent('gone', { I4: 7 * STILL }, Date.now());
+    const olderId = capsWorkflowId(key, ENGINE - 1);
+    await governor.runUntil(async () => {
+      await h.temporal.workflow.start(CAPS_WORKFLOW, {
+        workflowId: olderId,
+        taskQueue: GOVERNOR_TASK_QUEUE,
+        args: [{ key, carried: older.state }],
+      });
+      await until('the older ledger publishes', async () =>
+        (await h.temporal.workflow.getHandle(olderId).describe()).memo?.caps ? true : null,
+      );
+      // The first read of this engine takes it over.
+      const view = await readCaps(h.temporal, key);
+      expect(view?.lines).toEqual([
+        expect.objectContaining({ cap: 'monthly', model: null, limit: CAP, spent: 7 * STILL, committed: 0 }),
+      ]);
+      const ended = await h.temporal.workflow.getHandle(olderId).describe();
+      expect(ended.status.name).toBe('TERMINATED');
+      const last = (await h.temporal.workflow.getHandle(olderId).fetchHistory()).events?.at(-1);
+      expect(last?.workflowExecutionTerminatedEventAttributes?.reason).toBe(
+        `caps carried over to mediaflow engine ${ENGINE}`,
+      );
+      expect(await capsRunning(h.temporal, key)).toBe(true);
+      await h.temporal.workflow.getHandle(capsWorkflowId(key)).terminate('test over');
+    });
+  }, 60_000);
 });

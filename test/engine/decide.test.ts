@@ -3,7 +3,6 @@ import {
   batchWorth,
   type Command,
   decide,
-  LIMITS_REFRESH_MS,
   LIMITS_REREAD_MS,
   MAX_BATCH,
   MIN_EVENTS_PER_RUN,
@@ -27,7 +26,6 @@ const running: Situation = {
   wanted: 0,
   limitsStale: false,
   msSinceLimitsRead: 0,
-  limitsRefreshMs: LIMITS_REFRESH_MS,
   tokens: 8,
   msUntilToken: 0,
   // One token is a batch: gathering (its own cases below) never holds these situations back.
@@ -55,18 +53,8 @@ const situations: [string, Partial<Situation>, Command][] = [
   ],
   ['a drain never submits', { draining: true, drainLeftMs: 20 }, { kind: 'wait', ms: MIN_PACING_MS }],
   [
-    'stale limits are read again once the refresh interval passed',
-    { limitsStale: true, msSinceLimitsRead: LIMITS_REFRESH_MS },
-    { kind: 'read-limits' },
-  ],
-  [
-    'a run started before the reread patch waits the full interval after a read',
+    'stale limits are read again a second after the last read',
     { limitsStale: true, msSinceLimitsRead: LIMITS_REREAD_MS },
-    { kind: 'submit', max: 8 },
-  ],
-  [
-    'a run since the reread patch reads stale limits a second after the last read',
-    { limitsStale: true, msSinceLimitsRead: LIMITS_REREAD_MS, limitsRefreshMs: LIMITS_REREAD_MS },
     { kind: 'read-limits' },
   ],
   [
@@ -123,7 +111,7 @@ const situations: [string, Partial<Situation>, Command][] = [
   ],
   [
     'stale limits are read before releases',
-    { released: true, limitsStale: true, msSinceLimitsRead: LIMITS_REFRESH_MS },
+    { released: true, limitsStale: true, msSinceLimitsRead: LIMITS_REREAD_MS },
     { kind: 'read-limits' },
   ],
 ];
@@ -154,16 +142,6 @@ describe('rollOverAt', () => {
     'with %i in flight drains from event %i: a history a new worker replays within one task',
     (inFlight, events) => {
       expect(rollOverAt(inFlight)).toBe(events);
-    },
-  );
-
-  it.each([
-    [50, 9_450],
-    [200, 9_000],
-  ] as const)(
-    'runs started before (no patch marker) keep theirs: with %i in flight, from event %i',
-    (inFlight, events) => {
-      expect(rollOverAt(inFlight, false)).toBe(events);
     },
   );
 });

@@ -1,9 +1,8 @@
 /**
- * Heirs in batched finishes (docs/engine.md, "The ceiling"): with `batchedHeirs` (runs that took
- * the `batched-heirs` patch) a window-bound campaign's created jobs name heirs as before, but are
- * finished in one activity per batch, and an heir a batch created is finished in the next batch:
- * one activity per batch of jobs, not per job, with every heir held, paced, canceled and lost as a
- * single finish's heir is.
+ * Heirs in batched finishes (docs/engine.md, "The ceiling"): a window-bound campaign's created jobs
+ * name heirs, are finished in one activity per batch, and an heir a batch created is finished in
+ * the next batch: one activity per batch of jobs, not per job, with every heir held, paced,
+ * canceled and lost.
  */
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
@@ -28,7 +27,6 @@ const WINDOW_BOUND: Shape = { stills: 6, concurrency: 2, limits: { createsPerSec
 
 function loaded(shape: Shape): Model {
   const m = modelOf(shape);
-  m.run.batchedHeirs = true;
   step(m, tick);
   step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
   return m;
@@ -138,13 +136,7 @@ describe('step: heirs in batched finishes', () => {
     expect(m.run.chaining).toBe(0);
   });
 
-  it('without the patch (runs started before), each heir-naming job keeps a finish of its own', () => {
-    const m = loaded(WINDOW_BOUND);
-    m.run.batchedHeirs = false;
-    expect(kinds(createAll(m))).toEqual(['finish', 'finish']);
-  });
-
-  it('window-bound creates gather 250 ms of the rate into one batch (not 100 ms), so fewer, larger batches cycle', () => {
+  it('window-bound creates gather 250 ms of the rate into one batch, so fewer, larger batches cycle', () => {
     const shape: Shape = {
       stills: 300,
       concurrency: 100,
@@ -153,11 +145,8 @@ describe('step: heirs in batched finishes', () => {
     const gathered = loaded(shape);
     gathered.pacer.take(90, 0);
     expect(step(gathered, tick).filter((e) => e.kind !== 'publish')).toEqual([{ kind: 'wait', ms: 150 }]);
-    // Runs started before the patch create what 100 ms of the rate gives.
-    const before = loaded(shape);
-    before.run.batchedHeirs = false;
-    before.pacer.take(90, 0);
-    expect(step(before, tick)).toMatchObject([{ kind: 'create', batch: { length: 10 } }]);
+    gathered.clock.observe(150);
+    expect(step(gathered, tick)).toMatchObject([{ kind: 'create', batch: { length: 25 } }]);
   });
 
   it('a run that took predictions over waits for them in batches per step, their waits not taken as latencies', () => {

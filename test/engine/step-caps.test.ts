@@ -13,6 +13,7 @@ import { step } from '../../workflows/reducer/step.ts';
 import { Notices } from '../../workflows/state/notices.ts';
 import {
   createdOutcome,
+  finishedOne,
   flightsOf,
   jobsOf,
   kinds,
@@ -92,10 +93,7 @@ describe('step: spend caps', () => {
     });
     const [a, b, c] = flightsOf([finish!]);
     const paid = STILL_USD - 10_000; // the service charged less than the worst case
-    const done = (flight: typeof a) =>
-      capsNotes(
-        step(m, { kind: 'finished', flight: flight!, resumed: false, result: succeeded(paid, 2_000) }),
-      );
+    const done = (flight: typeof a) => capsNotes(step(m, finishedOne(flight!, succeeded(paid, 2_000))));
     m.clock.observe(2_000);
     expect(done(a)).toEqual([{ kind: 'spent', spent: { I4: paid } }]);
     // Within the second, with one still in flight: kept for later.

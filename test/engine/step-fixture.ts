@@ -10,7 +10,7 @@ import { CampaignClock } from '../../workflows/clock.ts';
 import { rollOverAt } from '../../workflows/decide.ts';
 import { Pacer } from '../../workflows/pacer.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Tick } from '../../workflows/reducer/events.ts';
+import type { CampaignEvent, Tick } from '../../workflows/reducer/events.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
 import { RunState } from '../../workflows/run-state.ts';
 
@@ -116,9 +116,12 @@ export function succeeded(usd: number, at = 1_000, heir: CreateOutcome | null = 
 
 export const kinds = (effects: readonly Effect[]) => effects.map((effect) => effect.kind);
 
-/** The flights of `finish` and `finish-batch` effects, in order. */
+/** The flights of `finish-batch` effects, in order. */
 export function flightsOf(effects: readonly Effect[]): InFlightJob[] {
-  return effects.flatMap((effect) =>
-    effect.kind === 'finish' ? [effect.flight] : effect.kind === 'finish-batch' ? [...effect.flights] : [],
-  );
+  return effects.flatMap((effect) => (effect.kind === 'finish-batch' ? [...effect.flights] : []));
+}
+
+/** One prediction's batch reported it ended with `result`. */
+export function finishedOne(flight: InFlightJob, result: FinishResult): CampaignEvent {
+  return { kind: 'batch-finished', flights: [flight], results: [{ kind: 'finished', ...result }] };
 }

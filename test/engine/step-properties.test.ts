@@ -17,7 +17,7 @@ import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent } from '../../workflows/reducer/events.ts';
 import { lostOf } from '../../workflows/reducer/jobs.ts';
 import { step } from '../../workflows/reducer/step.ts';
-import { CLIP_USD, createdOutcome, jobsOf, modelOf, STILL_USD, tick } from './step-fixture.ts';
+import { CLIP_USD, createdOutcome, finishedOne, jobsOf, modelOf, STILL_USD, tick } from './step-fixture.ts';
 
 const LOST_KINDS: FailureKind[] = [
   'finish_gave_up',
@@ -63,11 +63,10 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
         for (const pending of effect.batch) hold(pending);
         creates.push(effect.batch);
       }
-      if (effect.kind === 'finish') {
-        if (effect.flight.heir) hold(effect.flight.heir);
-        finishes.push(effect.flight);
+      if (effect.kind === 'finish-batch') {
+        for (const flight of effect.flights) if (flight.heir) hold(flight.heir);
+        finishes.push(...effect.flights);
       }
-      if (effect.kind === 'finish-batch') finishes.push(...effect.flights);
       if (effect.kind === 'complete' || effect.kind === 'roll-over') done = true;
     }
   }
@@ -123,7 +122,7 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     if (choice % 7 === 0) {
       if (flight.heir) busy.delete(flight.heir.job.i);
       const kind = LOST_KINDS[choice % LOST_KINDS.length]!;
-      apply({ kind: 'finish-lost', flight, lost: lostOf(kind, kind) });
+      apply({ kind: 'batch-lost', flights: [flight], lost: lostOf(kind, kind) });
       return;
     }
     const failed = choice % 5 === 0;
@@ -136,7 +135,7 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     const heir = flight.heir && (choice % 3 === 0 ? null : outcomeOf(flight.heir.job, 3));
     if (flight.heir && heir?.kind !== 'created') busy.delete(flight.heir.job.i);
     if (heir?.kind === 'skipped') busy.delete(heir.i);
-    apply({ kind: 'finished', flight, resumed: false, result: { outcome, heir, waitedMs: 100, at } });
+    apply(finishedOne(flight, { outcome, heir, waitedMs: 100, at }));
   }
 
   return { m, plan, creates, finishes, saved, apply, answerCreate, answerFinish, isDone: () => done };

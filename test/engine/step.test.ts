@@ -13,6 +13,7 @@ import { step } from '../../workflows/reducer/step.ts';
 import {
   CLIP_USD,
   createdOutcome,
+  finishedOne,
   flightsOf,
   jobsOf,
   kinds,
@@ -69,10 +70,10 @@ describe('step: creating', () => {
     expect(m.run.creating).toBe(0);
   });
 
-  it('window-bound: each created job names the next waiting job as its heir', () => {
+  it('window-bound: each created job names the next waiting job as its heir, all in one finish', () => {
     const m = loaded({ stills: 4, concurrency: 2, limits: { createsPerSecond: 100, maxInFlight: 50 } });
     const effects = createAll(m);
-    expect(kinds(effects)).toEqual(['finish', 'finish']);
+    expect(kinds(effects)).toEqual(['finish-batch']);
     expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir?.job.name])).toEqual([
       ['still-0', 'still-2'],
       ['still-1', 'still-3'],
@@ -84,12 +85,7 @@ describe('step: creating', () => {
     const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
     const [first] = flightsOf(createAll(m));
     const tokens = m.pacer.available(1_000);
-    const effects = step(m, {
-      kind: 'finished',
-      flight: first!,
-      resumed: false,
-      result: succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000)),
-    });
+    const effects = step(m, finishedOne(first!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
     expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir?.job.name])).toEqual([
       ['still-1', 'still-2'],
     ]);
@@ -140,9 +136,8 @@ describe('step: creating', () => {
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
   });
 
-  it('since the reread patch, limits a 429 made stale are read a second after the last read, not five', () => {
+  it('limits a 429 made stale are read a second after the last read', () => {
     const m = loaded({ stills: 2 });
-    m.run.limitsRefreshMs = LIMITS_REREAD_MS; // what campaign.ts sets with patched('limits-reread-after-1s')
     const [create] = step(m, tick);
     step(m, {
       kind: 'created',
@@ -164,9 +159,8 @@ describe('step: creating', () => {
 
 describe('step: creates never sent are not paced', () => {
   /** Four stills submitted at 0 (10 tokens a second: 6 left), answered with `outcomes`. */
-  function answered(refunds: boolean, outcomes: (i: number) => CreateOutcome, pausedFor = 0): Model {
+  function answered(outcomes: (i: number) => CreateOutcome, pausedFor = 0): Model {
     const m = loaded({ stills: 4 });
-    m.run.refundsUnsent = refunds;
     const [create] = step(m, tick);
     if (create?.kind !== 'create') throw new Error('expected a create');
     if (pausedFor > 0) m.pacer.pauseUntil(pausedFor, 0);
@@ -181,16 +175,15 @@ describe('step: creates never sent are not paced', () => {
   const skipped = (i: number): CreateOutcome => ({ kind: 'skipped', i, reason: 'parent refused' });
 
   it.each([
-    ['cached jobs (a re-run walking recorded ones) give their tokens back', true, cached, 10],
-    ['skipped jobs give theirs back', true, skipped, 10],
-    ['created jobs keep them spent', true, createdOutcome, 6],
-    ['a run started before the change (no patch marker) keeps them spent', false, cached, 6],
-  ])('%s', (_, refunds, outcome, tokens) => {
-    expect(answered(refunds, outcome).pacer.available(0)).toBe(tokens);
+    ['cached jobs (a re-run walking recorded ones) give their tokens back', cached, 10],
+    ['skipped jobs give theirs back', skipped, 10],
+    ['created jobs keep them spent', createdOutcome, 6],
+  ])('%s', (_, outcome, tokens) => {
+    expect(answered(outcome).pacer.available(0)).toBe(tokens);
   });
 
   it('gives nothing back while a Retry-After pause holds creates', () => {
-    const m = answered(true, cached, 2_000);
+    const m = answered(cached, 2_000);
     expect(m.pacer.available(0)).toBe(0);
     expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(2_000);
   });
@@ -201,7 +194,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
   function lostWith(kind: FailureKind) {
     const m = loaded({ stills: 1, retries: 1 });
     const [flight] = flightsOf(createAll(m));
-    step(m, { kind: 'finish-lost', flight: flight!, lost: lostOf(kind, `because ${kind}`) });
+    step(m, { kind: 'batch-lost', flights: [flight!], lost: lostOf(kind, `because ${kind}`) });
     const counts = m.jobs.counts[0]!;
     return {
       stop: m.jobs.stopReason,
@@ -317,12 +310,7 @@ describe('step: budget, ending, cancel', () => {
     const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
     const [flight] = flightsOf(createAll(m));
     step(m, { kind: 'cancel-requested' });
-    const effects = step(m, {
-      kind: 'finished',
-      flight: flight!,
-      resumed: false,
-      result: succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000)),
-    });
+    const effects = step(m, finishedOne(flight!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
     expect(effects).toEqual([]);
     expect(m.run.chaining).toBe(0);
     expect(m.jobs.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });

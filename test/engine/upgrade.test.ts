@@ -94,7 +94,7 @@ describe('an upgrade', () => {
       .fetchHistory();
     const last = history.events?.at(-1)?.workflowExecutionTerminatedEventAttributes;
     expect(last?.reason).toMatch(
-      /^continued from its records by mediaflow engine 2 \(this run was engine 1\)/,
+      new RegExp(`^continued from its records by mediaflow engine ${ENGINE} \\(this run was engine 1\\)`),
     );
     // `status` and every other client read the campaign's latest run: the continued one.
     expect((await campaignProgress(h.temporal, plan.campaign)).progress.outcome).toBe('completed');

@@ -1,6 +1,6 @@
 /**
  * Finish batches (docs/engine.md, "Batched finishes" and "The ceiling"): the predictions of one
- * step waited for by one finishPredictions, heirs included (batchedHeirs). How a batch is formed,
+ * step waited for by one finishPredictions, heirs included. How a batch is formed,
  * and what a batch that reports after the cancel still holds; jobs.ts takes their reports.
  */
 import type { FinishBatchItem } from '../../contract/activities.ts';
@@ -18,7 +18,7 @@ export function finishBatches(m: Model, flights: readonly InFlightJob[], resumed
   }));
 }
 
-/** Predictions an earlier run handed over (batchedHeirs): waited for in batches, per step. */
+/** Predictions an earlier run handed over: waited for in batches, per step. */
 export function resumedBatches(m: Model, flights: readonly InFlightJob[]): Effect[] {
   return finishBatches(m, flights, true);
 }

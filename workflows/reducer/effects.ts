@@ -28,13 +28,11 @@ export type Effect =
    * `reconcileSince`: after an outage, what was made since then is adopted first (outage.ts).
    */
   | { readonly kind: 'create'; readonly batch: readonly PendingJob[]; readonly reconcileSince?: number }
-  /** Wait for one prediction, save it and create its heir (finishPrediction); answers `finished`. */
-  | { readonly kind: 'finish'; readonly flight: InFlightJob; readonly resumed: boolean }
-  /** Wait for these predictions of one step, none naming an heir (finishPredictions). */
+  /** Wait for these predictions of one step and create their heirs (finishPredictions); answers `batch-finished`. */
   | {
       readonly kind: 'finish-batch';
       readonly flights: readonly InFlightJob[];
-      /** Handed over from an earlier run (batchedHeirs): a killed worker may have left partial files. */
+      /** Handed over from an earlier run: a killed worker may have left partial files. */
       readonly resumed?: true;
     }
   /** The loop reads the service's limits, and waits for them; answers `limits-read`. */

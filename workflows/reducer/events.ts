@@ -3,7 +3,7 @@
  * signal, update and timer of the workflow becomes one of these, and nothing else moves the
  * campaign. Plain data: a test builds them by hand.
  */
-import type { CreateOutcome, FinishBatchItem, FinishResult } from '../../contract/activities.ts';
+import type { CreateOutcome, FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
 import type { CapAlert } from '../../contract/caps.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
@@ -49,16 +49,7 @@ export type CampaignEvent =
       readonly outcomes: readonly CreateOutcome[];
     }
   | { readonly kind: 'create-lost'; readonly batch: readonly PendingJob[]; readonly lost: Lost | null }
-  /** One prediction waited for, saved, and its heir's create tried (finishPrediction). */
-  | {
-      readonly kind: 'finished';
-      readonly flight: InFlightJob;
-      readonly resumed: boolean;
-      readonly result: FinishResult;
-    }
-  /** `lost` null: the activity was canceled with the campaign. */
-  | { readonly kind: 'finish-lost'; readonly flight: InFlightJob; readonly lost: Lost | null }
-  /** The predictions of one step of a create batch (finishPredictions), one result each. */
+  /** The predictions of one step (finishPredictions), one result each, heirs' creates included. */
   | {
       readonly kind: 'batch-finished';
       readonly flights: readonly InFlightJob[];
@@ -66,6 +57,7 @@ export type CampaignEvent =
       readonly resumed?: true;
       readonly results: readonly FinishBatchItem[];
     }
+  /** `lost` null: the activity was canceled with the campaign. */
   | { readonly kind: 'batch-lost'; readonly flights: readonly InFlightJob[]; readonly lost: Lost | null }
   /** The service's limits as read (readServiceLimits). */
   | { readonly kind: 'limits-read'; readonly limits: ServiceLimits }

@@ -4,12 +4,7 @@
  * an ended one hands its slot to its heir, and a failure takes the effect the failure policy
  * (contract/failure-policy.ts) gives it. Pure decisions over the model: step.ts routes the events.
  */
-import type {
-  CreateOutcome,
-  FinishBatchItem,
-  FinishOutcome,
-  FinishResult,
-} from '../../contract/activities.ts';
+import type { CreateOutcome, FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
@@ -31,17 +26,11 @@ export function mayName({ jobs, run }: Model): boolean {
   });
 }
 
-/** Waits for a prediction (with its heir, if named): the finish activity. */
-export function finish(m: Model, flight: InFlightJob, resumed: boolean): Effect {
-  if (flight.heir) m.run.chaining++;
-  return { kind: 'finish', flight, resumed };
-}
-
 /**
- * A job's create outcome (of a batch, or an heir's inside a finish). With `unpaired`, a created
- * job that names no heir is left there to be finished with others of its batch.
+ * A job's create outcome (of a batch, or an heir's inside a finish): a created job is left in
+ * `unpaired`, to be finished with the others of its batch (docs/engine.md, "The ceiling").
  */
-export function onCreate(m: Model, outcome: CreateOutcome, unpaired?: InFlightJob[]): Effect[] {
+function onCreate(m: Model, outcome: CreateOutcome, unpaired: InFlightJob[]): Effect[] {
   if (outcome.kind === 'unavailable') return serviceDown(m, outcome);
   return [...serviceAnswered(m, outcome), ...answered(m, outcome, unpaired)];
 }
@@ -49,7 +38,7 @@ export function onCreate(m: Model, outcome: CreateOutcome, unpaired?: InFlightJo
 function answered(
   m: Model,
   outcome: Exclude<CreateOutcome, { kind: 'unavailable' }>,
-  unpaired?: InFlightJob[],
+  unpaired: InFlightJob[],
 ): Effect[] {
   const { jobs, run, clock, pacer } = m;
   switch (outcome.kind) {
@@ -60,11 +49,8 @@ function answered(
       const pending = jobs.pendingOf(outcome.i);
       const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
       const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir, ...paid };
-      if ((heir === null || m.run.batchedHeirs) && unpaired) {
-        unpaired.push(flight);
-        return [];
-      }
-      return [finish(m, flight, false)];
+      unpaired.push(flight);
+      return [];
     }
     case 'cached':
       jobs.onCached(outcome.i, outcome);
@@ -107,10 +93,9 @@ function answered(
 export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] {
   m.run.creating--;
   if (m.run.cancelled) return [];
-  if (m.run.refundsUnsent) {
-    const unsent = outcomes.filter((outcome) => outcome.kind === 'cached' || outcome.kind === 'skipped');
-    if (unsent.length > 0) m.pacer.giveBack(unsent.length, m.clock.now());
-  }
+  // Creates never sent (cached, skipped) give their pacer tokens back.
+  const unsent = outcomes.filter((outcome) => outcome.kind === 'cached' || outcome.kind === 'skipped');
+  if (unsent.length > 0) m.pacer.giveBack(unsent.length, m.clock.now());
   const unpaired: InFlightJob[] = [];
   const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
   return [...effects, ...finishBatches(m, unpaired)];
@@ -127,49 +112,22 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
   return [];
 }
 
-/** One prediction ended (finishPrediction): its outcome, then its heir takes the slot. */
-export function finished(m: Model, flight: InFlightJob, resumed: boolean, result: FinishResult): Effect[] {
-  const { pending, heir } = flight;
-  const { jobs, run, clock } = m;
-  if (heir) run.chaining--;
-  clock.observe(result.at);
-  if (run.cancelled) {
-    if (heir && result.heir?.kind === 'created') jobs.onCanceledHeir(heir);
-    return [];
-  }
-  const effects = ended(m, pending, result.outcome, resumed ? null : result.waitedMs);
-  if (!heir) return effects;
-  return [...effects, ...handOver(m, flight, result.heir)];
-}
-
 /**
  * A prediction that named an heir ended: the heir takes its slot. The heir's create spent a token
- * of the service's rate; an heir not tried waits its turn. With `unpaired`, an heir created is
- * left there to be finished in a batch (batchedHeirs).
+ * of the service's rate; an heir not tried waits its turn. An heir created is left in `unpaired`,
+ * to be finished in a batch.
  */
 function handOver(
   m: Model,
   flight: InFlightJob,
   heirOutcome: CreateOutcome | null,
-  unpaired?: InFlightJob[],
+  unpaired: InFlightJob[],
 ): Effect[] {
   const { jobs, clock, pacer } = m;
   jobs.promoteHeir(flight.pending.job.i);
   if (heirOutcome?.kind === 'created') pacer.take(1, clock.now());
   if (heirOutcome) return onCreate(m, heirOutcome, unpaired);
   if (flight.heir) jobs.onRetry(flight.heir.job.i);
-  return [];
-}
-
-/** A finish failed for good; whether its heir was created is unknown: it is created again under the same key. */
-export function finishLost(m: Model, flight: InFlightJob, lost: Lost | null): Effect[] {
-  const { pending, heir } = flight;
-  if (heir) m.run.chaining--;
-  if (m.run.cancelled || lost === null) return [];
-  jobLost(m, pending.job.i, lost);
-  if (!heir) return [];
-  m.jobs.promoteHeir(pending.job.i);
-  m.jobs.onRetry(heir.job.i);
   return [];
 }
 
@@ -194,7 +152,7 @@ export function batchFinished(
     if (result.kind === 'stopped') {
       jobLost(m, flight.pending.job.i, lostOf(result.failure, result.message));
       // Whether its heir was created is unknown: it is created again under the same key.
-      if (flight.heir) effects.push(...handOver(m, flight, null));
+      if (flight.heir) effects.push(...handOver(m, flight, null, unfinished));
       continue;
     }
     m.clock.observe(result.at);
@@ -213,7 +171,7 @@ export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost 
   if (m.run.cancelled || lost === null) return [];
   for (const flight of flights) {
     jobLost(m, flight.pending.job.i, lost);
-    if (flight.heir) handOver(m, flight, null);
+    if (flight.heir) handOver(m, flight, null, []);
   }
   return [];
 }

@@ -19,7 +19,7 @@ function situation(m: Model, tick: Tick): Situation {
   const { jobs, run, pacer, clock, rollOverLimit } = m;
   const now = clock.now();
   const rate = jobs.limits.createsPerSecond;
-  const minBatch = run.batchedHeirs && mayName(m) ? batchWorth(rate, HEIR_BATCH_MS) : batchWorth(rate);
+  const minBatch = mayName(m) ? batchWorth(rate, HEIR_BATCH_MS) : batchWorth(rate);
   return {
     done: jobs.isDone(),
     draining: run.draining,
@@ -32,7 +32,6 @@ function situation(m: Model, tick: Tick): Situation {
     wanted: jobs.wanted(),
     limitsStale: run.limitsStale,
     msSinceLimitsRead: now - run.limitsReadAt,
-    limitsRefreshMs: run.limitsRefreshMs,
     tokens: pacer.available(now),
     msUntilToken: pacer.msUntilNext(now),
     minBatch,

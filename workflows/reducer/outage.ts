@@ -4,6 +4,7 @@
  * created ends the pause. Said in the log once per pause, and in the progress (`paused`).
  */
 import type { CreateOutcome } from '../../contract/activities.ts';
+import { LIMITS_REREAD_MS } from '../decide.ts';
 import type { OutageNow } from '../outage.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
@@ -18,12 +19,12 @@ export function serviceDown(m: Model, outcome: Unavailable): Effect[] {
 
 /**
  * The limits could not be read (a read of the loop, which waits for it): creates pause, and the
- * next read is due when the pause ends (decide.ts reads stale limits limitsRefreshMs after the last).
+ * next read is due when the pause ends (decide.ts reads stale limits LIMITS_REREAD_MS after the last).
  */
 export function limitsUnavailable(m: Model, reason: string): Effect[] {
   const pause = m.run.outage.down(null, reason, null, m.clock.now());
   const until = m.run.outage.current?.until ?? m.clock.now();
-  m.run.limitsReadAt = until - m.run.limitsRefreshMs;
+  m.run.limitsReadAt = until - LIMITS_REREAD_MS;
   return paused(m, pause);
 }
 

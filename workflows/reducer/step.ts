@@ -13,7 +13,7 @@ import { capAlerted, capsGranted, withCaps } from './caps.ts';
 import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { shareTaken } from './governor.ts';
-import { batchFinished, batchLost, created, createLost, finish, finished, finishLost } from './jobs.ts';
+import { batchFinished, batchLost, created, createLost } from './jobs.ts';
 import type { Model } from './model.ts';
 import { jobsLoaded, limitsRead, next, publishing, pulsed, readLost } from './next.ts';
 import { noticed, notified, rearm } from './notify.ts';
@@ -33,10 +33,9 @@ function route(m: Model, event: CampaignEvent): Effect[] {
       // The others may have spent the service's one-second burst just now: a newcomer's own burst
       // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
       if (event.joinedOthers) m.pacer.pauseUntil(m.clock.now(), m.clock.now());
-      // With heirs in batches, what the last run handed over is finished in batches too: one
-      // activity per step, not one per prediction (up to C of them at every roll-over).
-      if (m.run.batchedHeirs) return resumedBatches(m, m.jobs.inFlight());
-      return m.jobs.inFlight().map((flight) => finish(m, flight, true));
+      // What the last run handed over is finished in batches: one activity per step, not one
+      // per prediction (up to C of them at every roll-over).
+      return resumedBatches(m, m.jobs.inFlight());
     case 'slept':
       m.clock.slept(event.from, event.ms);
       return [];
@@ -46,10 +45,6 @@ function route(m: Model, event: CampaignEvent): Effect[] {
       return reported(m, created(m, event.outcomes));
     case 'create-lost':
       return reported(m, createLost(m, event.batch, event.lost));
-    case 'finished':
-      return reported(m, finished(m, event.flight, event.resumed, event.result));
-    case 'finish-lost':
-      return reported(m, finishLost(m, event.flight, event.lost));
     case 'batch-finished':
       return reported(m, batchFinished(m, event.flights, event.results, event.resumed));
     case 'batch-lost':
