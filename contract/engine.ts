@@ -15,10 +15,11 @@ export const ENGINE = 3;
 /**
  * The task queue a worker of this generation polls for the queue the user named (`mediaflow`,
  * `mediaflow-<campaign>`, `--task-queue X`): `@` cannot occur in a campaign name, so two names
- * never meet in one queue.
+ * never meet in one queue. Generation 1 polled the named queue itself (the upgrade drill's older
+ * releases).
  */
-export function engineQueue(queue: string): string {
-  return `${queue}@e${ENGINE}`;
+export function engineQueue(queue: string, engine = ENGINE): string {
+  return engine === 1 ? queue : `${queue}@e${engine}`;
 }
 
 /** The generation a campaign's memo records; a memo without one was written by generation 1. */

@@ -5,6 +5,7 @@
  * server's wall for the same campaign, measured before, instead of running it first. `field`
  * also takes `--outage-s S` (default 180), `--fault-free-wall-s W` (skip its fault-free run), `--no-baseline`
  * (no fault-free run: the wall is not judged) and `--no-disk` (leave out the full disk).
+ * `upgrade` also takes `--release <commit>`: the older release (default: e004ccc, engine 1).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,7 @@ const { positionals, values } = parseArgs({
     'fault-free-wall-s': { type: 'string' },
     'no-disk': { type: 'boolean' },
     'no-baseline': { type: 'boolean' },
+    release: { type: 'string' },
   },
 });
 const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
@@ -45,7 +47,7 @@ const DRILLS: Record<string, () => Promise<DrillReport>> = {
   'scale-out': () => scaleOutDrill({ jobs, seed }),
   cluster: () =>
     clusterDrill({ jobs, seed, ...(devWallS === undefined ? {} : { devServerWallMs: devWallS * 1000 }) }),
-  upgrade: () => upgradeDrill({ jobs, seed }),
+  upgrade: () => upgradeDrill({ jobs, seed, ...(values.release && { release: values.release }) }),
   field: () => {
     const outageS = number(values['outage-s']);
     const faultFreeS = number(values['fault-free-wall-s']);

@@ -21,6 +21,8 @@ import { type Check, check } from './report.ts';
 import { checkFiles, readManifest } from './verify.ts';
 
 export interface UpgradeFacts {
+  /** The older release's engine generation. */
+  oldEngine: number;
   oldStart: WorkflowExecutionDescription;
   newStart: WorkflowExecutionDescription;
   /** Exit codes of the old CLI's two `approve` commands. */
@@ -137,9 +139,9 @@ export async function upgradeChecks(
   };
   const checks = [
     check(
-      'the previous release (engine 1) ran the campaign, two stills approved with its CLI, stopped with predictions in flight',
-      facts.oldStart.memo?.engine === undefined &&
-        facts.oldStart.taskQueue === stack.queueName &&
+      `the previous release (engine ${facts.oldEngine}) ran the campaign, two stills approved with its CLI, stopped with predictions in flight`,
+      facts.oldStart.memo?.engine === (facts.oldEngine === 1 ? undefined : facts.oldEngine) &&
+        facts.oldStart.taskQueue === engineQueue(stack.queueName, facts.oldEngine) &&
         facts.oldApprovals.every((code) => code === 0) &&
         clipsAtStop > 0 &&
         inFlight.length > 0,
@@ -194,7 +196,7 @@ export async function upgradeChecks(
     ),
     check(
       "the old run's history ends with the continued-from-its-records termination",
-      reason === continuedReason(1),
+      reason === continuedReason(facts.oldEngine),
       `last event: ${reason === null ? 'not a termination' : `terminated, "${reason}"`}`,
     ),
     check(

@@ -36,6 +36,8 @@ export interface UpgradeDrillOptions {
   /** Planned jobs: three reviewed hero pairs plus unreviewed pairs (default 300). */
   jobs?: number;
   seed?: number;
+  /** The older release's commit (default PREVIOUS_RELEASE). */
+  release?: string;
   concurrency?: number;
   timeoutMs?: number;
 }
@@ -44,7 +46,7 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
   const pairs = Math.max(1, Math.ceil(((opts.jobs ?? 300) - 2 * HEROES.length) / 2));
   const params = {
     jobs: 2 * (pairs + HEROES.length),
-    release: PREVIOUS_RELEASE,
+    release: opts.release ?? PREVIOUS_RELEASE,
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     // Hero clips take longest, so the approved heroes' clips are still running at the stop.
     latencyMs: { I1: 1_500, I4: 1_500, V4: 8_000, V6: 4_000 },
@@ -54,7 +56,7 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
   const timeoutMs = opts.timeoutMs ?? 15 * 60_000;
   const loadAtStart = os.loadavg()[0];
   const started = Date.now();
-  const release = await checkoutRelease(PREVIOUS_RELEASE);
+  const release = await checkoutRelease(params.release);
   // The checkout goes with the drill, whether the stack starts or not.
   const stack = await startStack({
     workers: 0,
@@ -154,6 +156,7 @@ export async function upgradeDrill(opts: UpgradeDrillOptions = {}): Promise<Dril
     const upgradePhaseMs = Date.now() - upgradeStarted;
 
     const { checks, numbers } = await upgradeChecks(stack, plan, {
+      oldEngine: release.engine,
       oldStart,
       newStart,
       oldApprovals,

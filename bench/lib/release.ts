@@ -5,7 +5,7 @@
  * bin/mediaflow.js runs TypeScript through tsx, so no install and no network are needed.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ export interface Release {
   readonly dir: string;
   /** Its `mediaflow` executable. */
   readonly bin: string;
+  /** Its engine generation (contract/engine.ts; 1 before generations were recorded). */
+  readonly engine: number;
   remove(): Promise<void>;
 }
 
@@ -38,5 +40,7 @@ export async function checkoutRelease(commit: string): Promise<Release> {
     await remove();
     throw error;
   }
-  return { commit, dir, bin: join(dir, 'bin/mediaflow.js'), remove };
+  const source = await readFile(join(dir, 'contract/engine.ts'), 'utf8').catch(() => '');
+  const engine = Number(/export const ENGINE = (\d+);/.exec(source)?.[1] ?? 1);
+  return { commit, dir, bin: join(dir, 'bin/mediaflow.js'), engine, remove };
 }
