@@ -71,6 +71,21 @@ export async function capsRunning(client: Client, key: string): Promise<boolean>
  * uncapped, its caps left behind on a ledger no worker serves. Engine 1 had no caps.
  */
 async function adoptOlderLedger(client: Client, key: string): Promise<void> {
+  const checked = adoptionChecked.get(client) ?? new Set<string>();
+  adoptionChecked.set(client, checked);
+  if (checked.has(key)) return;
+  await adoptFromOlder(client, key);
+  checked.add(key);
+}
+
+/**
+ * Keys this client has looked for an older ledger of: an upgrade is adopted once, and `caps set`
+ * reads the ledger every 250 ms while it waits for it to answer (each read would describe the
+ * older ledger's id again).
+ */
+const adoptionChecked = new WeakMap<Client, Set<string>>();
+
+async function adoptFromOlder(client: Client, key: string): Promise<void> {
   for (let engine = ENGINE - 1; engine >= 2; engine--) {
     const older = client.workflow.getHandle(capsWorkflowId(key, engine));
     let memo: unknown;

@@ -1,8 +1,9 @@
 /**
  * Finishes one prediction of a batch (batch.ts, the activity): waits for it, creates its heir (the
- * next job, when the workflow named one) the moment it ends, then saves its output. Safe to run again after a crash at any point: a
- * job already in the manifest is not downloaded twice, a half-downloaded file never replaces a
- * good one, and an heir an earlier attempt may have created is looked for before it is created.
+ * next job, when the workflow named one) the moment it ends, then saves its output. Safe to run
+ * again after a crash at any point: a job already in the manifest is not downloaded twice, a
+ * half-downloaded file never replaces a good one, and an heir an earlier attempt may have created
+ * is looked for before it is created.
  */
 import { ServiceError } from '../../api/client/index.ts';
 import { formatUsd } from '../../api/money.ts';
