@@ -29,6 +29,7 @@ export const UNIT = [
   'test/engine/governor-shares.test.ts',
   'test/engine/key-fingerprint.test.ts',
   'test/engine/notify-payload.test.ts',
+  'test/engine/pacer.test.ts',
   'test/engine/provenance-png.test.ts',
   'test/engine/published-attributes.test.ts',
   'test/engine/review-rules.test.ts',

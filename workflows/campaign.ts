@@ -24,21 +24,21 @@ import { readServiceLimits } from './activities.ts';
 import { CampaignState } from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
 import { capsLinkOf } from './caps/link.ts';
-import { CampaignClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
 import { progressQuery } from './messages.ts';
-import { Pacer } from './pacer.ts';
+import { bucket } from './pacer.ts';
 import { progressOf } from './progress.ts';
 import { startPulse } from './pulse.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
-import { RunState } from './run-state.ts';
+import { runState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
-import { Notices } from './state/notices.ts';
+import { carry as carryNotices, notices } from './state/notices.ts';
 import { READ_LIMITS_SUMMARY } from './summaries.ts';
 import { sweepAtEnd } from './sweep.ts';
 
@@ -49,7 +49,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       : null;
   // Seeded from history (the execution's start event, or the clock carried over), never from the
   // first task's time, which is what runStartTime and Date.now() read.
-  const clock = new CampaignClock(input.carried?.clock ?? workflowInfo().startTime.getTime());
+  const clock: Clock = { at: input.carried?.clock ?? workflowInfo().startTime.getTime() };
   const link = governorOf(input);
   const capsLink = capsLinkOf(input);
   const read =
@@ -60,21 +60,21 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const jobs = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits: share?.limits ?? read,
-    now: clock.now(), // the first run's start: for progress only (elapsed time, ETA)
-    clock: () => clock.now(),
+    now: clock.at, // the first run's start: for progress only (elapsed time, ETA)
+    clock: () => clock.at,
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
     ...(capsLink && { caps: { carried: input.carried?.caps } }),
   });
   const model: Model = {
     jobs,
-    run: new RunState(clock.now()),
-    pacer: new Pacer(jobs.limits.createsPerSecond, clock.now()),
+    run: runState(clock.at),
+    pacer: bucket(jobs.limits.createsPerSecond, clock.at),
     clock,
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
     // Runs a replacement worker replays within one task (decide.ts).
     rollOverLimit: rollOverAt(jobs.maxInFlight),
     searchable: attributes !== null,
-    ...(input.notify && input.notify.targets.length > 0 && { notices: new Notices(input.carried?.notices) }),
+    ...(input.notify && input.notify.targets.length > 0 && { notices: notices(input.carried?.notices) }),
   };
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));
@@ -107,8 +107,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       ...input,
       carried: {
         ...jobs.carry(),
-        clock: clock.now(),
-        ...(model.notices && { notices: model.notices.carry() }),
+        clock: clock.at,
+        ...(model.notices && { notices: carryNotices(model.notices) }),
       },
     });
   }

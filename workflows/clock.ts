@@ -11,26 +11,19 @@
  * This clock moves only with facts the history records: the execution's start event (or the
  * reading carried over by continue-as-new), the worker times that activity results carry, and the
  * timers the workflow itself slept through. A replay sees the same
- * facts in the same order, so it makes the same decisions.
+ * facts in the same order, so it makes the same decisions. Plain data in the reducer's state.
  */
-export class CampaignClock {
-  private at: number;
+export interface Clock {
+  /** Campaign time now, ms since the epoch. */
+  at: number;
+}
 
-  constructor(at: number) {
-    this.at = at;
-  }
+/** A time some activity result reports (worker clocks: the latest one wins). */
+export function observe(clock: Clock, at: number): void {
+  if (at > clock.at) clock.at = at;
+}
 
-  now(): number {
-    return this.at;
-  }
-
-  /** A time some activity result reports (worker clocks: the latest one wins). */
-  observe(at: number): void {
-    if (at > this.at) this.at = at;
-  }
-
-  /** A timer of `ms`, started when the clock read `from`, has fired. */
-  slept(from: number, ms: number): void {
-    this.observe(from + ms);
-  }
+/** A timer of `ms`, started when the clock read `from`, has fired. */
+export function slept(clock: Clock, from: number, ms: number): void {
+  observe(clock, from + ms);
 }

@@ -133,7 +133,7 @@ export function executor(
 
   /** The memo's progress, and the search attributes that changed since last written. */
   function publish(indexed: boolean): void {
-    const progress = progressOf(model, input.campaign, clock.now());
+    const progress = progressOf(model, input.campaign, clock.at);
     upsertMemo({ progress });
     if (!indexed || !attributes) return;
     const changed = attributes.changed(progress);
@@ -222,7 +222,7 @@ export function executor(
       await condition(wake);
       return;
     }
-    const from = clock.now();
+    const from = clock.at;
     if (!(await condition(wake, ms))) dispatch({ kind: 'slept', from, ms });
   }
 

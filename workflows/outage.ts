@@ -21,46 +21,63 @@ export interface OutageNow {
   readonly pauses: number;
 }
 
-export class Outage {
-  current: OutageNow | null = null;
+/** The outage as state (plain data in RunState): what is in force and what was sent back meanwhile. */
+export interface Outage {
+  current: OutageNow | null;
   /**
    * Worker clock from which the creates of jobs sent back may have reached the service: their
    * next create adopts what was made since (reconcile.ts). Null once every one was sent again.
    */
-  reconcileSince: number | null = null;
-  private readonly sentBack = new Set<number>();
+  reconcileSince: number | null;
+  /** Jobs sent back unavailable and not settled since (at most the creates of one moment). */
+  sentBack: number[];
+}
 
-  /**
-   * Job `i` came back unavailable at `now` (null: a read of the limits did). Returns the pause to apply when this is news (the first
-   * failure, or a try after the last pause ended), null when the pause in force already covers it
-   * (the other batches that were under way when the service went down).
-   */
-  down(i: number | null, reason: string, sinceWorker: number | null, now: number): OutageNow | null {
-    // A read of the limits meets an outage too, and sends no job back (creates nothing).
-    if (i !== null) this.sentBack.add(i);
-    if (sinceWorker !== null) this.reconcileSince = Math.min(this.reconcileSince ?? sinceWorker, sinceWorker);
-    const was = this.current;
-    if (was !== null && now < was.until) {
-      this.current = { ...was, reason };
-      return null;
-    }
-    const pauses = (was?.pauses ?? 0) + 1;
-    const ms = Math.min(OUTAGE_MAX_PAUSE_MS, OUTAGE_FIRST_PAUSE_MS * 2 ** (pauses - 1));
-    this.current = { reason, since: was?.since ?? now, until: now + ms, pauses };
-    return this.current;
-  }
+export function noOutage(): Outage {
+  return { current: null, reconcileSince: null, sentBack: [] };
+}
 
-  /** Job `i`'s create settled otherwise (created, cached, refused…): no reconciling for it. */
-  settled(i: number): void {
-    if (this.sentBack.delete(i) && this.sentBack.size === 0) this.reconcileSince = null;
+/**
+ * Job `i` came back unavailable at `now` (null: a read of the limits did). Returns the pause to
+ * apply when this is news (the first failure, or a try after the last pause ended), null when the
+ * pause in force already covers it (the other batches that were under way when the service went
+ * down).
+ */
+export function down(
+  o: Outage,
+  i: number | null,
+  reason: string,
+  sinceWorker: number | null,
+  now: number,
+): OutageNow | null {
+  // A read of the limits meets an outage too, and sends no job back (creates nothing).
+  if (i !== null && !o.sentBack.includes(i)) o.sentBack.push(i);
+  if (sinceWorker !== null) o.reconcileSince = Math.min(o.reconcileSince ?? sinceWorker, sinceWorker);
+  const was = o.current;
+  if (was !== null && now < was.until) {
+    o.current = { ...was, reason };
+    return null;
   }
+  const pauses = (was?.pauses ?? 0) + 1;
+  const ms = Math.min(OUTAGE_MAX_PAUSE_MS, OUTAGE_FIRST_PAUSE_MS * 2 ** (pauses - 1));
+  o.current = { reason, since: was?.since ?? now, until: now + ms, pauses };
+  return o.current;
+}
 
-  /** The service created a prediction: the outage, if any, is over; returns it for the log. */
-  back(): OutageNow | null {
-    const ended = this.current;
-    this.current = null;
-    return ended;
-  }
+/** Job `i`'s create settled otherwise (created, cached, refused…): no reconciling for it. */
+export function settled(o: Outage, i: number): void {
+  if (o.sentBack.length === 0) return;
+  const at = o.sentBack.indexOf(i);
+  if (at < 0) return;
+  o.sentBack.splice(at, 1);
+  if (o.sentBack.length === 0) o.reconcileSince = null;
+}
+
+/** The service created a prediction: the outage, if any, is over; returns it for the log. */
+export function back(o: Outage): OutageNow | null {
+  const ended = o.current;
+  o.current = null;
+  return ended;
 }
 
 /** The progress to publish, naming the pause while one is in force (`status` shows it). */

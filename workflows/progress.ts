@@ -8,6 +8,7 @@ import type { CampaignProgress } from '../contract/campaign.ts';
 import { capLine } from '../contract/caps.ts';
 import { withPause } from './outage.ts';
 import type { Model } from './reducer/model.ts';
+import * as Notices from './state/notices.ts';
 
 /** The jobs' progress, the cap holding it, the notices' deliveries (when the campaign has targets) and the pause in force. */
 export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
@@ -15,6 +16,6 @@ export function progressOf(model: Model, campaign: string, now: number): Campaig
   const hold = model.jobs.caps?.hold;
   const held =
     hold && progress.outcome === 'running' ? { ...progress, cap_reached: capLine(hold) } : progress;
-  const told = model.notices ? { ...held, notifications: model.notices.tally() } : held;
+  const told = model.notices ? { ...held, notifications: Notices.tally(model.notices) } : held;
   return withPause(told, model.run.outage.current);
 }

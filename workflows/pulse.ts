@@ -19,7 +19,7 @@ export function startPulse(model: Model, executor: Executor): { stop(): void } {
   void (async () => {
     try {
       while (!stopped) {
-        const from = model.clock.now();
+        const from = model.clock.at;
         await sleep(PULSE_MS);
         if (!stopped) executor.dispatch({ kind: 'pulse', from, ms: PULSE_MS });
       }

@@ -77,14 +77,14 @@ export function reviewGates(model: Model, executor: Executor): void {
     for (;;) {
       await condition(() => jobs.gates.deadline() !== null);
       const due = jobs.gates.deadline()!;
-      const from = clock.now();
+      const from = clock.at;
       if (due > from) {
         const sooner = () => (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) < due;
         if (await condition(sooner, due - from)) continue;
         executor.dispatch({ kind: 'slept', from, ms: due - from });
       }
       executor.wake();
-      await condition(() => (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) > clock.now());
+      await condition(() => (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) > clock.at);
     }
   }
 }

@@ -1,51 +1,63 @@
 /**
  * What one workflow run has under way, apart from the jobs themselves (campaign-state.ts): the
  * activities it is waiting for, whether it is draining for continue-as-new, how fresh its view of
- * the service's limits is, and what of its progress was published. Plain deterministic code,
- * moved only by the reducer (reducer/step.ts).
+ * the service's limits is, and what of its progress was published. Plain data in the reducer's
+ * state, moved only by the reducer (reducer/step.ts).
  */
-import { Outage } from './outage.ts';
+import { noOutage, type Outage } from './outage.ts';
 
-export class RunState {
+export interface RunState {
   /** Create activities under way: their predictions must be known before a roll-over or cancel. */
-  creating = 0;
+  creating: number;
   /** Finishes that create an heir: cancel waits for them, so the claims log names every heir. */
-  chaining = 0;
-  cancelled = false;
+  chaining: number;
+  cancelled: boolean;
   /** The service's outage, if one is under way (outage.ts): creates pause, jobs wait. */
-  readonly outage = new Outage();
+  readonly outage: Outage;
   /** Set by a 429: the service's limits may have changed under us. */
-  limitsStale = false;
+  limitsStale: boolean;
   /** When the drain before continue-as-new began; null while running normally. */
-  drainingSince: number | null = null;
+  drainingSince: number | null;
   /** Activity reports taken so far, and how many of them the memo's progress includes. */
-  reports = 0;
-  publishedReports = -1;
-  /** Campaign clock when progress was last published in the memo, and in search attributes. */
-  publishedAt = Number.NEGATIVE_INFINITY;
-  indexedAt = Number.NEGATIVE_INFINITY;
-
+  reports: number;
+  publishedReports: number;
+  /** Campaign clock when progress was last published in the memo, and in search attributes (null: never). */
+  publishedAt: number | null;
+  indexedAt: number | null;
   /** Campaign clock when the limits were last read. */
-  public limitsReadAt: number;
+  limitsReadAt: number;
+}
 
-  constructor(limitsReadAt: number) {
-    this.limitsReadAt = limitsReadAt;
-  }
+export function runState(limitsReadAt: number): RunState {
+  return {
+    creating: 0,
+    chaining: 0,
+    cancelled: false,
+    outage: noOutage(),
+    limitsStale: false,
+    drainingSince: null,
+    reports: 0,
+    publishedReports: -1,
+    publishedAt: null,
+    indexedAt: null,
+    limitsReadAt,
+  };
+}
 
-  get draining(): boolean {
-    return this.drainingSince !== null;
-  }
+export function draining(run: RunState): boolean {
+  return run.drainingSince !== null;
+}
 
-  drainLeftMs(now: number, maxDrainMs: number): number {
-    return this.drainingSince === null ? 0 : this.drainingSince + maxDrainMs - now;
-  }
+export function drainLeftMs(run: RunState, now: number, maxDrainMs: number): number {
+  return run.drainingSince === null ? 0 : run.drainingSince + maxDrainMs - now;
+}
 
-  rateLimited(): void {
-    this.limitsStale = true;
-  }
+/** A 429: the service's limits may have changed under us. */
+export function rateLimited(run: RunState): void {
+  run.limitsStale = true;
+}
 
-  limitsRead(now: number): void {
-    this.limitsStale = false;
-    this.limitsReadAt = now;
-  }
+export function limitsRead(run: RunState, now: number): void {
+  run.limitsStale = false;
+  run.limitsReadAt = now;
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import { CampaignState } from '../../workflows/campaign-state.ts';
-import { CampaignClock } from '../../workflows/clock.ts';
-import { Pacer } from '../../workflows/pacer.ts';
 
 const steps: StepInfo[] = [
   { id: 'hero', model: 'I1', retries: 1, concurrency: null, jobCount: 3 },
@@ -205,44 +203,6 @@ describe('CampaignState', () => {
     expect(state.counts[0]!.canceled).toBe(3);
     expect(state.isDone()).toBe(true);
     expect(state.progress('c', 1).outcome).toBe('canceled');
-  });
-});
-
-describe('CampaignClock', () => {
-  it('moves only forward, with reported times and the timers slept', () => {
-    const clock = new CampaignClock(1_000);
-    clock.observe(900); // an older worker time: ignored
-    expect(clock.now()).toBe(1_000);
-    clock.observe(1_250);
-    clock.slept(1_250, 100);
-    expect(clock.now()).toBe(1_350);
-  });
-});
-
-describe('Pacer', () => {
-  it('allows one second of burst, then refills at the rate', () => {
-    const pacer = new Pacer(10, 0);
-    expect(pacer.available(0)).toBe(10);
-    pacer.take(10, 0);
-    expect(pacer.available(0)).toBe(0);
-    expect(pacer.msUntilNext(0)).toBe(100);
-    expect(pacer.available(500)).toBe(5);
-  });
-
-  it('reports a debt as nothing available, and waits until it is repaid', () => {
-    const pacer = new Pacer(10, 0);
-    // Heirs are charged after their creates: more can be taken than the bucket held.
-    pacer.take(15, 0);
-    expect(pacer.available(0)).toBe(0);
-    expect(pacer.msUntilNext(0)).toBe(600);
-    expect(pacer.available(600)).toBe(1);
-  });
-
-  it('waits out a Retry-After before refilling', () => {
-    const pacer = new Pacer(10, 0);
-    pacer.pauseUntil(2_000, 0);
-    expect(pacer.available(1_000)).toBe(0);
-    expect(pacer.available(2_500)).toBe(5);
   });
 });
 

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
+import * as Clock from '../../workflows/clock.ts';
+import * as Pacer from '../../workflows/pacer.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
 import { step } from '../../workflows/reducer/step.ts';
@@ -68,14 +70,14 @@ describe('step: heirs in batched finishes', () => {
   it('the batch reports: the heirs it created take the slots, paced, and go on in one batch naming the next', () => {
     const m = loaded(WINDOW_BOUND);
     const flights = flightsOf(createAll(m));
-    const tokens = m.pacer.available(2_000);
+    const tokens = Pacer.available(m.pacer, 2_000);
     const effects = step(m, { kind: 'batch-finished', flights, results: endedWithHeirs(flights) });
     expect(kinds(effects)).toEqual(['finish-batch']);
     expect(names(flightsOf(effects))).toEqual([
       ['still-2', 'still-4'],
       ['still-3', 'still-5'],
     ]);
-    expect(m.pacer.available(2_000)).toBe(tokens - 2);
+    expect(Pacer.available(m.pacer, 2_000)).toBe(tokens - 2);
     expect(m.jobs.spent).toBe(2 * STILL_USD);
     expect(m.jobs.counts[0]).toMatchObject({ succeeded: 2, created: 4 });
     expect(m.run.chaining).toBe(2);
@@ -143,9 +145,9 @@ describe('step: heirs in batched finishes', () => {
       limits: { createsPerSecond: 100, maxInFlight: 100 },
     };
     const gathered = loaded(shape);
-    gathered.pacer.take(90, 0);
+    Pacer.take(gathered.pacer, 90, 0);
     expect(step(gathered, tick).filter((e) => e.kind !== 'publish')).toEqual([{ kind: 'wait', ms: 150 }]);
-    gathered.clock.observe(150);
+    Clock.observe(gathered.clock, 150);
     expect(step(gathered, tick)).toMatchObject([{ kind: 'create', batch: { length: 25 } }]);
   });
 

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapHold } from '../../contract/caps.ts';
+import * as Clock from '../../workflows/clock.ts';
 import { progressOf } from '../../workflows/progress.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
 import { step } from '../../workflows/reducer/step.ts';
-import { Notices } from '../../workflows/state/notices.ts';
+import { notices } from '../../workflows/state/notices.ts';
 import {
   createdOutcome,
   finishedOne,
@@ -66,7 +67,7 @@ describe('step: spend caps', () => {
   });
 
   it('a held ask pauses the campaign with the cap in its progress, never stops it; a grant resumes it', () => {
-    const m = { ...loaded({ stills: 2, capped: true }), notices: new Notices() };
+    const m = { ...loaded({ stills: 2, capped: true }), notices: notices() };
     step(m, tick);
     expect(kinds(grant(m, 0, HOLD))).toEqual(['log']);
     const progress = progressOf(m, 'c', 0);
@@ -94,7 +95,7 @@ describe('step: spend caps', () => {
     const [a, b, c] = flightsOf([finish!]);
     const paid = STILL_USD - 10_000; // the service charged less than the worst case
     const done = (flight: typeof a) => capsNotes(step(m, finishedOne(flight!, succeeded(paid, 2_000))));
-    m.clock.observe(2_000);
+    Clock.observe(m.clock, 2_000);
     expect(done(a)).toEqual([{ kind: 'spent', spent: { I4: paid } }]);
     // Within the second, with one still in flight: kept for later.
     expect(done(b)).toEqual([]);
@@ -106,7 +107,7 @@ describe('step: spend caps', () => {
   });
 
   it('an alert becomes a cap.threshold notice to the campaign targets, under the alert id', () => {
-    const m = { ...loaded({ stills: 1, capped: true }), notices: new Notices() };
+    const m = { ...loaded({ stills: 1, capped: true }), notices: notices() };
     const alert = {
       cap: 'daily' as const,
       model: null,

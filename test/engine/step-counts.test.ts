@@ -48,7 +48,7 @@ class Drive {
       const wait = effects.find((e) => e.kind === 'wait');
       if (wait?.kind === 'wait' && wait.ms === null && effects.length <= 2) return this;
       if (wait?.kind === 'wait' && wait.ms !== null)
-        this.send({ kind: 'slept', from: this.m.clock.now(), ms: wait.ms });
+        this.send({ kind: 'slept', from: this.m.clock.at, ms: wait.ms });
     }
     throw new Error('the campaign never settled');
   }

@@ -6,13 +6,13 @@ import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
 import type { RefusalRule } from '../../plan/refusal.ts';
 import { CampaignState } from '../../workflows/campaign-state.ts';
-import { CampaignClock } from '../../workflows/clock.ts';
+import type { Clock } from '../../workflows/clock.ts';
 import { rollOverAt } from '../../workflows/decide.ts';
-import { Pacer } from '../../workflows/pacer.ts';
+import { bucket } from '../../workflows/pacer.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent, Tick } from '../../workflows/reducer/events.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
-import { RunState } from '../../workflows/run-state.ts';
+import { runState } from '../../workflows/run-state.ts';
 
 export const STILL_USD = 40_000;
 export const CLIP_USD = 250_000;
@@ -76,19 +76,19 @@ export function modelOf(shape: Shape): Model {
       ? [{ id: 'clip', model: 'V4' as const, retries: 0, concurrency: null, jobCount: shape.stills, from: 0 }]
       : []),
   ];
-  const clock = new CampaignClock(0);
+  const clock: Clock = { at: 0 };
   const limits = shape.limits ?? { createsPerSecond: 10, maxInFlight: 50 };
   const jobs = new CampaignState(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
     limits,
     now: 0,
-    clock: () => clock.now(),
+    clock: () => clock.at,
     longestChainsFirst: shape.chained ?? false,
     ...(shape.capped && { caps: {} }),
   });
   return {
     jobs,
-    run: new RunState(0),
-    pacer: new Pacer(limits.createsPerSecond, 0),
+    run: runState(0),
+    pacer: bucket(limits.createsPerSecond, 0),
     clock,
     governed: shape.governed ? { concurrency: shape.concurrency ?? 50, reportedNeed: null } : null,
     rollOverLimit: rollOverAt(jobs.maxInFlight),

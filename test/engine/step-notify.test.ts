@@ -12,7 +12,7 @@ import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent } from '../../workflows/reducer/events.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
 import { step } from '../../workflows/reducer/step.ts';
-import { Notices } from '../../workflows/state/notices.ts';
+import * as Notices from '../../workflows/state/notices.ts';
 import { createdOutcome, jobsOf, modelOf, type Shape, STILL_USD, tick } from './step-fixture.ts';
 
 type Notify = Extract<Effect, { kind: 'notify' }>;
@@ -27,7 +27,7 @@ class Drive {
   private now = 0;
 
   constructor(shape: Shape, notify = true) {
-    this.m = { ...modelOf(shape), ...(notify && { notices: new Notices() }) };
+    this.m = { ...modelOf(shape), ...(notify && { notices: Notices.notices() }) };
     this.plan = jobsOf(shape);
   }
 
@@ -39,7 +39,7 @@ class Drive {
       const wait = effects.find((e) => e.kind === 'wait');
       if (wait?.kind === 'wait' && wait.ms === null && !effects.some((e) => e.kind === 'create')) return this;
       if (wait?.kind === 'wait' && wait.ms !== null)
-        this.send({ kind: 'slept', from: this.m.clock.now(), ms: wait.ms });
+        this.send({ kind: 'slept', from: this.m.clock.at, ms: wait.ms });
     }
     throw new Error('the campaign never settled');
   }
@@ -154,11 +154,11 @@ describe('notices: takes awaiting review', () => {
 
   it('carried across continue-as-new: a wave announced is not announced again by the next run', () => {
     const first = new Drive(reviewed).settle();
-    const carried = first.m.notices!.carry();
+    const carried = Notices.carry(first.m.notices!);
     expect(carried).toMatchObject({ waves: 1, announced: true });
-    const next = new Notices(carried);
+    const next = Notices.notices(carried);
     expect(next.announced).toBe(true);
-    expect(next.announce()).toBe('review-awaiting-2');
+    expect(Notices.announce(next)).toBe('review-awaiting-2');
   });
 });
 

@@ -35,12 +35,12 @@ function nextCreate(m: Model): Extract<Effect, { kind: 'create' }> {
     if (create?.kind === 'create') return create;
     const wait = effects.find((e) => e.kind === 'wait');
     if (wait?.kind !== 'wait' || wait.ms === null) throw new Error(`no create: ${kinds(effects)}`);
-    step(m, { kind: 'slept', from: m.clock.now(), ms: wait.ms });
+    step(m, { kind: 'slept', from: m.clock.at, ms: wait.ms });
   }
   throw new Error('no create after 10 ticks');
 }
 
-const paused = (m: Model) => withPause(m.jobs.progress('c', m.clock.now()), m.run.outage.current).paused;
+const paused = (m: Model) => withPause(m.jobs.progress('c', m.clock.at), m.run.outage.current).paused;
 
 describe('step: a service outage', () => {
   it('is a row of the failure table that pauses, never fails or stops', () => {
@@ -87,25 +87,25 @@ describe('step: a service outage', () => {
 
     // No create before the next try; then one that adopts what the outage may have made.
     const retry = nextCreate(m);
-    expect(m.clock.now()).toBeGreaterThanOrEqual(6_000);
+    expect(m.clock.at).toBeGreaterThanOrEqual(6_000);
     expect(retry.reconcileSince).toBe(500);
     // Still down: the next pause is twice as long.
     step(m, {
       kind: 'created',
       batch: retry.batch,
-      outcomes: retry.batch.map((p) => down(p.job.i, m.clock.now())),
+      outcomes: retry.batch.map((p) => down(p.job.i, m.clock.at)),
     });
     const again = paused(m)!;
-    expect(again.until - m.clock.now()).toBe(10_000);
+    expect(again.until - m.clock.at).toBe(10_000);
     expect(again.since).toBe(1_000);
 
     // The service is back: the first prediction created ends the pause.
     const back = nextCreate(m);
-    expect(m.clock.now()).toBeGreaterThanOrEqual(again.until);
+    expect(m.clock.at).toBeGreaterThanOrEqual(again.until);
     const resumed = step(m, {
       kind: 'created',
       batch: back.batch,
-      outcomes: back.batch.map((p) => createdOutcome(p.job.i, m.clock.now())),
+      outcomes: back.batch.map((p) => createdOutcome(p.job.i, m.clock.at)),
     });
     expect(resumed).toContainEqual(
       expect.objectContaining({ kind: 'log', message: 'service back: creates resume' }),
@@ -116,7 +116,7 @@ describe('step: a service outage', () => {
     expect(rest.reconcileSince).toBe(500);
     let batch = rest.batch;
     for (;;) {
-      step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.now())) });
+      step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.at)) });
       if (m.jobs.waitingCount() === 0) break;
       batch = nextCreate(m).batch;
     }
@@ -128,7 +128,7 @@ describe('step: a service outage', () => {
     const m = loaded({ stills: 1 });
     const create = nextCreate(m);
     step(m, { kind: 'created', batch: create.batch, outcomes: [down(0, 1_000)] });
-    const progress = { ...m.jobs.progress('c', m.clock.now()), outcome: 'canceled' as const };
+    const progress = { ...m.jobs.progress('c', m.clock.at), outcome: 'canceled' as const };
     expect(withPause(progress, m.run.outage.current).paused).toBeUndefined();
   });
 });

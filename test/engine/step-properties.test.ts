@@ -101,7 +101,7 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     if (pick === 1)
       return { kind: 'rejected', i: job.i, code: 'INVALID', message: 'no', failure: 'rejected' };
     if (pick === 2) return { kind: 'cached', i: job.i };
-    return createdOutcome(job.i, m.clock.now());
+    return createdOutcome(job.i, m.clock.at);
   }
 
   function answerCreate(choice: number): void {
@@ -118,7 +118,7 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     const flight = finishes.splice(choice % finishes.length, 1)[0]!;
     const { job } = flight.pending;
     busy.delete(job.i);
-    const at = m.clock.now() + 100;
+    const at = m.clock.at + 100;
     if (choice % 7 === 0) {
       if (flight.heir) busy.delete(flight.heir.job.i);
       const kind = LOST_KINDS[choice % LOST_KINDS.length]!;
@@ -159,7 +159,7 @@ describe('step: properties over random worlds', () => {
             const move = choice % 10;
             if (move < 3 && w.creates.length > 0) w.answerCreate(choice);
             else if (move < 7 && w.finishes.length > 0) w.answerFinish(choice);
-            else if (move === 7) w.apply({ kind: 'slept', from: w.m.clock.now(), ms: 50 + choice });
+            else if (move === 7) w.apply({ kind: 'slept', from: w.m.clock.at, ms: 50 + choice });
             else w.apply(tick);
           }
           // Whatever is still owed is answered in order, and the loop ticks to the end.
@@ -167,14 +167,14 @@ describe('step: properties over random worlds', () => {
             if (w.creates.length > 0) w.answerCreate(n);
             else if (w.finishes.length > 0) w.answerFinish(1 + n * 2);
             else {
-              w.apply({ kind: 'slept', from: w.m.clock.now(), ms: 1_000 });
+              w.apply({ kind: 'slept', from: w.m.clock.at, ms: 1_000 });
               w.apply({ ...tick, historyLength: 10 });
             }
           }
           expect(w.isDone()).toBe(true);
           // No output saved twice; a campaign that completed ended every job in one outcome.
           for (const [key, count] of w.saved) expect(count, key).toBe(1);
-          const progress = w.m.jobs.progress('c', w.m.clock.now());
+          const progress = w.m.jobs.progress('c', w.m.clock.at);
           const ended = progress.steps.reduce(
             (n, s) => n + s.succeeded + s.cached + s.failed + s.skipped + s.canceled,
             0,

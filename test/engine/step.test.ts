@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
+import * as Clock from '../../workflows/clock.ts';
 import { LIMITS_REREAD_MS } from '../../workflows/decide.ts';
+import * as Pacer from '../../workflows/pacer.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import { lostOf } from '../../workflows/reducer/jobs.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
@@ -54,7 +56,7 @@ describe('step: creating', () => {
     expect(m.run.creating).toBe(1);
     expect(m.jobs.committed).toBe(4 * STILL_USD);
     // Ten tokens a second, four spent: the next tick may create six more but has none waiting.
-    expect(m.pacer.available(0)).toBe(6);
+    expect(Pacer.available(m.pacer, 0)).toBe(6);
   });
 
   it('rate-bound: the created jobs of a batch are finished by one activity, none naming an heir', () => {
@@ -84,12 +86,12 @@ describe('step: creating', () => {
   it('an ended job hands its slot to its heir, whose create spent a token', () => {
     const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
     const [first] = flightsOf(createAll(m));
-    const tokens = m.pacer.available(1_000);
+    const tokens = Pacer.available(m.pacer, 1_000);
     const effects = step(m, finishedOne(first!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
     expect(flightsOf(effects).map((f) => [f.pending.job.name, f.heir?.job.name])).toEqual([
       ['still-1', 'still-2'],
     ]);
-    expect(m.pacer.available(1_000)).toBe(tokens - 1);
+    expect(Pacer.available(m.pacer, 1_000)).toBe(tokens - 1);
     expect(m.jobs.spent).toBe(STILL_USD);
     expect(m.jobs.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
   });
@@ -130,9 +132,9 @@ describe('step: creating', () => {
     expect(m.run.limitsStale).toBe(true);
     expect(m.jobs.waitingCount()).toBe(2);
     expect(m.jobs.committed).toBe(0);
-    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(2_000);
+    expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(2_000);
     // Stale limits are read again once the refresh interval has passed, before any create.
-    m.clock.observe(5_000);
+    Clock.observe(m.clock, 5_000);
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
   });
 
@@ -147,9 +149,9 @@ describe('step: creating', () => {
         { kind: 'retry', i: 1, afterMs: 500 },
       ],
     });
-    m.clock.observe(LIMITS_REREAD_MS - 1);
+    Clock.observe(m.clock, LIMITS_REREAD_MS - 1);
     expect(step(m, tick)).not.toContainEqual({ kind: 'read-limits' });
-    m.clock.observe(LIMITS_REREAD_MS);
+    Clock.observe(m.clock, LIMITS_REREAD_MS);
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
     // Read: heirs may be named again (decide.ts, mayNameHeir), and creates go on.
     step(m, { kind: 'limits-read', limits: m.jobs.limits });
@@ -163,7 +165,7 @@ describe('step: creates never sent are not paced', () => {
     const m = loaded({ stills: 4 });
     const [create] = step(m, tick);
     if (create?.kind !== 'create') throw new Error('expected a create');
-    if (pausedFor > 0) m.pacer.pauseUntil(pausedFor, 0);
+    if (pausedFor > 0) Pacer.pauseUntil(m.pacer, pausedFor, 0);
     step(m, {
       kind: 'created',
       batch: create.batch,
@@ -179,13 +181,13 @@ describe('step: creates never sent are not paced', () => {
     ['skipped jobs give theirs back', skipped, 10],
     ['created jobs keep them spent', createdOutcome, 6],
   ])('%s', (_, outcome, tokens) => {
-    expect(answered(outcome).pacer.available(0)).toBe(tokens);
+    expect(Pacer.available(answered(outcome).pacer, 0)).toBe(tokens);
   });
 
   it('gives nothing back while a Retry-After pause holds creates', () => {
     const m = answered(cached, 2_000);
-    expect(m.pacer.available(0)).toBe(0);
-    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(2_000);
+    expect(Pacer.available(m.pacer, 0)).toBe(0);
+    expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(2_000);
   });
 });
 
@@ -346,7 +348,7 @@ describe('step: limits and shares', () => {
     expect(m.jobs.limits).toEqual({ createsPerSecond: 10, maxInFlight: 50 });
     step(m, { kind: 'share', share: { createsPerSecond: 4, maxInFlight: 20, pauseMs: 1_500 } });
     expect(m.jobs.limits).toEqual({ createsPerSecond: 4, maxInFlight: 20 });
-    expect(m.pacer.msUntilNext(0)).toBeGreaterThanOrEqual(1_500);
+    expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(1_500);
   });
 
   it('a read lost to a stop ends submission with that outcome', () => {

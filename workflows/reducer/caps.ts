@@ -20,7 +20,7 @@ const WINDOWS_PER_ASK = 2;
 export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] {
   const caps = m.jobs.caps;
   if (!caps) return effects;
-  const now = m.clock.now();
+  const now = m.clock.at;
   // Never more than the jobs left: a reservation nobody will use holds the others back.
   const count = Math.max(1, Math.min(m.jobs.maxInFlight * WINDOWS_PER_ASK, m.jobs.unstarted()));
   const asks: Effect[] = caps

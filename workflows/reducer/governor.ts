@@ -5,6 +5,7 @@
  * campaign's unused part of the rate goes to the others. The signals are sent by governor/link.ts.
  */
 import type { Share } from '../governor/messages.ts';
+import * as Pacer from '../pacer.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
 
@@ -27,7 +28,7 @@ export function observeLatency({ governed, jobs }: Model): Effect[] {
 /** A share from the governor: the campaign's limits from now on, and a pause when another met a 429. */
 export function shareTaken({ jobs, pacer, clock }: Model, { pauseMs, ...share }: Share): Effect[] {
   jobs.limits = share;
-  pacer.setRate(share.createsPerSecond, clock.now());
-  if (pauseMs > 0) pacer.pauseUntil(clock.now() + pauseMs, clock.now());
+  Pacer.setRate(pacer, share.createsPerSecond, clock.at);
+  if (pauseMs > 0) Pacer.pauseUntil(pacer, clock.at + pauseMs, clock.at);
   return [];
 }

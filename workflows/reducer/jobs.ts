@@ -7,7 +7,10 @@
 import type { CreateOutcome, FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
+import * as Clock from '../clock.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
+import * as Pacer from '../pacer.ts';
+import * as Run from '../run-state.ts';
 import { canceledBatch, finishBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
@@ -18,7 +21,7 @@ import { serviceAnswered, serviceDown } from './outage.ts';
 /** An heir is named only while the window, not the create rate, binds (decide.ts). */
 export function mayName({ jobs, run }: Model): boolean {
   return mayNameHeir({
-    draining: run.draining,
+    draining: Run.draining(run),
     limitsStale: run.limitsStale,
     latencyMs: jobs.latencyMs ?? ASSUMED_LATENCY_MS,
     maxInFlight: jobs.maxInFlight,
@@ -43,7 +46,7 @@ function answered(
   const { jobs, run, clock, pacer } = m;
   switch (outcome.kind) {
     case 'created': {
-      clock.observe(outcome.at);
+      Clock.observe(clock, outcome.at);
       const paid = outcome.paidBefore && { paidBefore: outcome.paidBefore };
       jobs.onCreated(outcome.i, outcome.predictionId, outcome.at, paid);
       const pending = jobs.pendingOf(outcome.i);
@@ -82,8 +85,8 @@ function answered(
               : []),
           ];
       jobs.onRetry(outcome.i);
-      pacer.pauseUntil(clock.now() + outcome.afterMs, clock.now());
-      run.rateLimited();
+      Pacer.pauseUntil(pacer, clock.at + outcome.afterMs, clock.at);
+      Run.rateLimited(run);
       return effects;
     }
   }
@@ -95,7 +98,7 @@ export function created(m: Model, outcomes: readonly CreateOutcome[]): Effect[] 
   if (m.run.cancelled) return [];
   // Creates never sent (cached, skipped) give their pacer tokens back.
   const unsent = outcomes.filter((outcome) => outcome.kind === 'cached' || outcome.kind === 'skipped');
-  if (unsent.length > 0) m.pacer.giveBack(unsent.length, m.clock.now());
+  if (unsent.length > 0) Pacer.giveBack(m.pacer, unsent.length, m.clock.at);
   const unpaired: InFlightJob[] = [];
   const effects = outcomes.flatMap((outcome) => onCreate(m, outcome, unpaired));
   return [...effects, ...finishBatches(m, unpaired)];
@@ -125,7 +128,7 @@ function handOver(
 ): Effect[] {
   const { jobs, clock, pacer } = m;
   jobs.promoteHeir(flight.pending.job.i);
-  if (heirOutcome?.kind === 'created') pacer.take(1, clock.now());
+  if (heirOutcome?.kind === 'created') Pacer.take(pacer, 1, clock.at);
   if (heirOutcome) return onCreate(m, heirOutcome, unpaired);
   if (flight.heir) jobs.onRetry(flight.heir.job.i);
   return [];
@@ -155,7 +158,7 @@ export function batchFinished(
       if (flight.heir) effects.push(...handOver(m, flight, null, unfinished));
       continue;
     }
-    m.clock.observe(result.at);
+    Clock.observe(m.clock, result.at);
     effects.push(...ended(m, flight.pending, result.outcome, resumed ? null : result.waitedMs));
     if (flight.heir) effects.push(...handOver(m, flight, result.heir, unfinished));
   }

@@ -5,8 +5,8 @@
  * (workflows/campaign.ts) reads it to carry out effects, and never writes it.
  */
 import type { CampaignState } from '../campaign-state.ts';
-import type { CampaignClock } from '../clock.ts';
-import type { Pacer } from '../pacer.ts';
+import type { Clock } from '../clock.ts';
+import type { Bucket } from '../pacer.ts';
 import type { RunState } from '../run-state.ts';
 import type { Notices } from '../state/notices.ts';
 
@@ -21,8 +21,8 @@ export interface Governed {
 export interface Model {
   readonly jobs: CampaignState;
   readonly run: RunState;
-  readonly pacer: Pacer;
-  readonly clock: CampaignClock;
+  readonly pacer: Bucket;
+  readonly clock: Clock;
   /** Null when the campaign shares its key through no governor. */
   readonly governed: Governed | null;
   /** The history length at which the run drains for continue-as-new (decide.ts, rollOverAt). */

@@ -3,8 +3,12 @@
  * (drain, roll over, read limits, read the plan, submit, wait) as effects, with the pacer read on
  * the campaign clock. Also what the loop's own reads bring back: limits, jobs, a stop.
  */
+
 import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
+import * as Clock from '../clock.ts';
 import { batchWorth, decide, HEIR_BATCH_MS, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
+import * as Pacer from '../pacer.ts';
+import * as Run from '../run-state.ts';
 import type { StopReason } from '../state/stop.ts';
 import type { Effect } from './effects.ts';
 import type { Tick } from './events.ts';
@@ -17,14 +21,14 @@ const INDEX_EVERY_MS = 10_000;
 
 function situation(m: Model, tick: Tick): Situation {
   const { jobs, run, pacer, clock, rollOverLimit } = m;
-  const now = clock.now();
+  const now = clock.at;
   const rate = jobs.limits.createsPerSecond;
   const minBatch = mayName(m) ? batchWorth(rate, HEIR_BATCH_MS) : batchWorth(rate);
   return {
     done: jobs.isDone(),
-    draining: run.draining,
+    draining: Run.draining(run),
     rollOverDue: tick.continueAsNewSuggested || tick.historyLength >= rollOverLimit,
-    drainLeftMs: run.drainLeftMs(now, MAX_DRAIN_MS),
+    drainLeftMs: Run.drainLeftMs(run, now, MAX_DRAIN_MS),
     creating: run.creating,
     active: jobs.activeCount(),
     waiting: jobs.waitingCount(),
@@ -32,10 +36,10 @@ function situation(m: Model, tick: Tick): Situation {
     wanted: jobs.wanted(),
     limitsStale: run.limitsStale,
     msSinceLimitsRead: now - run.limitsReadAt,
-    tokens: pacer.available(now),
-    msUntilToken: pacer.msUntilNext(now),
+    tokens: Pacer.available(pacer, now),
+    msUntilToken: Pacer.msUntilNext(pacer, now),
     minBatch,
-    msUntilBatch: pacer.msUntilNext(now, minBatch),
+    msUntilBatch: Pacer.msUntilNext(pacer, now, minBatch),
     released: jobs.stopReason === null && jobs.gates.nextRead() !== undefined,
     reviewsDue: (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) <= now,
   };
@@ -55,7 +59,7 @@ export function next(m: Model, tick: Tick): Effect[] {
     case 'roll-over':
       return [...publishing(m, null, true), { kind: 'roll-over' }];
     case 'start-drain':
-      run.drainingSince = clock.now();
+      run.drainingSince = clock.at;
       return [
         {
           kind: 'log',
@@ -76,7 +80,7 @@ export function next(m: Model, tick: Tick): Effect[] {
       const batch = jobs.pick(command.max);
       // The selection rule let no job start: wait for a change.
       if (batch.length === 0) return [...publishing(m, null), { kind: 'wait', ms: null }];
-      pacer.take(batch.length, clock.now());
+      Pacer.take(pacer, batch.length, clock.at);
       run.creating++;
       const since = run.outage.reconcileSince;
       return [since === null ? { kind: 'create', batch } : { kind: 'create', batch, reconcileSince: since }];
@@ -92,9 +96,9 @@ export function next(m: Model, tick: Tick): Effect[] {
  */
 export function publishing(m: Model, idleFor: number | null, final = false): Effect[] {
   const { run, clock, jobs } = m;
-  const now = clock.now();
+  const now = clock.at;
   const due = mayPublish({
-    sinceMs: now - run.publishedAt,
+    sinceMs: now - (run.publishedAt ?? Number.NEGATIVE_INFINITY),
     unpublished: run.reports - run.publishedReports,
     idleFor,
     reportGapMs: jobs.expectedReportGapMs(),
@@ -103,7 +107,8 @@ export function publishing(m: Model, idleFor: number | null, final = false): Eff
   run.publishedAt = now;
   run.publishedReports = run.reports;
   // Counts and money for searching need not move every second: every INDEX_EVERY_MS, and last.
-  const indexed = m.searchable && (final || now - run.indexedAt >= INDEX_EVERY_MS);
+  const indexed =
+    m.searchable && (final || now - (run.indexedAt ?? Number.NEGATIVE_INFINITY) >= INDEX_EVERY_MS);
   if (indexed) run.indexedAt = now;
   return [{ kind: 'publish', indexed }];
 }
@@ -116,20 +121,20 @@ export function publishing(m: Model, idleFor: number | null, final = false): Eff
  */
 export function pulsed(m: Model, from: number, ms: number): Effect[] {
   const { run, clock } = m;
-  clock.slept(from, ms);
-  if (clock.now() - run.publishedAt < ms) return [];
+  Clock.slept(clock, from, ms);
+  if (clock.at - (run.publishedAt ?? Number.NEGATIVE_INFINITY) < ms) return [];
   return publishing(m, null, true);
 }
 
 /** The service's limits as read: the governor shares them out; without one they are the campaign's. */
 export function limitsRead(m: Model, read: ServiceLimits): Effect[] {
   const { jobs, run, pacer, clock } = m;
-  run.limitsRead(clock.now());
+  Run.limitsRead(run, clock.at);
   // Shared out by the governor, the limits come back as this campaign's share.
   if (m.governed) return [{ kind: 'tell-governor', note: { kind: 'limits', limits: read } }];
   const before = jobs.limits;
   jobs.limits = read;
-  pacer.setRate(read.createsPerSecond, clock.now());
+  Pacer.setRate(pacer, read.createsPerSecond, clock.at);
   if (before.createsPerSecond === read.createsPerSecond && before.maxInFlight === read.maxInFlight) return [];
   return [{ kind: 'log', level: 'info', message: 'service limits changed', attrs: { before, after: read } }];
 }
@@ -145,7 +150,7 @@ export function jobsLoaded(m: Model, jobs: readonly JobRef[]): Effect[] {
  */
 export function readLost(m: Model, stop: StopReason, message: string): Effect[] {
   m.jobs.stopWith(stop, message);
-  m.run.limitsRead(m.clock.now());
+  Run.limitsRead(m.run, m.clock.at);
   return [
     { kind: 'log', level: 'warn', message: 'campaign stopping', attrs: { outcome: stop, reason: message } },
   ];

@@ -10,6 +10,7 @@
  */
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Notice, NoticeSummary } from '../../contract/notify.ts';
+import * as Notices from '../state/notices.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
 
@@ -37,7 +38,7 @@ export function rearm(m: Model): void {
 
 /** A delivery ended; the memo shows it with the next progress published. */
 export function notified(m: Model, failure: string | null): Effect[] {
-  m.notices?.settled(failure);
+  if (m.notices) Notices.settled(m.notices, failure);
   m.run.reports++;
   return [];
 }
@@ -48,7 +49,7 @@ function awaitingNotice(m: Model, awaiting: readonly number[]): Effect {
     type: 'review.awaiting',
     steps: steps.flatMap(({ id }, s) => ((awaiting[s] ?? 0) > 0 ? [{ id, awaiting: awaiting[s]! }] : [])),
   };
-  return { kind: 'notify', id: m.notices!.announce(), notice };
+  return { kind: 'notify', id: Notices.announce(m.notices!), notice };
 }
 
 function endNotice(m: Model): Effect {
@@ -69,7 +70,7 @@ function endNotice(m: Model): Effect {
 }
 
 function progressOf(m: Model): CampaignProgress {
-  return m.jobs.progress('', m.clock.now());
+  return m.jobs.progress('', m.clock.at);
 }
 
 function summaryOf({ steps, spent, budget }: CampaignProgress): NoticeSummary {

@@ -8,6 +8,8 @@
  * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
  * copying them on every event would cost each event as much as the campaign's size.
  */
+import * as Clock from '../clock.ts';
+import * as Pacer from '../pacer.ts';
 import { resumedBatches } from './batches.ts';
 import { capAlerted, capsGranted, withCaps } from './caps.ts';
 import type { Effect } from './effects.ts';
@@ -32,12 +34,12 @@ function route(m: Model, event: CampaignEvent): Effect[] {
     case 'started':
       // The others may have spent the service's one-second burst just now: a newcomer's own burst
       // on top of it would meet 429s, so it starts with an empty bucket (measured: docs/engine.md).
-      if (event.joinedOthers) m.pacer.pauseUntil(m.clock.now(), m.clock.now());
+      if (event.joinedOthers) Pacer.pauseUntil(m.pacer, m.clock.at, m.clock.at);
       // What the last run handed over is finished in batches: one activity per step, not one
       // per prediction (up to C of them at every roll-over).
       return resumedBatches(m, m.jobs.inFlight());
     case 'slept':
-      m.clock.slept(event.from, event.ms);
+      Clock.slept(m.clock, event.from, event.ms);
       return [];
     case 'pulse':
       return pulsed(m, event.from, event.ms);

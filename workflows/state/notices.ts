@@ -9,45 +9,48 @@ import type { NotifyTally } from '../../contract/notify.ts';
 /** Failures kept for `status`: the latest few say what is wrong; the count says how often. */
 const KEPT_FAILURES = 3;
 
-export class Notices {
-  private delivered: number;
-  private failed: number;
-  private failures: string[];
+/** Plain data in the reducer's state; carried across continue-as-new as it is (CarriedNotices). */
+export interface Notices {
+  delivered: number;
+  failed: number;
+  failures: string[];
   /** review.awaiting notices decided so far. */
-  private waves: number;
+  waves: number;
   /** Takes awaiting review were announced and not all decided yet. */
   announced: boolean;
+}
 
-  constructor(carried?: CarriedNotices) {
-    this.delivered = carried?.delivered ?? 0;
-    this.failed = carried?.failed ?? 0;
-    this.failures = [...(carried?.failures ?? [])];
-    this.waves = carried?.waves ?? 0;
-    this.announced = carried?.announced ?? false;
-  }
+export function notices(carried?: CarriedNotices): Notices {
+  return {
+    delivered: carried?.delivered ?? 0,
+    failed: carried?.failed ?? 0,
+    failures: [...(carried?.failures ?? [])],
+    waves: carried?.waves ?? 0,
+    announced: carried?.announced ?? false,
+  };
+}
 
-  /** A new wave of takes awaiting review: its notice's id. */
-  announce(): string {
-    this.announced = true;
-    this.waves++;
-    return `review-awaiting-${this.waves}`;
-  }
+/** A new wave of takes awaiting review: its notice's id. */
+export function announce(n: Notices): string {
+  n.announced = true;
+  n.waves++;
+  return `review-awaiting-${n.waves}`;
+}
 
-  /** One delivery ended: `failure` null when the target took it. */
-  settled(failure: string | null): void {
-    if (failure === null) {
-      this.delivered++;
-      return;
-    }
-    this.failed++;
-    this.failures = [...this.failures, failure].slice(-KEPT_FAILURES);
+/** One delivery ended: `failure` null when the target took it. */
+export function settled(n: Notices, failure: string | null): void {
+  if (failure === null) {
+    n.delivered++;
+    return;
   }
+  n.failed++;
+  n.failures = [...n.failures, failure].slice(-KEPT_FAILURES);
+}
 
-  tally(): NotifyTally {
-    return { delivered: this.delivered, failed: this.failed, failures: [...this.failures] };
-  }
+export function tally(n: Notices): NotifyTally {
+  return { delivered: n.delivered, failed: n.failed, failures: [...n.failures] };
+}
 
-  carry(): CarriedNotices {
-    return { ...this.tally(), waves: this.waves, announced: this.announced };
-  }
+export function carry(n: Notices): CarriedNotices {
+  return { ...tally(n), waves: n.waves, announced: n.announced };
 }
