@@ -25,29 +25,29 @@ import type {
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../contract/failure-policy.ts';
 import { Allowance, type CarriedAllowance } from './state/allowance.ts';
-import { Budget } from './state/budget.ts';
+import * as Budget from './state/budget.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
-import { type PaidBefore, Slots } from './state/slots.ts';
-import { Stop, type StopReason } from './state/stop.ts';
-import { type NamedCount, Tally } from './state/tally.ts';
-import { Window } from './state/window.ts';
+import * as Slots from './state/slots.ts';
+import * as Stop from './state/stop.ts';
+import * as Tally from './state/tally.ts';
+import * as Window from './state/window.ts';
 
 /** Failure kinds counted under a name of their own besides `failed` or `regenerated` (StepCounts). */
-const NAMED_FAILURES: Partial<Record<FailureKind, NamedCount>> = {
+const NAMED_FAILURES: Partial<Record<FailureKind, Tally.NamedCount>> = {
   download_failed: 'download_failed',
   download_stalled: 'download_stalled',
   output_expired: 'outputs_expired',
 };
 
 export class CampaignState {
-  private readonly window: Window;
-  private readonly slots: Slots;
-  private readonly budget: Budget;
+  private readonly window: Window.WindowState;
+  private readonly slots: Slots.SlotsState;
+  private readonly budget: Budget.BudgetState;
   /** Why submission stopped, if it did (state/stop.ts). */
-  private readonly halt: Stop;
-  private readonly tally: Tally;
+  private readonly halt: Stop.StopState;
+  private readonly tally: Tally.TallyState;
   /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
   readonly gates: Gates;
   /** The campaign's part of its key's spend caps (state/allowance.ts); null: uncapped. */
@@ -87,21 +87,21 @@ export class CampaignState {
     this.heights = init.longestChainsFirst ? stepHeights(steps.map((step) => step.from)) : steps.map(() => 0);
     this.chainsFirst = this.heights.some((height) => height > 0);
     const carried = init.carried;
-    this.window = new Window(carried?.cursor ?? 0, carried?.waiting ?? []);
-    this.slots = new Slots(steps);
-    this.budget = new Budget(budget, carried?.spent ?? 0);
+    this.window = Window.openWindow(carried?.cursor ?? 0, carried?.waiting ?? []);
+    this.slots = Slots.emptySlots(steps);
+    this.budget = Budget.newBudget(budget, carried?.spent ?? 0);
     this.caps = init.caps ? new Allowance(init.caps.carried) : null;
-    this.halt = new Stop(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null);
-    this.tally = new Tally(steps, carried);
+    this.halt = Stop.stopOf(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null);
+    this.tally = Tally.newTally(steps, carried);
     const clock = init.clock ?? (() => init.now);
     const parts = { window: this.window, tally: this.tally, budget: this.budget, halt: this.halt };
     this.gates = new Gates(steps, parts, clock, () => this.isDone(), carried?.reviews);
     for (const { pending, predictionId, startedAt, heir, paidBefore } of carried?.inFlight ?? []) {
       this.hold(pending);
-      this.slots.occupy(pending, predictionId, startedAt, paidBefore && { paidBefore });
+      Slots.occupy(this.slots, pending, predictionId, startedAt, paidBefore && { paidBefore });
       if (heir) {
         this.hold(heir);
-        this.slots.nameHeir(pending.job.i, heir);
+        Slots.nameHeir(this.slots, pending.job.i, heir);
       }
     }
     this.limits = carried?.limits ?? init.limits;
@@ -138,7 +138,9 @@ export class CampaignState {
 
   /** How many more jobs the window wants from the plan (0 when full, finished or stopped). */
   wanted(): number {
-    return this.halt.stopped ? 0 : this.window.wanted(this.jobCount, this.maxInFlight, this.chainsFirst);
+    return Stop.stopped(this.halt)
+      ? 0
+      : Window.wanted(this.window, this.jobCount, this.maxInFlight, this.chainsFirst);
   }
 
   /** Jobs read from the plan (review gates hold some back: state/gates.ts). */
@@ -149,7 +151,7 @@ export class CampaignState {
   /** Takes up to `max` jobs to create now (state/selection.ts says which); they enter the window. */
   pick(max: number): PendingJob[] {
     const picked = this.take(max, this.maxInFlight - this.slots.activeCount);
-    for (const pending of picked) this.slots.occupy(pending);
+    for (const pending of picked) Slots.occupy(this.slots, pending);
     return picked;
   }
 
@@ -160,23 +162,23 @@ export class CampaignState {
   reserveHeir(i: number): PendingJob | null {
     const [heir] = this.take(1, Number.POSITIVE_INFINITY);
     if (!heir) return null;
-    this.slots.nameHeir(i, heir);
+    Slots.nameHeir(this.slots, i, heir);
     return heir;
   }
 
   /** Job `i` has ended and its heir's create was attempted: the heir now holds the slot. */
   promoteHeir(i: number): void {
-    this.slots.promoteHeir(i);
+    Slots.promoteHeir(this.slots, i);
   }
 
   /** A heir created while the campaign was being canceled, and canceled upstream with it. */
   onCanceledHeir(heir: PendingJob): void {
-    this.tally.count(heir.job.step, 'created');
-    this.tally.count(heir.job.step, 'canceled');
+    Tally.count(this.tally, heir.job.step, 'created');
+    Tally.count(this.tally, heir.job.step, 'canceled');
   }
 
   observeWait(ms: number, step: number): void {
-    this.tally.observeWait(ms, step);
+    Tally.observeWait(this.tally, ms, step);
   }
 
   /**
@@ -184,7 +186,7 @@ export class CampaignState {
    * with predictions in flight, spread over all of them (Infinity while a step's is unknown).
    */
   expectedReportGapMs(): number {
-    const { running } = this.slots.countByStep();
+    const { running } = Slots.countByStep(this.slots);
     const active = this.slots.activeCount;
     let shortest = Number.POSITIVE_INFINITY;
     running.forEach((count, step) => {
@@ -205,7 +207,10 @@ export class CampaignState {
    */
   waitingCount(): number {
     if (!this.chainsFirst) return this.window.waiting.length;
-    return this.window.waiting.reduce((n, { job }) => (this.window.parentUnfinished(job) ? n : n + 1), 0);
+    return this.window.waiting.reduce(
+      (n, { job }) => (Window.parentUnfinished(this.window, job) ? n : n + 1),
+      0,
+    );
   }
 
   /** Jobs not started yet: waiting in the window, or not read from the plan (spend caps ask no more). */
@@ -216,26 +221,26 @@ export class CampaignState {
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
-    return this.halt.stopped || (this.window.isRead(this.jobCount) && !this.gates.reviews.busy);
+    return Stop.stopped(this.halt) || (Window.isRead(this.window, this.jobCount) && !this.gates.reviews.busy);
   }
 
   pendingOf(i: number): PendingJob {
-    return this.slots.pendingOf(i);
+    return Slots.pendingOf(this.slots, i);
   }
 
-  onCreated(i: number, predictionId: string, at: number, paid?: PaidBefore): void {
-    this.tally.count(this.slots.created(i, predictionId, at, paid).job.step, 'created');
+  onCreated(i: number, predictionId: string, at: number, paid?: Slots.PaidBefore): void {
+    Tally.count(this.tally, Slots.created(this.slots, i, predictionId, at, paid).job.step, 'created');
   }
 
   onCached(i: number, recorded: Recorded = {}): void {
     const { job } = this.release(i);
-    this.tally.count(job.step, 'cached');
+    Tally.count(this.tally, job.step, 'cached');
     this.gates.cached(job, recorded);
   }
 
   onSkipped(i: number): void {
     const { job } = this.release(i);
-    this.tally.count(job.step, 'skipped');
+    Tally.count(this.tally, job.step, 'skipped');
     this.gates.closedWithoutOutput(job);
   }
 
@@ -249,8 +254,8 @@ export class CampaignState {
       return;
     }
     if (effect.kind === 'stop_campaign' && effect.job === 'keep') {
-      this.window.putBack(pending);
-      this.halt.stop(effect.outcome, message);
+      Window.putBack(this.window, pending);
+      Stop.stop(this.halt, effect.outcome, message);
       return;
     }
     this.fail(pending.job, kind, message);
@@ -261,14 +266,14 @@ export class CampaignState {
    * done by the next run, and no new job starts. Its prediction, if any, is claimed upstream and
    * adopted by that run rather than paid again.
    */
-  stopWith(outcome: StopReason, message: string, keep: readonly number[] = []): void {
-    for (const i of keep) this.window.putBack(this.release(i));
-    this.halt.stop(outcome, message);
+  stopWith(outcome: Stop.StopReason, message: string, keep: readonly number[] = []): void {
+    for (const i of keep) Window.putBack(this.window, this.release(i));
+    Stop.stop(this.halt, outcome, message);
   }
 
   /** Rate limited before creation: back to the front of the queue, nothing committed. */
   onRetry(i: number): void {
-    this.window.putBack(this.release(i));
+    Window.putBack(this.window, this.release(i));
   }
 
   onFinished(i: number, outcome: FinishOutcome, given?: FailureKind): void {
@@ -277,19 +282,19 @@ export class CampaignState {
     const pending = this.release(i);
     const { job, regen } = pending;
     if (outcome.kind === 'canceled') {
-      this.tally.count(job.step, 'canceled');
+      Tally.count(this.tally, job.step, 'canceled');
       return;
     }
     // The service's own figure when it gives one; else the price we committed.
     this.pay(pending, outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
     if (outcome.kind === 'succeeded') {
-      this.tally.count(job.step, 'succeeded');
-      if (outcome.refreshed) this.tally.note(job.step, 'links_refreshed');
+      Tally.count(this.tally, job.step, 'succeeded');
+      if (outcome.refreshed) Tally.note(this.tally, job.step, 'links_refreshed');
       this.gates.saved(job, regen);
       return;
     }
     const named = NAMED_FAILURES[kind];
-    if (named) this.tally.note(job.step, named);
+    if (named) Tally.note(this.tally, job.step, named);
     const effect = effectOf(kind);
     if (effect.kind === 'on_refusal') {
       this.refused(pending, outcome.message);
@@ -298,21 +303,22 @@ export class CampaignState {
     if (
       effect.kind === 'regenerate' &&
       regen - (pending.retriesFrom ?? 0) < this.steps[job.step]!.retries &&
-      !this.halt.stopped
+      !Stop.stopped(this.halt)
     ) {
-      this.tally.count(job.step, 'regenerated');
-      this.window.putBack({ ...pending, regen: regen + 1 });
+      Tally.count(this.tally, job.step, 'regenerated');
+      Window.putBack(this.window, { ...pending, regen: regen + 1 });
       return;
     }
-    if (effect.kind === 'regenerate' && effect.endsAs) this.tally.end(job, effect.endsAs, outcome.message);
-    else this.tally.fail(job, outcome.message);
+    if (effect.kind === 'regenerate' && effect.endsAs)
+      Tally.end(this.tally, this.steps, job, effect.endsAs, outcome.message);
+    else Tally.fail(this.tally, this.steps, job, outcome.message);
     this.gates.closedWithoutOutput(job);
   }
 
   private pay(pending: PendingJob, paid: Micros): void {
-    this.budget.charge(paid);
+    Budget.charge(this.budget, paid);
     this.caps?.charge(this.modelOf(pending), paid);
-    this.tally.pay(pending.job.step, paid);
+    Tally.pay(this.tally, pending.job.step, paid);
   }
 
   /**
@@ -327,33 +333,38 @@ export class CampaignState {
     const rule = this.steps[job.step]!.onRefusal ?? { kind: 'skip' };
     const refusals = (pending.refusals ?? 0) + 1;
     const again =
-      !this.halt.stopped &&
+      !Stop.stopped(this.halt) &&
       ((rule.kind === 'retry' && refusals <= rule.times) || (rule.kind === 'fallback' && refusals === 1));
     if (!again) {
-      this.tally.end(job, 'refused', message);
+      Tally.end(this.tally, this.steps, job, 'refused', message);
       this.gates.closedWithoutOutput(job);
       return;
     }
-    this.tally.count(job.step, 'regenerated');
+    Tally.count(this.tally, job.step, 'regenerated');
     // The take is a regeneration, but not one of `retries:` (which count failed predictions):
     // moving where they count from keeps all of them for the new take.
     const retriesFrom = (pending.retriesFrom ?? 0) + 1;
     const take: PendingJob = { ...pending, regen: regen + 1, refusals, retriesFrom };
-    if (rule.kind !== 'fallback') this.window.putBack(take);
+    if (rule.kind !== 'fallback') Window.putBack(this.window, take);
     else
-      this.window.putBack({ ...take, model: rule.model, job: { ...job, usd: job.fallbackUsd ?? job.usd } });
+      Window.putBack(this.window, {
+        ...take,
+        model: rule.model,
+        job: { ...job, usd: job.fallbackUsd ?? job.usd },
+      });
   }
 
   /** The campaign was canceled: every job in flight ends as canceled, waiting ones stay unstarted. */
   cancelAll(): void {
-    for (const i of this.slots.activeIndexes()) this.tally.count(this.release(i).job.step, 'canceled');
-    for (const heir of this.slots.dropHeirs()) this.unhold(heir);
-    this.halt.cancel();
+    for (const i of Slots.activeIndexes(this.slots))
+      Tally.count(this.tally, this.release(i).job.step, 'canceled');
+    for (const heir of Slots.dropHeirs(this.slots)) this.unhold(heir);
+    Stop.cancel(this.halt);
   }
 
   /** Jobs whose prediction exists and is being waited on. */
   inFlight(): InFlightJob[] {
-    return this.slots.inFlight();
+    return Slots.inFlight(this.slots);
   }
 
   /**
@@ -399,19 +410,19 @@ export class CampaignState {
 
   /** Selects and holds jobs: the first that does not fit the budget stops submission for good. */
   private take(max: number, windowRoom: number): PendingJob[] {
-    if (this.halt.stopped) return [];
+    if (Stop.stopped(this.halt)) return [];
     const { picked, rest, budgetReached, capHeld } = select(
       longestChainsFirst(this.window.waiting, this.heights),
       {
         max,
         windowRoom,
-        parentUnfinished: (job) => this.window.parentUnfinished(job),
-        stepRoom: (step) => this.slots.stepRoom(step),
-        fits: (usd, also) => this.budget.fits(usd, also),
+        parentUnfinished: (job) => Window.parentUnfinished(this.window, job),
+        stepRoom: (step) => Slots.stepRoom(this.slots, this.steps, step),
+        fits: (usd, also) => Budget.fits(this.budget, usd, also),
         ...(this.caps && { withinCap: (pending, picked) => this.withinCap(pending, picked) }),
       },
     );
-    if (budgetReached) this.halt.stop('budget_reached');
+    if (budgetReached) Stop.stop(this.halt, 'budget_reached');
     if (capHeld) this.caps?.short(this.modelOf(capHeld), capHeld.job.usd);
     for (const pending of picked) this.hold(pending);
     this.window.waiting = rest;
@@ -420,16 +431,16 @@ export class CampaignState {
 
   /** A job about to be created: its price is committed, its step slot taken, its children wait. */
   private hold(pending: PendingJob): void {
-    this.window.hold(pending.job);
-    this.slots.take(pending);
-    this.budget.commit(pending.job.usd);
+    Window.hold(this.window, pending.job);
+    Slots.take(this.slots, pending);
+    Budget.commit(this.budget, pending.job.usd);
     this.caps?.commit(this.modelOf(pending), pending.job.usd);
   }
 
   private unhold(pending: PendingJob): void {
-    this.window.end(pending.job);
-    this.slots.give(pending);
-    this.budget.release(pending.job.usd);
+    Window.end(this.window, pending.job);
+    Slots.give(this.slots, pending);
+    Budget.release(this.budget, pending.job.usd);
     this.caps?.release(this.modelOf(pending), pending.job.usd);
   }
 
@@ -445,20 +456,20 @@ export class CampaignState {
   }
 
   private release(i: number): PendingJob {
-    const pending = this.slots.vacate(i);
+    const pending = Slots.vacate(this.slots, i);
     this.unhold(pending);
     return pending;
   }
 
   private fail(job: JobRef, kind: FailureKind, message: string): void {
-    this.tally.fail(job, message);
+    Tally.fail(this.tally, this.steps, job, message);
     this.gates.closedWithoutOutput(job);
     const effect = effectOf(kind);
-    if (effect.kind === 'stop_campaign') this.halt.stop(effect.outcome, message);
+    if (effect.kind === 'stop_campaign') Stop.stop(this.halt, effect.outcome, message);
   }
 }
 
 /** A carried outcome as a stop reason: null while the campaign ran on (never carried 'completed'). */
-function stopReasonOf(outcome: CampaignOutcome | null): StopReason | null {
+function stopReasonOf(outcome: CampaignOutcome | null): Stop.StopReason | null {
   return outcome === null || outcome === 'running' || outcome === 'completed' ? null : outcome;
 }

@@ -2,34 +2,35 @@
  * Money of one campaign run, exact in micro-dollars (decision 4): what the service charged, and
  * what the jobs being created or in flight may still cost. Spent + committed never passes the
  * budget (contract/budget-rule.ts). Why submission stopped is state/stop.ts's.
+ *
+ * Plain data (the reducer's state is one JSON object, issue 19) with free functions over it.
  */
 import type { Micros } from '../../api/money.ts';
 import { fitsBudget } from '../../contract/budget-rule.ts';
 
-export class Budget {
-  committed: Micros = 0;
+export interface BudgetState {
+  committed: Micros;
   readonly limit: Micros | null;
   spent: Micros;
+}
 
-  constructor(limit: Micros | null, spent: Micros) {
-    this.limit = limit;
-    this.spent = spent;
-  }
+export function newBudget(limit: Micros | null, spent: Micros): BudgetState {
+  return { committed: 0, limit, spent };
+}
 
-  /** Would a job of this price, next to `alsoCommitted` more, still fit? */
-  fits(usd: Micros, alsoCommitted: Micros = 0): boolean {
-    return fitsBudget(this.limit, usd, this.spent + this.committed + alsoCommitted);
-  }
+/** Would a job of this price, next to `alsoCommitted` more, still fit? */
+export function fits(b: BudgetState, usd: Micros, alsoCommitted: Micros = 0): boolean {
+  return fitsBudget(b.limit, usd, b.spent + b.committed + alsoCommitted);
+}
 
-  commit(usd: Micros): void {
-    this.committed += usd;
-  }
+export function commit(b: BudgetState, usd: Micros): void {
+  b.committed += usd;
+}
 
-  release(usd: Micros): void {
-    this.committed -= usd;
-  }
+export function release(b: BudgetState, usd: Micros): void {
+  b.committed -= usd;
+}
 
-  charge(usd: Micros): void {
-    this.spent += usd;
-  }
+export function charge(b: BudgetState, usd: Micros): void {
+  b.spent += usd;
 }

@@ -8,12 +8,12 @@ import type { Micros } from '../../api/money.ts';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { CarriedReviews, JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAck, ReviewDecision } from '../../contract/review.ts';
-import type { Budget } from './budget.ts';
+import * as Budget from './budget.ts';
 import { refusalOf, type Span } from './review-rules.ts';
 import { Reviews } from './reviews.ts';
-import type { Stop } from './stop.ts';
-import type { Tally } from './tally.ts';
-import type { Window } from './window.ts';
+import * as Stop from './stop.ts';
+import * as Tally from './tally.ts';
+import * as Window from './window.ts';
 
 /** Plan indexes read per `loadJobs` when decisions release many: one read serves neighbours together. */
 const RELEASE_PAGE = 500;
@@ -21,11 +21,19 @@ const RELEASE_PAGE = 500;
 /** What a create found recorded for a cached job: its take and the decision recorded for it. */
 export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'>;
 
+/** The parts of the campaign state the gates move beside their own (plain data each). */
+export interface GateParts {
+  readonly window: Window.WindowState;
+  readonly tally: Tally.TallyState;
+  readonly budget: Budget.BudgetState;
+  readonly halt: Stop.StopState;
+}
+
 export class Gates {
   readonly reviews: Reviews;
 
   private readonly steps: readonly StepInfo[];
-  private readonly parts: { window: Window; tally: Tally; budget: Budget; halt: Stop };
+  private readonly parts: GateParts;
   /** The campaign clock: takes time out on it. */
   private readonly now: () => number;
   /** Whether the campaign has ended (no decision applies then). */
@@ -33,7 +41,7 @@ export class Gates {
 
   constructor(
     steps: readonly StepInfo[],
-    parts: { window: Window; tally: Tally; budget: Budget; halt: Stop },
+    parts: GateParts,
     now: () => number,
     ended: () => boolean,
     carried: CarriedReviews | undefined,
@@ -54,16 +62,16 @@ export class Gates {
   admit(jobs: readonly JobRef[]): void {
     const { window, tally } = this.parts;
     if (!this.reviews.filters) {
-      window.admit(jobs);
+      Window.admit(window, jobs);
       return;
     }
     const kept = jobs.filter((job) => {
       if (this.reviews.parks(job.i)) return false;
       if (!this.reviews.skips(job.i)) return true;
-      tally.count(job.step, 'skipped');
+      Tally.count(tally, job.step, 'skipped');
       return false;
     });
-    window.admit(kept, jobs.length);
+    Window.admit(window, kept, jobs.length);
     this.reviews.prune(this.cursor);
   }
 
@@ -71,7 +79,7 @@ export class Gates {
   saved(job: JobRef, take: number, cached = false): void {
     if (!this.reviews.gated(job.step)) return;
     this.reviews.open(job, take, this.now(), cached);
-    if (job.end) this.parts.window.park(job.i, job.end);
+    if (job.end) Window.park(this.parts.window, job.i, job.end);
   }
 
   /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
@@ -84,7 +92,7 @@ export class Gates {
     }
     const { action, prompt } = recorded.verdict;
     this.reviews.recall(job, take, action, prompt, { now: this.now(), cursor: this.cursor });
-    if (action !== 'approve' && job.end) this.parts.window.park(job.i, job.end);
+    if (action !== 'approve' && job.end) Window.park(this.parts.window, job.i, job.end);
   }
 
   /** The job ended without an output (failed, skipped): a retake's descendants are skipped. */
@@ -111,9 +119,9 @@ export class Gates {
       const gate = this.reviews.gateOf(decision.key);
       const refusal = refusalOf(gate, decision, {
         rule: gate ? this.reviews.ruleOf(gate.step) : null,
-        generating: window.unfinishedHas(decision.key),
+        generating: Window.unfinishedHas(window, decision.key),
         decided: this.reviews.wasDecided(decision.key),
-        fits: (usd) => !halt.stopped && budget.fits(spending + usd),
+        fits: (usd) => !Stop.stopped(halt) && Budget.fits(budget, spending + usd),
         ended,
       });
       if (refusal || !gate) {
@@ -149,15 +157,19 @@ export class Gates {
   released(span: Span, jobs: readonly JobRef[]): void {
     const { window, tally } = this.parts;
     for (const { release, jobs: its } of this.reviews.served(span, jobs)) {
-      if (release.effect === 'admit') window.readmit(its.filter((job) => !this.reviews.parks(job.i)));
-      if (release.effect === 'skip') for (const job of its) tally.count(job.step, 'skipped');
+      if (release.effect === 'admit')
+        Window.readmit(
+          window,
+          its.filter((job) => !this.reviews.parks(job.i)),
+        );
+      if (release.effect === 'skip') for (const job of its) Tally.count(tally, job.step, 'skipped');
       if (release.effect !== 'retake') continue;
       const regen = release.regen ?? 0;
       const prompt = release.prompt === undefined ? {} : { prompt: release.prompt };
       for (const job of its) {
         // The job is made again: it leaves the outcome its take was counted under until the new one ends.
-        tally.retake(job.step, release.cached ? 'cached' : 'succeeded');
-        window.putBack({ job, regen, retake: true, retriesFrom: regen, ...prompt });
+        Tally.retake(tally, job.step, release.cached ? 'cached' : 'succeeded');
+        Window.putBack(window, { job, regen, retake: true, retriesFrom: regen, ...prompt });
       }
     }
   }

@@ -4,19 +4,19 @@
  */
 import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract/campaign.ts';
 import { endedOf } from '../../contract/ended-jobs.ts';
-import type { Budget } from './budget.ts';
+import type { BudgetState } from './budget.ts';
 import type { Reviews } from './reviews.ts';
-import type { Slots } from './slots.ts';
-import type { Stop } from './stop.ts';
-import type { Tally } from './tally.ts';
-import type { Window } from './window.ts';
+import * as Slots from './slots.ts';
+import * as Stop from './stop.ts';
+import * as Tally from './tally.ts';
+import type { WindowState } from './window.ts';
 
 interface Parts {
-  readonly slots: Slots;
-  readonly window: Window;
-  readonly budget: Budget;
-  readonly halt: Stop;
-  readonly tally: Tally;
+  readonly slots: Slots.SlotsState;
+  readonly window: WindowState;
+  readonly budget: BudgetState;
+  readonly halt: Stop.StopState;
+  readonly tally: Tally.TallyState;
   readonly reviews: Reviews;
   readonly startedAt: number;
   readonly runs: number;
@@ -30,15 +30,16 @@ export function progressOf(
   jobCount: number,
   { slots, window, budget, halt, tally, reviews, startedAt, runs, done }: Parts,
 ): CampaignProgress {
-  const { running, heirs } = slots.countByStep();
+  const { running, heirs } = Slots.countByStep(slots);
   // A named heir is running, not waiting: its predecessor's finish creates it at the service the
   // moment that prediction ends, with no decision of the campaign left (the ledger shows it made
   // while the workflow has not heard yet).
   for (const [step, n] of heirs.entries()) running[step]! += n;
-  const finished = tally.finished();
+  const finished = Tally.finished(tally);
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
   const awaiting = reviews.awaiting();
+  const stopped = Stop.stopped(halt);
   // Nothing moves until a reviewer decides: outputs wait for review, nothing runs, nothing can start.
   const onlyReview =
     awaiting.some((n) => n > 0) && running.every((n) => n === 0) && window.waiting.length === 0;
@@ -53,9 +54,7 @@ export function progressOf(
       running: running[index]!,
       // Every job the campaign can still run and has not started: read or not, ready or waiting
       // on its parent (or on its parent's review). None once submission stopped: those will not run.
-      waiting: halt.stopped
-        ? 0
-        : Math.max(0, step.jobCount - endedOf(tally.counts[index]!) - running[index]!),
+      waiting: stopped ? 0 : Math.max(0, step.jobCount - endedOf(tally.counts[index]!) - running[index]!),
       ...tally.counts[index]!,
       spent: tally.spent[index]!,
       // Reviewed steps only, so the memos of campaigns without gates read as before.
@@ -69,18 +68,18 @@ export function progressOf(
     })),
     spent: budget.spent,
     committed: budget.committed,
-    inFlight: slots.inFlightUsd(),
+    inFlight: Slots.inFlightUsd(slots),
     budget: budget.limit,
     recentFailures: tally.recentFailures,
     stopMessage: halt.message,
     startedAt,
     // Not once the campaign ended either: nothing more will be submitted.
-    submitting: !done && !halt.stopped,
+    submitting: !done && !stopped,
     at: now,
     // None once submission stopped (the jobs left will not run, so no time is left for them), nor
     // while the next move is a reviewer's: no rate of finishing says when a person decides.
     etaMs:
-      !halt.stopped && !onlyReview && finished > 0 && remaining > 0 && elapsed > 0
+      !stopped && !onlyReview && finished > 0 && remaining > 0 && elapsed > 0
         ? Math.round((elapsed / finished) * remaining)
         : null,
     runs,

@@ -14,117 +14,148 @@ interface ActiveJob {
   predictionId: string | null;
   /** Worker clock when the service created it (0 until then). */
   startedAt: number;
-  paid?: PaidBefore;
+  /** An earlier run paid for its prediction (InFlightJob.paidBefore). */
+  paidBefore: boolean;
+  /** When it took its slot (SlotsState.taken): the jobs in flight are listed in that order. */
+  readonly seq: number;
 }
 
-export class Slots {
-  private readonly active = new Map<number, ActiveJob>();
+/** Plain data (the reducer's state is one JSON object, issue 19): the functions below move it. */
+export interface SlotsState {
+  /** Jobs being created or in flight, by plan index. */
+  readonly active: Record<number, ActiveJob>;
+  /** How many jobs `active` holds: every pick reads it. */
+  activeCount: number;
+  /** Slots taken so far: each active job's `seq`, so lists of them keep the order they came in. */
+  taken: number;
   /**
    * Heirs by the job whose finish creates them: held (budget, step slot, children wait) but not
    * counted in the window until their predecessor ends and hands them its slot.
    */
-  private readonly heirs = new Map<number, PendingJob>();
+  heirs: Record<number, PendingJob>;
   /** Jobs held per step (active and heirs): a step's own `concurrency` caps it. */
-  private readonly perStep: number[];
+  readonly perStep: number[];
+}
 
-  private readonly steps: readonly StepInfo[];
+export function emptySlots(steps: readonly StepInfo[]): SlotsState {
+  return { active: {}, activeCount: 0, taken: 0, heirs: {}, perStep: steps.map(() => 0) };
+}
 
-  constructor(steps: readonly StepInfo[]) {
-    this.steps = steps;
+/** Slots the step has left under its own `concurrency` (Infinity when it has none). */
+export function stepRoom(s: SlotsState, steps: readonly StepInfo[], step: number): number {
+  return (steps[step]!.concurrency ?? Number.POSITIVE_INFINITY) - s.perStep[step]!;
+}
 
-    this.perStep = steps.map(() => 0);
-  }
+/** A job is held: it takes a slot of its step. */
+export function take(s: SlotsState, pending: PendingJob): void {
+  s.perStep[pending.job.step]!++;
+}
 
-  get activeCount(): number {
-    return this.active.size;
-  }
+/** A held job lets its step slot go. */
+export function give(s: SlotsState, pending: PendingJob): void {
+  s.perStep[pending.job.step]!--;
+}
 
-  /** Slots the step has left under its own `concurrency` (Infinity when it has none). */
-  stepRoom(step: number): number {
-    return (this.steps[step]!.concurrency ?? Number.POSITIVE_INFINITY) - this.perStep[step]!;
-  }
+export function occupy(
+  s: SlotsState,
+  pending: PendingJob,
+  predictionId: string | null = null,
+  startedAt = 0,
+  paid?: PaidBefore,
+): void {
+  // A job already active keeps its place in the order (as a Map's set did).
+  const was = s.active[pending.job.i];
+  if (!was) s.activeCount++;
+  const seq = was ? was.seq : s.taken++;
+  s.active[pending.job.i] = { pending, predictionId, startedAt, paidBefore: paid !== undefined, seq };
+}
 
-  /** A job is held: it takes a slot of its step. */
-  take(pending: PendingJob): void {
-    this.perStep[pending.job.step]!++;
-  }
+export function created(
+  s: SlotsState,
+  i: number,
+  predictionId: string,
+  at: number,
+  paid?: PaidBefore,
+): PendingJob {
+  const active = s.active[i]!;
+  active.predictionId = predictionId;
+  active.startedAt = at;
+  active.paidBefore = paid !== undefined;
+  return active.pending;
+}
 
-  /** A held job lets its step slot go. */
-  give(pending: PendingJob): void {
-    this.perStep[pending.job.step]!--;
-  }
+export function pendingOf(s: SlotsState, i: number): PendingJob {
+  const active = s.active[i];
+  if (!active) throw new Error(`job ${i} is not in flight`);
+  return active.pending;
+}
 
-  occupy(pending: PendingJob, predictionId: string | null = null, startedAt = 0, paid?: PaidBefore): void {
-    this.active.set(pending.job.i, { pending, predictionId, startedAt, paid });
-  }
+/** The job leaves the window; its step slot is given back by the caller (see CampaignState). */
+export function vacate(s: SlotsState, i: number): PendingJob {
+  const pending = pendingOf(s, i);
+  delete s.active[i];
+  s.activeCount--;
+  return pending;
+}
 
-  created(i: number, predictionId: string, at: number, paid?: PaidBefore): PendingJob {
-    const active = this.active.get(i)!;
-    active.predictionId = predictionId;
-    active.startedAt = at;
-    active.paid = paid;
-    return active.pending;
-  }
+/** The active jobs, in the order they took their slots. */
+function activeJobs(s: SlotsState): ActiveJob[] {
+  return Object.values(s.active).sort((a, b) => a.seq - b.seq);
+}
 
-  pendingOf(i: number): PendingJob {
-    const active = this.active.get(i);
-    if (!active) throw new Error(`job ${i} is not in flight`);
-    return active.pending;
-  }
+export function activeIndexes(s: SlotsState): number[] {
+  return activeJobs(s).map(({ pending }) => pending.job.i);
+}
 
-  /** The job leaves the window; its step slot is given back by the caller (see CampaignState). */
-  vacate(i: number): PendingJob {
-    const pending = this.pendingOf(i);
-    this.active.delete(i);
-    return pending;
-  }
+export function nameHeir(s: SlotsState, of: number, heir: PendingJob): void {
+  s.heirs[of] = heir;
+}
 
-  activeIndexes(): number[] {
-    return [...this.active.keys()];
-  }
+/** Job `of` has ended: its heir, if any, now holds the slot. */
+export function promoteHeir(s: SlotsState, of: number): void {
+  const heir = s.heirs[of];
+  if (!heir) return;
+  delete s.heirs[of];
+  occupy(s, heir);
+}
 
-  nameHeir(of: number, heir: PendingJob): void {
-    this.heirs.set(of, heir);
-  }
+/** Every heir, forgotten: the campaign was canceled before they took their slots. */
+export function dropHeirs(s: SlotsState): PendingJob[] {
+  const dropped = Object.values(s.heirs);
+  s.heirs = {};
+  return dropped;
+}
 
-  /** Job `of` has ended: its heir, if any, now holds the slot. */
-  promoteHeir(of: number): void {
-    const heir = this.heirs.get(of);
-    if (!heir) return;
-    this.heirs.delete(of);
-    this.occupy(heir);
-  }
+/** Jobs whose prediction exists and is being waited on, with their heirs. */
+export function inFlight(s: SlotsState): InFlightJob[] {
+  return activeJobs(s).flatMap(({ pending, predictionId, startedAt, paidBefore }) =>
+    predictionId === null
+      ? []
+      : [
+          {
+            pending,
+            predictionId,
+            startedAt,
+            heir: s.heirs[pending.job.i] ?? null,
+            ...(paidBefore && { paidBefore: true as const }),
+          },
+        ],
+  );
+}
 
-  /** Every heir, forgotten: the campaign was canceled before they took their slots. */
-  dropHeirs(): PendingJob[] {
-    const dropped = [...this.heirs.values()];
-    this.heirs.clear();
-    return dropped;
-  }
+/** Price of the predictions created and not ended: what is at the service now (jobs being created are not). */
+export function inFlightUsd(s: SlotsState): Micros {
+  let usd = 0;
+  for (const { pending, predictionId } of Object.values(s.active))
+    if (predictionId !== null) usd += pending.job.usd;
+  return usd;
+}
 
-  /** Jobs whose prediction exists and is being waited on, with their heirs. */
-  inFlight(): InFlightJob[] {
-    return [...this.active.values()].flatMap(({ pending, predictionId, startedAt, paid }) =>
-      predictionId === null
-        ? []
-        : [{ pending, predictionId, startedAt, heir: this.heirs.get(pending.job.i) ?? null, ...paid }],
-    );
-  }
-
-  /** Price of the predictions created and not ended: what is at the service now (jobs being created are not). */
-  inFlightUsd(): Micros {
-    let usd = 0;
-    for (const { pending, predictionId } of this.active.values())
-      if (predictionId !== null) usd += pending.job.usd;
-    return usd;
-  }
-
-  /** Running jobs and held heirs per step, for progress. */
-  countByStep(): { running: number[]; heirs: number[] } {
-    const running = this.steps.map(() => 0);
-    for (const { pending } of this.active.values()) running[pending.job.step]!++;
-    const heirs = this.steps.map(() => 0);
-    for (const { job } of this.heirs.values()) heirs[job.step]!++;
-    return { running, heirs };
-  }
+/** Running jobs and held heirs per step, for progress. */
+export function countByStep(s: SlotsState): { running: number[]; heirs: number[] } {
+  const running = s.perStep.map(() => 0);
+  for (const { pending } of Object.values(s.active)) running[pending.job.step]!++;
+  const heirs = s.perStep.map(() => 0);
+  for (const { job } of Object.values(s.heirs)) heirs[job.step]!++;
+  return { running, heirs };
 }

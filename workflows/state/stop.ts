@@ -3,34 +3,35 @@
  * budget reached, the balance exhausted, a full disk, a deleted key…) with the words of the
  * failure for the user, or the user's cancel, which overrides any of them. Not the budget's:
  * most stops have nothing to do with money.
+ *
+ * Plain data (the reducer's state is one JSON object, issue 19) with free functions over it.
  */
 import type { CampaignOutcome } from '../../contract/campaign.ts';
 
 export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
 
-export class Stop {
+export interface StopState {
   reason: StopReason | null;
   /** The words of the failure that stopped the campaign, for the user. */
   message: string | null;
+}
 
-  constructor(reason: StopReason | null, message: string | null = null) {
-    this.reason = reason;
-    this.message = message;
-  }
+export function stopOf(reason: StopReason | null, message: string | null = null): StopState {
+  return { reason, message };
+}
 
-  get stopped(): boolean {
-    return this.reason !== null;
-  }
+export function stopped(s: StopState): boolean {
+  return s.reason !== null;
+}
 
-  /** The first reason to stop wins: later ones do not overwrite it. */
-  stop(reason: StopReason, message: string | null = null): void {
-    if (this.reason !== null) return;
-    this.reason = reason;
-    this.message = message;
-  }
+/** The first reason to stop wins: later ones do not overwrite it. */
+export function stop(s: StopState, reason: StopReason, message: string | null = null): void {
+  if (s.reason !== null) return;
+  s.reason = reason;
+  s.message = message;
+}
 
-  /** A cancel overrides any earlier reason: the user's word is the outcome. */
-  cancel(): void {
-    this.reason = 'canceled';
-  }
+/** A cancel overrides any earlier reason: the user's word is the outcome. */
+export function cancel(s: StopState): void {
+  s.reason = 'canceled';
 }

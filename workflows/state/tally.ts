@@ -25,7 +25,17 @@ export type NamedCount = (typeof NAMED_COUNTS)[number];
 /** Outcomes counted in every run; `refused` and `timed_out` are absent in counts carried by older versions. */
 type Counted = Exclude<keyof StepCounts, 'refused' | 'timed_out'>;
 
-export class Tally {
+/** What a run carried of its tally (CarriedState), if anything. */
+export interface CarriedTally {
+  counts: readonly StepCounts[];
+  recentFailures: readonly Failure[];
+  latencyMs: number | null;
+  stepLatencyMs?: readonly (number | null)[] | undefined;
+  stepSpent?: readonly Micros[] | undefined;
+}
+
+/** Plain data (the reducer's state is one JSON object, issue 19): the functions below move it. */
+export interface TallyState {
   readonly counts: StepCounts[];
   readonly recentFailures: Failure[];
   /** Mean wait of a prediction (created → ended), ms, smoothed; null until one has ended. */
@@ -34,82 +44,77 @@ export class Tally {
   readonly stepLatencyMs: (number | null)[];
   /** Paid per step in this run, every take and attempt the service charged included. */
   readonly spent: Micros[];
+}
 
-  private readonly steps: readonly StepInfo[];
+export function newTally(steps: readonly StepInfo[], carried?: CarriedTally): TallyState {
+  return {
+    counts: carried ? carried.counts.map((c) => ({ ...noCounts(), ...c })) : steps.map(noCounts),
+    recentFailures: [...(carried?.recentFailures ?? [])],
+    latencyMs: carried?.latencyMs ?? null,
+    stepLatencyMs: steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null),
+    spent: steps.map((_, step) => carried?.stepSpent?.[step] ?? 0),
+  };
+}
 
-  constructor(
-    steps: readonly StepInfo[],
-    carried?: {
-      counts: readonly StepCounts[];
-      recentFailures: readonly Failure[];
-      latencyMs: number | null;
-      stepLatencyMs?: readonly (number | null)[] | undefined;
-      stepSpent?: readonly Micros[] | undefined;
-    },
-  ) {
-    this.steps = steps;
+export function count(t: TallyState, step: number, outcome: Counted): void {
+  t.counts[step]![outcome]++;
+}
 
-    this.counts = carried ? carried.counts.map((c) => ({ ...noCounts(), ...c })) : steps.map(noCounts);
-    this.recentFailures = [...(carried?.recentFailures ?? [])];
-    this.latencyMs = carried?.latencyMs ?? null;
-    this.stepLatencyMs = steps.map((_, step) => carried?.stepLatencyMs?.[step] ?? null);
-    this.spent = steps.map((_, step) => carried?.stepSpent?.[step] ?? 0);
-  }
+/**
+ * A job that ended without output for a reason of its own (the service refused its content, or
+ * it ran past its deadline): counted under it, and listed with the recent failures, so status
+ * and the pages say which job and why.
+ */
+export function end(
+  t: TallyState,
+  steps: readonly StepInfo[],
+  job: JobRef,
+  outcome: 'refused' | 'timed_out',
+  message: string,
+): void {
+  note(t, job.step, outcome);
+  remember(t, steps, job, `${outcome === 'refused' ? 'refused' : 'timed out'}: ${message}`);
+}
 
-  count(step: number, outcome: Counted): void {
-    this.counts[step]![outcome]++;
-  }
+/** One more of a named outcome that older memos lack (StepCounts: download_failed, …). */
+export function note(t: TallyState, step: number, outcome: NamedCount): void {
+  const counts = t.counts[step]!;
+  counts[outcome] = (counts[outcome] ?? 0) + 1;
+}
 
-  /**
-   * A job that ended without output for a reason of its own (the service refused its content, or
-   * it ran past its deadline): counted under it, and listed with the recent failures, so status
-   * and the pages say which job and why.
-   */
-  end(job: JobRef, outcome: 'refused' | 'timed_out', message: string): void {
-    this.note(job.step, outcome);
-    this.remember(job, `${outcome === 'refused' ? 'refused' : 'timed out'}: ${message}`);
-  }
+/** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
+export function retake(t: TallyState, step: number, was: 'succeeded' | 'cached'): void {
+  const counts = t.counts[step]!;
+  // Never below 0, even for a take counted by a version that left it counted.
+  if (counts[was] > 0) counts[was]--;
+  counts.regenerated++;
+}
 
-  /** One more of a named outcome that older memos lack (StepCounts: download_failed, …). */
-  note(step: number, outcome: NamedCount): void {
-    const counts = this.counts[step]!;
-    counts[outcome] = (counts[outcome] ?? 0) + 1;
-  }
+export function pay(t: TallyState, step: number, usd: Micros): void {
+  t.spent[step]! += usd;
+}
 
-  /** A new take of a job whose take was counted under `was`: it is under way again, an extra take. */
-  retake(step: number, was: 'succeeded' | 'cached'): void {
-    const counts = this.counts[step]!;
-    // Never below 0, even for a take counted by a version that left it counted.
-    if (counts[was] > 0) counts[was]--;
-    counts.regenerated++;
-  }
+export function fail(t: TallyState, steps: readonly StepInfo[], job: JobRef, message: string): void {
+  t.counts[job.step]!.failed++;
+  remember(t, steps, job, message);
+}
 
-  pay(step: number, usd: Micros): void {
-    this.spent[step]! += usd;
-  }
+function remember(t: TallyState, steps: readonly StepInfo[], job: JobRef, message: string): void {
+  t.recentFailures.push({ job: job.name, step: steps[job.step]!.id, message });
+  if (t.recentFailures.length > MAX_RECENT_FAILURES) t.recentFailures.shift();
+}
 
-  fail(job: JobRef, message: string): void {
-    this.counts[job.step]!.failed++;
-    this.remember(job, message);
-  }
+export function observeWait(t: TallyState, ms: number, step: number): void {
+  t.latencyMs = smooth(t.latencyMs, ms);
+  t.stepLatencyMs[step] = smooth(t.stepLatencyMs[step] ?? null, ms);
+}
 
-  private remember(job: JobRef, message: string): void {
-    this.recentFailures.push({ job: job.name, step: this.steps[job.step]!.id, message });
-    if (this.recentFailures.length > MAX_RECENT_FAILURES) this.recentFailures.shift();
-  }
-
-  observeWait(ms: number, step: number): void {
-    this.latencyMs = smooth(this.latencyMs, ms);
-    this.stepLatencyMs[step] = smooth(this.stepLatencyMs[step] ?? null, ms);
-  }
-
-  /** Jobs that reached an end (created predictions and regenerations are not ends). */
-  finished(): number {
-    return this.counts.reduce(
-      (n, c) => n + c.succeeded + c.cached + c.failed + c.skipped + (c.refused ?? 0) + (c.timed_out ?? 0),
-      0,
-    );
-  }
+/** Jobs that reached an end (created predictions and regenerations are not ends). */
+export function finished(t: TallyState): number {
+  return t.counts.reduce(
+    (n, c) => n + c.succeeded + c.cached + c.failed + c.skipped + (c.refused ?? 0) + (c.timed_out ?? 0),
+    0,
+  );
 }
 
 function smooth(mean: number | null, sample: number): number {

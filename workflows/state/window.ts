@@ -16,75 +16,76 @@ import type { JobRef, PendingJob } from '../../contract/campaign.ts';
 const MIN_LOOKAHEAD = 100;
 const MAX_LOOKAHEAD = 2_000;
 
-export class Window {
+/** Plain data (the reducer's state is one JSON object, issue 19): the functions below move it. */
+export interface WindowState {
   cursor: number;
   waiting: PendingJob[];
   /** Keys of every job read and not ended (waiting, held or in flight): their children wait. */
-  private readonly unfinished = new Set<string>();
+  readonly unfinished: Record<string, true>;
+}
 
-  constructor(cursor: number, waiting: readonly PendingJob[]) {
-    this.cursor = cursor;
-    this.waiting = [...waiting];
-    for (const { job } of this.waiting) this.unfinished.add(job.key);
-  }
+export function openWindow(cursor: number, waiting: readonly PendingJob[]): WindowState {
+  const w: WindowState = { cursor, waiting: [...waiting], unfinished: {} };
+  for (const { job } of w.waiting) w.unfinished[job.key] = true;
+  return w;
+}
 
-  /** How many more jobs to read from the plan (0 when the lookahead is full or the plan is read). */
-  wanted(jobCount: number, maxInFlight: number, parentsFirst = false): number {
-    const lookahead = parentsFirst
-      ? MAX_LOOKAHEAD
-      : Math.min(MAX_LOOKAHEAD, Math.max(MIN_LOOKAHEAD, 4 * maxInFlight));
-    return Math.max(0, Math.min(jobCount - this.cursor, lookahead - this.waiting.length));
-  }
+/** How many more jobs to read from the plan (0 when the lookahead is full or the plan is read). */
+export function wanted(w: WindowState, jobCount: number, maxInFlight: number, parentsFirst = false): number {
+  const lookahead = parentsFirst
+    ? MAX_LOOKAHEAD
+    : Math.min(MAX_LOOKAHEAD, Math.max(MIN_LOOKAHEAD, 4 * maxInFlight));
+  return Math.max(0, Math.min(jobCount - w.cursor, lookahead - w.waiting.length));
+}
 
-  /** Jobs read from the plan; `read` counts those left out too (review gates hold them back). */
-  admit(jobs: readonly JobRef[], read = jobs.length): void {
-    for (const job of jobs) {
-      this.waiting.push({ job, regen: 0 });
-      this.unfinished.add(job.key);
-    }
-    this.cursor += read;
+/** Jobs read from the plan; `read` counts those left out too (review gates hold them back). */
+export function admit(w: WindowState, jobs: readonly JobRef[], read = jobs.length): void {
+  for (const job of jobs) {
+    w.waiting.push({ job, regen: 0 });
+    w.unfinished[job.key] = true;
   }
+  w.cursor += read;
+}
 
-  /** Jobs read again from the plan behind the cursor (an approval's descendants): first in line. */
-  readmit(jobs: readonly JobRef[]): void {
-    for (const job of jobs.toReversed()) this.putBack({ job, regen: 0 });
-  }
+/** Jobs read again from the plan behind the cursor (an approval's descendants): first in line. */
+export function readmit(w: WindowState, jobs: readonly JobRef[]): void {
+  for (const job of jobs.toReversed()) putBack(w, { job, regen: 0 });
+}
 
-  /** Waiting jobs with plan indexes in (from, end) leave the window: a review holds them back. */
-  park(from: number, end: number): void {
-    this.waiting = this.waiting.filter(({ job }) => {
-      const parked = job.i > from && job.i < end;
-      if (parked) this.unfinished.delete(job.key);
-      return !parked;
-    });
-  }
+/** Waiting jobs with plan indexes in (from, end) leave the window: a review holds them back. */
+export function park(w: WindowState, from: number, end: number): void {
+  w.waiting = w.waiting.filter(({ job }) => {
+    const parked = job.i > from && job.i < end;
+    if (parked) delete w.unfinished[job.key];
+    return !parked;
+  });
+}
 
-  /** A job that goes again (rate limited, regenerated): first in line. */
-  putBack(pending: PendingJob): void {
-    this.waiting.unshift(pending);
-    this.unfinished.add(pending.job.key);
-  }
+/** A job that goes again (rate limited, regenerated): first in line. */
+export function putBack(w: WindowState, pending: PendingJob): void {
+  w.waiting.unshift(pending);
+  w.unfinished[pending.job.key] = true;
+}
 
-  /** True while the job's parent has not ended. */
-  parentUnfinished(job: JobRef): boolean {
-    return job.parent !== null && this.unfinished.has(job.parent);
-  }
+/** True while the job's parent has not ended. */
+export function parentUnfinished(w: WindowState, job: JobRef): boolean {
+  return job.parent !== null && w.unfinished[job.parent] === true;
+}
 
-  /** A job leaves the waiting list to be created (or reserved as an heir). */
-  hold(job: JobRef): void {
-    this.unfinished.add(job.key);
-  }
+/** A job leaves the waiting list to be created (or reserved as an heir). */
+export function hold(w: WindowState, job: JobRef): void {
+  w.unfinished[job.key] = true;
+}
 
-  /** A held job ended (or went back to waiting through putBack). */
-  end(job: JobRef): void {
-    this.unfinished.delete(job.key);
-  }
+/** A held job ended (or went back to waiting through putBack). */
+export function end(w: WindowState, job: JobRef): void {
+  delete w.unfinished[job.key];
+}
 
-  unfinishedHas(key: string): boolean {
-    return this.unfinished.has(key);
-  }
+export function unfinishedHas(w: WindowState, key: string): boolean {
+  return w.unfinished[key] === true;
+}
 
-  isRead(jobCount: number): boolean {
-    return this.cursor >= jobCount && this.waiting.length === 0;
-  }
+export function isRead(w: WindowState, jobCount: number): boolean {
+  return w.cursor >= jobCount && w.waiting.length === 0;
 }
