@@ -24,8 +24,9 @@ import type {
   StepInfo,
 } from '../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../contract/failure-policy.ts';
-import { Allowance, type CarriedAllowance } from './state/allowance.ts';
+import * as Allowance from './state/allowance.ts';
 import * as Budget from './state/budget.ts';
+import { CapsView } from './state/caps-view.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
@@ -48,10 +49,12 @@ export class CampaignState {
   /** Why submission stopped, if it did (state/stop.ts). */
   private readonly halt: Stop.StopState;
   private readonly tally: Tally.TallyState;
+  /** The campaign's part of its key's spend caps (state/allowance.ts); null: uncapped. */
+  private readonly allowance: Allowance.AllowanceState | null;
   /** Review gates (state/gates.ts): the executor decides, times out and releases through them. */
   readonly gates: Gates;
-  /** The campaign's part of its key's spend caps (state/allowance.ts); null: uncapped. */
-  readonly caps: Allowance | null;
+  /** The allowance as the reducer reaches it (state/caps-view.ts); null: uncapped. */
+  readonly caps: CapsView | null;
   limits: ServiceLimits;
   readonly startedAt: number;
   readonly runs: number;
@@ -77,7 +80,7 @@ export class CampaignState {
       /** Jobs with the longest chains of steps below them go first (selection.ts); else plan order. */
       longestChainsFirst?: boolean;
       /** Spend caps hold the campaign (docs/caps.md): what it carried of them, if anything. */
-      caps?: { readonly carried?: CarriedAllowance | undefined };
+      caps?: { readonly carried?: Allowance.CarriedAllowance | undefined };
     },
   ) {
     this.steps = steps;
@@ -90,7 +93,8 @@ export class CampaignState {
     this.window = Window.openWindow(carried?.cursor ?? 0, carried?.waiting ?? []);
     this.slots = Slots.emptySlots(steps);
     this.budget = Budget.newBudget(budget, carried?.spent ?? 0);
-    this.caps = init.caps ? new Allowance(init.caps.carried) : null;
+    this.allowance = init.caps ? Allowance.allowanceOf(init.caps.carried) : null;
+    this.caps = this.allowance && new CapsView(this.allowance);
     this.halt = Stop.stopOf(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null);
     this.tally = Tally.newTally(steps, carried);
     const clock = init.clock ?? (() => init.now);
@@ -317,7 +321,7 @@ export class CampaignState {
 
   private pay(pending: PendingJob, paid: Micros): void {
     Budget.charge(this.budget, paid);
-    this.caps?.charge(this.modelOf(pending), paid);
+    if (this.allowance) Allowance.charge(this.allowance, this.modelOf(pending), paid);
     Tally.pay(this.tally, pending.job.step, paid);
   }
 
@@ -390,7 +394,7 @@ export class CampaignState {
       latencyMs: this.tally.latencyMs,
       stepLatencyMs: this.tally.stepLatencyMs,
       ...this.gates.carry(),
-      ...(this.caps && { caps: this.caps.carry() }),
+      ...(this.allowance && { caps: Allowance.carry(this.allowance) }),
     };
   }
 
@@ -419,11 +423,11 @@ export class CampaignState {
         parentUnfinished: (job) => Window.parentUnfinished(this.window, job),
         stepRoom: (step) => Slots.stepRoom(this.slots, this.steps, step),
         fits: (usd, also) => Budget.fits(this.budget, usd, also),
-        ...(this.caps && { withinCap: (pending, picked) => this.withinCap(pending, picked) }),
+        ...(this.allowance && { withinCap: (pending, picked) => this.withinCap(pending, picked) }),
       },
     );
     if (budgetReached) Stop.stop(this.halt, 'budget_reached');
-    if (capHeld) this.caps?.short(this.modelOf(capHeld), capHeld.job.usd);
+    if (capHeld && this.allowance) Allowance.short(this.allowance, this.modelOf(capHeld), capHeld.job.usd);
     for (const pending of picked) this.hold(pending);
     this.window.waiting = rest;
     return picked;
@@ -434,14 +438,14 @@ export class CampaignState {
     Window.hold(this.window, pending.job);
     Slots.take(this.slots, pending);
     Budget.commit(this.budget, pending.job.usd);
-    this.caps?.commit(this.modelOf(pending), pending.job.usd);
+    if (this.allowance) Allowance.commit(this.allowance, this.modelOf(pending), pending.job.usd);
   }
 
   private unhold(pending: PendingJob): void {
     Window.end(this.window, pending.job);
     Slots.give(this.slots, pending);
     Budget.release(this.budget, pending.job.usd);
-    this.caps?.release(this.modelOf(pending), pending.job.usd);
+    if (this.allowance) Allowance.release(this.allowance, this.modelOf(pending), pending.job.usd);
   }
 
   /** The model a take runs on: its fallback's, or its step's. */
@@ -452,7 +456,7 @@ export class CampaignState {
   private withinCap(pending: PendingJob, picked: readonly PendingJob[]): boolean {
     const model = this.modelOf(pending);
     const also = picked.reduce((sum, p) => (this.modelOf(p) === model ? sum + p.job.usd : sum), 0);
-    return this.caps === null || this.caps.fits(model, pending.job.usd, also);
+    return this.allowance === null || Allowance.fits(this.allowance, model, pending.job.usd, also);
   }
 
   private release(i: number): PendingJob {

@@ -16,81 +16,107 @@ export interface CapNeed {
   readonly unit: Micros;
 }
 
-export class Allowance {
-  private readonly reserved: Map<string, Micros>;
-  private readonly committed = new Map<string, Micros>();
-  private unreported: Map<string, Micros>;
+/**
+ * Plain data (the reducer's state is one JSON object, issue 19): the functions below move it.
+ * Micros per model, in the order models were first met (model labels are never integer-like keys,
+ * so a record keeps that order as a Map did).
+ */
+export interface AllowanceState {
+  reserved: Record<string, Micros>;
+  readonly committed: Record<string, Micros>;
+  unreported: Record<string, Micros>;
+  /** How many models `unreported` names: hasUnreported reads it after every event. */
+  unreportedCount: number;
   /** Models asked for and not answered yet: never two asks at once for one model. */
-  private readonly asking = new Set<string>();
+  readonly asking: Record<string, true>;
+  /** How many models `asking` names. */
+  askingCount: number;
   /** Models short of reservation since the last ask: the reducer asks for them. */
-  private readonly needs = new Map<string, Micros>();
+  needs: Record<string, Micros>;
   /** The cap holding this campaign back; null while it is not held. */
   hold: CapHold | null;
-  /** Campaign-clock time of the last spend report (reducer/caps.ts paces them). */
-  reportedAt = Number.NEGATIVE_INFINITY;
+  /** Campaign-clock time of the last spend report (reducer/caps.ts paces them); null: none yet. */
+  reportedAt: number | null;
+}
 
-  constructor(carried?: CarriedAllowance) {
-    this.reserved = new Map(carried?.reserved ?? []);
-    this.unreported = new Map(carried?.unreported ?? []);
-    this.hold = carried?.hold ?? null;
+export function allowanceOf(carried?: CarriedAllowance): AllowanceState {
+  const unreported = Object.fromEntries(carried?.unreported ?? []);
+  return {
+    reserved: Object.fromEntries(carried?.reserved ?? []),
+    committed: {},
+    unreported,
+    unreportedCount: Object.keys(unreported).length,
+    asking: {},
+    askingCount: 0,
+    needs: {},
+    hold: carried?.hold ?? null,
+    reportedAt: null,
+  };
+}
+
+/** Does a job of `usd` on `model` fit, beside `also` already selected on the same model? */
+export function fits(a: AllowanceState, model: string, usd: Micros, also: Micros): boolean {
+  return (a.committed[model] ?? 0) + also + usd <= (a.reserved[model] ?? 0);
+}
+
+/** A job did not fit: it waits for reservation of at least its price. */
+export function short(a: AllowanceState, model: string, unit: Micros): void {
+  if (a.asking[model] !== true) a.needs[model] = Math.max(unit, a.needs[model] ?? 0);
+}
+
+/** The needs to ask for now; each is then asked until the ledger answers. */
+export function takeNeeds(a: AllowanceState): CapNeed[] {
+  const needs = Object.entries(a.needs).map(([model, unit]) => ({ model, unit }));
+  a.needs = {};
+  for (const { model } of needs) {
+    if (a.asking[model] !== true) a.askingCount++;
+    a.asking[model] = true;
   }
+  return needs;
+}
 
-  /** Does a job of `usd` on `model` fit, beside `also` already selected on the same model? */
-  fits(model: string, usd: Micros, also: Micros): boolean {
-    return (this.committed.get(model) ?? 0) + also + usd <= (this.reserved.get(model) ?? 0);
-  }
-
-  /** A job did not fit: it waits for reservation of at least its price. */
-  short(model: string, unit: Micros): void {
-    if (!this.asking.has(model)) this.needs.set(model, Math.max(unit, this.needs.get(model) ?? 0));
-  }
-
-  /** The needs to ask for now; each is then asked until the ledger answers. */
-  takeNeeds(): CapNeed[] {
-    const needs = [...this.needs].map(([model, unit]) => ({ model, unit }));
-    this.needs.clear();
-    for (const { model } of needs) this.asking.add(model);
-    return needs;
-  }
-
-  /** The ledger's answer: reservation granted (the hold ends), or the ask held by a cap. */
-  granted(model: string, micros: Micros, hold: CapHold | null): void {
-    if (micros > 0) {
-      this.reserved.set(model, (this.reserved.get(model) ?? 0) + micros);
-      this.asking.delete(model);
-      if (this.asking.size === 0) this.hold = null;
-      return;
+/** The ledger's answer: reservation granted (the hold ends), or the ask held by a cap. */
+export function granted(a: AllowanceState, model: string, micros: Micros, hold: CapHold | null): void {
+  if (micros > 0) {
+    a.reserved[model] = (a.reserved[model] ?? 0) + micros;
+    if (a.asking[model] === true) {
+      delete a.asking[model];
+      a.askingCount--;
     }
-    this.hold = hold;
+    if (a.askingCount === 0) a.hold = null;
+    return;
   }
+  a.hold = hold;
+}
 
-  commit(model: string, usd: Micros): void {
-    this.committed.set(model, (this.committed.get(model) ?? 0) + usd);
-  }
+export function commit(a: AllowanceState, model: string, usd: Micros): void {
+  a.committed[model] = (a.committed[model] ?? 0) + usd;
+}
 
-  release(model: string, usd: Micros): void {
-    this.committed.set(model, (this.committed.get(model) ?? 0) - usd);
-  }
+export function release(a: AllowanceState, model: string, usd: Micros): void {
+  a.committed[model] = (a.committed[model] ?? 0) - usd;
+}
 
-  /** Paid for a job: the reservation becomes spent, to be reported to the ledger. */
-  charge(model: string, paid: Micros): void {
-    if (paid <= 0) return;
-    this.reserved.set(model, (this.reserved.get(model) ?? 0) - paid);
-    this.unreported.set(model, (this.unreported.get(model) ?? 0) + paid);
-  }
+/** Paid for a job: the reservation becomes spent, to be reported to the ledger. */
+export function charge(a: AllowanceState, model: string, paid: Micros): void {
+  if (paid <= 0) return;
+  a.reserved[model] = (a.reserved[model] ?? 0) - paid;
+  if (a.unreported[model] === undefined) a.unreportedCount++;
+  a.unreported[model] = (a.unreported[model] ?? 0) + paid;
+}
 
-  /** Spend not yet reported, per model, and from now on reported. */
-  takeUnreported(): Record<string, Micros> {
-    const spent = Object.fromEntries(this.unreported);
-    this.unreported = new Map();
-    return spent;
-  }
+/** Spend not yet reported, per model, and from now on reported. */
+export function takeUnreported(a: AllowanceState): Record<string, Micros> {
+  const spent = a.unreported;
+  a.unreported = {};
+  a.unreportedCount = 0;
+  return spent;
+}
 
-  get hasUnreported(): boolean {
-    return this.unreported.size > 0;
-  }
+export function hasUnreported(a: AllowanceState): boolean {
+  return a.unreportedCount > 0;
+}
 
-  carry(): CarriedAllowance {
-    return { reserved: [...this.reserved], unreported: [...this.unreported], hold: this.hold };
-  }
+export function carry(a: AllowanceState): CarriedAllowance {
+  return { reserved: Object.entries(a.reserved), unreported: Object.entries(a.unreported), hold: a.hold };
 }
