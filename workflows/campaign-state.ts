@@ -5,6 +5,8 @@
  * (state/slots.ts), the money (state/budget.ts) and the tally of outcomes (state/tally.ts). This
  * class moves them together as each event of a job arrives; what a failure does is read from the
  * failure policy (contract/failure-policy.ts). Review gates (state/gates.ts) park jobs beside them.
+ * Each part, the allowance of spend caps (state/allowance.ts) and the gates' bookkeeping
+ * (state/reviews.ts) included, is plain data moved by free functions (issue 19): `parts()`.
  *
  * Longer than our files usually are, on purpose: it is the one place where an event of a job moves
  * several parts at once (a finish frees a slot, settles money, counts an outcome and may release a
@@ -29,6 +31,7 @@ import * as Budget from './state/budget.ts';
 import { CapsView } from './state/caps-view.ts';
 import { Gates, type Recorded } from './state/gates.ts';
 import { progressOf } from './state/progress.ts';
+import * as Reviews from './state/reviews.ts';
 import { longestChainsFirst, select, stepHeights } from './state/selection.ts';
 import * as Slots from './state/slots.ts';
 import * as Stop from './state/stop.ts';
@@ -41,6 +44,17 @@ const NAMED_FAILURES: Partial<Record<FailureKind, Tally.NamedCount>> = {
   download_stalled: 'download_stalled',
   output_expired: 'outputs_expired',
 };
+
+/** The parts of a campaign's state, each plain data (issue 19): what CampaignState moves together. */
+export interface StateParts {
+  readonly window: Window.WindowState;
+  readonly slots: Slots.SlotsState;
+  readonly budget: Budget.BudgetState;
+  readonly halt: Stop.StopState;
+  readonly tally: Tally.TallyState;
+  readonly reviews: Reviews.ReviewsState;
+  readonly allowance: Allowance.AllowanceState | null;
+}
 
 export class CampaignState {
   private readonly window: Window.WindowState;
@@ -225,7 +239,10 @@ export class CampaignState {
   /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
   isDone(): boolean {
     if (this.slots.activeCount > 0) return false;
-    return Stop.stopped(this.halt) || (Window.isRead(this.window, this.jobCount) && !this.gates.reviews.busy);
+    return (
+      Stop.stopped(this.halt) ||
+      (Window.isRead(this.window, this.jobCount) && !Reviews.busy(this.gates.state))
+    );
   }
 
   pendingOf(i: number): PendingJob {
@@ -398,6 +415,12 @@ export class CampaignState {
     };
   }
 
+  /** The parts, each plain data: for tests, and for the step that makes this state one object. */
+  parts(): StateParts {
+    const { window, slots, budget, halt, tally, allowance } = this;
+    return { window, slots, budget, halt, tally, reviews: this.gates.state, allowance };
+  }
+
   progress(campaign: string, now: number): CampaignProgress {
     return progressOf(campaign, now, this.steps, this.jobCount, {
       slots: this.slots,
@@ -405,7 +428,7 @@ export class CampaignState {
       budget: this.budget,
       halt: this.halt,
       tally: this.tally,
-      reviews: this.gates.reviews,
+      reviews: this.gates.state,
       startedAt: this.startedAt,
       runs: this.runs,
       done: this.isDone(),

@@ -9,8 +9,8 @@ import type { CreateOutcome } from '../../contract/activities.ts';
 import type { CarriedReviews, JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAck, ReviewDecision } from '../../contract/review.ts';
 import * as Budget from './budget.ts';
-import { refusalOf, type Span } from './review-rules.ts';
-import { Reviews } from './reviews.ts';
+import { gated, refusalOf, ruleOf, type Span } from './review-rules.ts';
+import * as Reviews from './reviews.ts';
 import * as Stop from './stop.ts';
 import * as Tally from './tally.ts';
 import * as Window from './window.ts';
@@ -30,7 +30,10 @@ export interface GateParts {
 }
 
 export class Gates {
-  readonly reviews: Reviews;
+  /** The gate bookkeeping, plain data (reviews.ts). */
+  readonly state: Reviews.ReviewsState;
+  /** What callers read of the reviews: the takes awaiting a decision, per step. */
+  readonly reviews: { readonly awaiting: () => number[] };
 
   private readonly steps: readonly StepInfo[];
   private readonly parts: GateParts;
@@ -51,7 +54,9 @@ export class Gates {
     this.now = now;
     this.ended = ended;
 
-    this.reviews = new Reviews(steps, carried);
+    const state = Reviews.reviewsOf(steps, carried);
+    this.state = state;
+    this.reviews = { awaiting: () => Reviews.awaiting(state, steps) };
   }
 
   private get cursor(): number {
@@ -61,43 +66,43 @@ export class Gates {
   /** Jobs read from the plan; descendants of jobs awaiting review stay out, those of rejected ones are skipped. */
   admit(jobs: readonly JobRef[]): void {
     const { window, tally } = this.parts;
-    if (!this.reviews.filters) {
+    if (!Reviews.filters(this.state)) {
       Window.admit(window, jobs);
       return;
     }
     const kept = jobs.filter((job) => {
-      if (this.reviews.parks(job.i)) return false;
-      if (!this.reviews.skips(job.i)) return true;
+      if (Reviews.parks(this.state, job.i)) return false;
+      if (!Reviews.skips(this.state, job.i)) return true;
       Tally.count(tally, job.step, 'skipped');
       return false;
     });
     Window.admit(window, kept, jobs.length);
-    this.reviews.prune(this.cursor);
+    Reviews.prune(this.state, this.cursor);
   }
 
   /** A take of a reviewed step is saved (`cached`: found recorded): it waits for a decision, its descendants with it. */
   saved(job: JobRef, take: number, cached = false): void {
-    if (!this.reviews.gated(job.step)) return;
-    this.reviews.open(job, take, this.now(), cached);
+    if (!gated(this.steps, job.step)) return;
+    Reviews.open(this.state, job, take, this.now(), cached);
     if (job.end) Window.park(this.parts.window, job.i, job.end);
   }
 
   /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
   cached(job: JobRef, recorded: Recorded): void {
-    if (!this.reviews.gated(job.step)) return;
+    if (!gated(this.steps, job.step)) return;
     const take = recorded.take ?? 0;
     if (!recorded.verdict) {
       this.saved(job, take, true);
       return;
     }
     const { action, prompt } = recorded.verdict;
-    this.reviews.recall(job, take, action, prompt, { now: this.now(), cursor: this.cursor });
+    Reviews.recall(this.state, job, take, action, prompt, { now: this.now(), cursor: this.cursor });
     if (action !== 'approve' && job.end) Window.park(this.parts.window, job.i, job.end);
   }
 
   /** The job ended without an output (failed, skipped): a retake's descendants are skipped. */
   closedWithoutOutput(job: JobRef): void {
-    this.reviews.abandon(job.key, this.cursor);
+    Reviews.abandon(this.state, job.key, this.cursor);
   }
 
   /** A reviewer's batch (the `review` update): each decision applies or is refused with its reason (`dryRun`: judged only). */
@@ -116,11 +121,11 @@ export class Gates {
     /** Money the batch's accepted decisions may spend: each next one must fit beside it. */
     let spending: Micros = 0;
     for (const decision of decisions) {
-      const gate = this.reviews.gateOf(decision.key);
+      const gate = Reviews.gateOf(this.state, decision.key);
       const refusal = refusalOf(gate, decision, {
-        rule: gate ? this.reviews.ruleOf(gate.step) : null,
+        rule: gate ? ruleOf(this.steps, gate.step) : null,
         generating: Window.unfinishedHas(window, decision.key),
-        decided: this.reviews.wasDecided(decision.key),
+        decided: Reviews.wasDecided(this.state, decision.key),
         fits: (usd) => !Stop.stopped(halt) && Budget.fits(budget, spending + usd),
         ended,
       });
@@ -133,34 +138,34 @@ export class Gates {
       ack.accepted.push(decision.key);
       if (dryRun) continue;
       records.push({ ...decision, take: gate.take, at, source: 'reviewer' });
-      this.reviews.accept(gate, decision.action, this.cursor, decision.prompt);
+      Reviews.accept(this.state, gate, decision.action, this.cursor, decision.prompt);
     }
     return { ack, records };
   }
 
   /** Earliest campaign-clock time a take awaiting review times out (null: none does). */
   deadline(): number | null {
-    return this.reviews.deadline();
+    return Reviews.deadline(this.state, this.steps);
   }
 
   /** Takes whose review timed out, decided by their step's on_timeout. */
   timeOut(at: string): DecisionRecord[] {
-    return this.reviews.timeOut(this.now(), at, this.cursor);
+    return Reviews.timeOut(this.state, this.steps, this.now(), at, this.cursor);
   }
 
   /** Plan indexes decisions released, to read again (a page at a time); undefined when none. */
   nextRead(): Span | undefined {
-    return this.reviews.nextRead(RELEASE_PAGE);
+    return Reviews.nextRead(this.state, RELEASE_PAGE);
   }
 
   /** Jobs read for released indexes: descendants run or are skipped, or a job is retaken. */
   released(span: Span, jobs: readonly JobRef[]): void {
     const { window, tally } = this.parts;
-    for (const { release, jobs: its } of this.reviews.served(span, jobs)) {
+    for (const { release, jobs: its } of Reviews.served(this.state, span, jobs)) {
       if (release.effect === 'admit')
         Window.readmit(
           window,
-          its.filter((job) => !this.reviews.parks(job.i)),
+          its.filter((job) => !Reviews.parks(this.state, job.i)),
         );
       if (release.effect === 'skip') for (const job of its) Tally.count(tally, job.step, 'skipped');
       if (release.effect !== 'retake') continue;
@@ -176,6 +181,6 @@ export class Gates {
 
   /** Carried across continue-as-new only by campaigns with a gate. */
   carry(): { reviews?: CarriedReviews } {
-    return this.steps.some((step) => step.review) ? { reviews: this.reviews.carry() } : {};
+    return this.steps.some((step) => step.review) ? { reviews: Reviews.carry(this.state) } : {};
   }
 }

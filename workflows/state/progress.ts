@@ -5,7 +5,7 @@
 import type { CampaignOutcome, CampaignProgress, StepInfo } from '../../contract/campaign.ts';
 import { endedOf } from '../../contract/ended-jobs.ts';
 import type { BudgetState } from './budget.ts';
-import type { Reviews } from './reviews.ts';
+import * as Reviews from './reviews.ts';
 import * as Slots from './slots.ts';
 import * as Stop from './stop.ts';
 import * as Tally from './tally.ts';
@@ -17,7 +17,7 @@ interface Parts {
   readonly budget: BudgetState;
   readonly halt: Stop.StopState;
   readonly tally: Tally.TallyState;
-  readonly reviews: Reviews;
+  readonly reviews: Reviews.ReviewsState;
   readonly startedAt: number;
   readonly runs: number;
   readonly done: boolean;
@@ -38,7 +38,7 @@ export function progressOf(
   const finished = Tally.finished(tally);
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
-  const awaiting = reviews.awaiting();
+  const awaiting = Reviews.awaiting(reviews, steps);
   const stopped = Stop.stopped(halt);
   // Nothing moves until a reviewer decides: outputs wait for review, nothing runs, nothing can start.
   const onlyReview =

@@ -4,7 +4,7 @@
  * decision releases. The state that moves with them is reviews.ts.
  */
 import type { Micros } from '../../api/money.ts';
-import type { Release } from '../../contract/campaign.ts';
+import type { Release, StepInfo } from '../../contract/campaign.ts';
 import type { RefusalReason, ReviewAction, ReviewDecision } from '../../contract/review.ts';
 import type { ReviewRule } from '../../plan/review.ts';
 
@@ -42,6 +42,16 @@ export interface JudgeContext {
   /** Does this much more money fit the budget, next to what this batch accepted already? */
   readonly fits: (usd: Micros) => boolean;
   readonly ended: boolean;
+}
+
+/** The step's outputs wait for a reviewer. */
+export function gated(steps: readonly StepInfo[], step: number): boolean {
+  return steps[step]!.review !== undefined;
+}
+
+/** The step's review rule, or null when it has none. */
+export function ruleOf(steps: readonly StepInfo[], step: number): ReviewRule | null {
+  return steps[step]!.review ?? null;
 }
 
 /** Why `decision` cannot apply to `gate` now, or null when it can. */
