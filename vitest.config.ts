@@ -24,6 +24,7 @@ export const UNIT = [
   'test/emulator/h264-bits.test.ts',
   'test/emulator/still.test.ts',
   'test/engine/campaign-state.test.ts',
+  'test/engine/plain-state.test.ts',
   'test/engine/decide.test.ts',
   'test/engine/failure-policy.test.ts',
   'test/engine/governor-shares.test.ts',

@@ -1,0 +1,165 @@
+/**
+ * The campaign state's parts are plain data (issue 19): no class instance, Map, Set, closure or
+ * getter anywhere in them, only plain objects, arrays, finite numbers, strings, booleans and null,
+ * each object reached once, so a JSON round trip gives every part back as it was. Driven through
+ * picks, heirs, creates, finishes, a failure, a review gate and spend caps, checked at each stage.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JobRef, StepInfo } from '../../contract/campaign.ts';
+import type { ReviewRule } from '../../plan/review.ts';
+import { CampaignState } from '../../workflows/campaign-state.ts';
+
+const key = (n: number) => n.toString(16).padStart(32, '0');
+const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
+const steps: StepInfo[] = [
+  { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 3, review: rule },
+  { id: 'clip', model: 'V4', retries: 0, concurrency: 1, jobCount: 3 },
+];
+
+/** still-n at 2n with its clip at 2n + 1. */
+const jobs = (from: number, to: number): JobRef[] =>
+  [0, 1, 2]
+    .flatMap((n) => [
+      { i: 2 * n, key: key(2 * n), name: `still-${n}`, parent: null, step: 0, usd: 100, end: 2 * n + 2 },
+      { i: 2 * n + 1, key: key(2 * n + 1), name: `clip-${n}`, parent: key(2 * n), step: 1, usd: 250 },
+    ])
+    .slice(from, to);
+
+/** Where `value` is not plain data, by path: empty when it is. */
+function impurities(value: unknown, path: string, seen: Set<object>): string[] {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return [];
+  if (typeof value === 'number') return Number.isFinite(value) ? [] : [`${path}: ${value}`];
+  if (typeof value !== 'object') return [`${path}: ${typeof value}`];
+  if (seen.has(value)) return [`${path}: reached twice`];
+  seen.add(value);
+  if (Array.isArray(value)) {
+    const holes = Object.keys(value).length === value.length ? [] : [`${path}: holes or extra keys`];
+    return [...holes, ...value.flatMap((item, n) => impurities(item, `${path}[${n}]`, seen))];
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype)
+    return [`${path}: a ${value.constructor?.name ?? 'null-prototype object'}`];
+  return Reflect.ownKeys(value).flatMap((name) => {
+    const at = `${path}.${String(name)}`;
+    const field = Object.getOwnPropertyDescriptor(value, name)!;
+    if (typeof name === 'symbol' || !field.enumerable) return [`${at}: hidden`];
+    if (field.get || field.set) return [`${at}: getter`];
+    return impurities(field.value, at, seen);
+  });
+}
+
+function expectPlain(state: CampaignState): void {
+  const parts = state.parts();
+  const seen = new Set<object>();
+  for (const [name, part] of Object.entries(parts)) {
+    expect(impurities(part, name, seen)).toEqual([]);
+    expect(JSON.parse(JSON.stringify(part))).toStrictEqual(part);
+  }
+}
+
+describe('the campaign state is plain data', () => {
+  it('in every part, through picks, heirs, finishes, a review, a failure and caps', () => {
+    let now = 0;
+    const state = new CampaignState(steps, 6, 10, 2_000, {
+      limits: { createsPerSecond: 10, maxInFlight: 10 },
+      now: 0,
+      clock: () => now,
+      caps: {
+        carried: {
+          reserved: [
+            ['I1', 1_000],
+            ['V4', 100],
+          ],
+          unreported: [],
+          hold: null,
+        },
+      },
+    });
+    expectPlain(state);
+    expect(state.parts().allowance).not.toBeNull();
+
+    // Picks, an heir, creates (one paid by an earlier run).
+    state.admit(jobs(0, 6));
+    expect(state.pick(1).map(({ job }) => job.name)).toEqual(['still-0']);
+    expect(state.reserveHeir(0)?.job.name).toBe('still-1');
+    state.onCreated(0, 'p0', 5);
+    expectPlain(state);
+    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' });
+    state.promoteHeir(0);
+    state.onCreated(2, 'p2', 6, { paidBefore: true });
+    expect(state.inFlight().map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
+    expectPlain(state);
+
+    // A review gate: still-0 awaits a decision, its clip is parked; an approval releases it.
+    expect(state.gates.reviews.awaiting()).toEqual([1, 0]);
+    expect(state.gates.deadline()).toBe(60_000);
+    expectPlain(state);
+    const { ack } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
+    expect(ack.accepted).toEqual([key(0)]);
+    state.gates.released(state.gates.nextRead()!, jobs(1, 2));
+    expectPlain(state);
+
+    // Caps: the clip does not fit the V4 reservation, so V4 is asked for, then granted.
+    expect(state.pick(10)).toEqual([]);
+    expect(state.caps?.takeNeeds()).toEqual([{ model: 'V4', unit: 250 }]);
+    expectPlain(state);
+    state.caps?.granted('V4', 500, null);
+    expect(state.pick(10).map(({ job }) => job.name)).toEqual(['clip-0', 'still-2']);
+    expect(state.caps?.hasUnreported).toBe(true);
+    expect(state.caps?.reportedAt).toBe(Number.NEGATIVE_INFINITY);
+    now = 1_000;
+    state.caps!.reportedAt = now;
+    expect(state.caps?.takeUnreported()).toEqual({ I1: 100 });
+    expect(state.caps?.hasUnreported).toBe(false);
+    expectPlain(state);
+
+    // A failure regenerates once, then is recorded; a rejection skips a descendant.
+    state.onCreated(1, 'p1', 7);
+    state.onFinished(1, { kind: 'failed', message: 'bad', creditsUsed: 0 });
+    state.onCreated(4, 'p4', 8);
+    state.onFinished(4, { kind: 'failed', message: 'worse', creditsUsed: 0 });
+    expect(state.pick(10).map(({ job }) => job.name)).toEqual(['still-2']);
+    state.onCreated(4, 'p4b', 9);
+    state.onFinished(4, { kind: 'failed', message: 'worst', creditsUsed: 0 });
+    expect(state.recentFailures.map(({ message }) => message)).toEqual(['bad', 'worst']);
+    expectPlain(state);
+
+    // A cancel with a job in flight and an heir named: both let go.
+    state.onFinished(2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' });
+    state.gates.review([{ key: key(2), action: 'reject' }], 'T');
+    state.gates.released(state.gates.nextRead()!, jobs(3, 4));
+    expectPlain(state);
+    state.cancelAll();
+    expect(state.isDone()).toBe(true);
+    expectPlain(state);
+  });
+});
+
+describe('the plainness walk', () => {
+  it('finds what is not plain data', () => {
+    const shared = { n: 1 };
+    const found = impurities(
+      {
+        map: new Map(),
+        set: new Set(),
+        inf: Number.NEGATIVE_INFINITY,
+        gone: undefined,
+        fn: () => 0,
+        get getter() {
+          return 1;
+        },
+        twice: [shared, shared],
+      },
+      '$',
+      new Set(),
+    );
+    expect(found).toEqual([
+      '$.map: a Map',
+      '$.set: a Set',
+      '$.inf: -Infinity',
+      '$.gone: undefined',
+      '$.fn: function',
+      '$.getter: getter',
+      '$.twice[1]: reached twice',
+    ]);
+  });
+});
