@@ -10,6 +10,7 @@
  * patched(); a new generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades"):
  * this one, generation 3, has none.
  */
+
 import {
   allHandlersFinished,
   condition,
@@ -21,7 +22,7 @@ import {
 } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { readServiceLimits } from './activities.ts';
-import { CampaignState } from './campaign-state.ts';
+import * as Jobs from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
 import { capsLinkOf } from './caps/link.ts';
 import type { Clock } from './clock.ts';
@@ -38,6 +39,7 @@ import { step } from './reducer/step.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { runState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
+import { takeUnreported } from './state/allowance.ts';
 import { carry as carryNotices, notices } from './state/notices.ts';
 import { READ_LIMITS_SUMMARY } from './summaries.ts';
 import { sweepAtEnd } from './sweep.ts';
@@ -57,11 +59,10 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     (await readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []));
   // A run carried over holds its share already; the first one waits for it before any create.
   const share = link && !input.carried ? await link.firstShare(read) : null;
-  const jobs = new CampaignState(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
+  const jobs = Jobs.openCampaign(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits: share?.limits ?? read,
     now: clock.at, // the first run's start: for progress only (elapsed time, ETA)
-    clock: () => clock.at,
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
     ...(capsLink && { caps: { carried: input.carried?.caps } }),
   });
@@ -72,7 +73,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     clock,
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
     // Runs a replacement worker replays within one task (decide.ts).
-    rollOverLimit: rollOverAt(jobs.maxInFlight),
+    rollOverLimit: rollOverAt(Jobs.maxInFlight(jobs)),
     searchable: attributes !== null,
     ...(input.notify && input.notify.targets.length > 0 && { notices: notices(input.carried?.notices) }),
   };
@@ -92,7 +93,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   } catch (error) {
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
-    await capsLink?.tell({ kind: 'leave', spent: jobs.caps?.takeUnreported() ?? {} });
+    await capsLink?.tell({ kind: 'leave', spent: jobs.allowance ? takeUnreported(jobs.allowance) : {} });
     throw error;
   } finally {
     // The final progress is published once, by the loop's end: no pulse after it.
@@ -102,11 +103,15 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   await effects.notified();
   if (end === 'complete') await sweepAtEnd(input);
   else {
-    log.info('continuing as new', { run: jobs.runs, cursor: jobs.cursor, inFlight: jobs.activeCount() });
+    log.info('continuing as new', {
+      run: jobs.runs,
+      cursor: jobs.window.cursor,
+      inFlight: Jobs.activeCount(jobs),
+    });
     await continueAsNew<typeof campaignWorkflow>({
       ...input,
       carried: {
-        ...jobs.carry(),
+        ...Jobs.carry(jobs),
         clock: clock.at,
         ...(model.notices && { notices: carryNotices(model.notices) }),
       },

@@ -3,9 +3,11 @@
  * under way land first, so the claims log names their predictions; heirs made meanwhile get a
  * second pass), and the workflow completes with outcome `canceled`.
  */
+
 import { CancellationScope, condition } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { cancelOutstanding } from './activities.ts';
+import * as Jobs from './campaign-state.ts';
 import type { Executor } from './executor.ts';
 import type { Model } from './reducer/model.ts';
 import { CANCEL_SUMMARY } from './summaries.ts';
@@ -32,5 +34,5 @@ export async function cancelCampaign(
   });
   // Completing (rather than rethrowing) keeps the final progress readable as the result, with
   // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
-  return model.jobs.progress(input.campaign, Date.now());
+  return Jobs.progress(model.jobs, input.campaign, Date.now());
 }

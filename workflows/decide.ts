@@ -183,7 +183,7 @@ export const PUBLISH_EVERY_MS = 1_000;
  * the campaign waits a long time with news unpublished: a burst of creates followed by minutes of
  * video generation would otherwise show the state from before the burst until the first video
  * ends. "A long time" is the wait itself when it has a length, else the expected gap until the
- * next report (CampaignState.expectedReportGapMs).
+ * next report (campaign-state.ts, expectedReportGapMs).
  */
 export function mayPublish(s: {
   readonly sinceMs: number;

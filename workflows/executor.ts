@@ -4,6 +4,7 @@
  * (a created prediction is waited for the moment the create answers); the loop's own reads are
  * awaited by the loop (campaign.ts). Every event also wakes the loop.
  */
+
 import {
   CancellationScope,
   condition,
@@ -22,6 +23,7 @@ import {
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
+import * as Jobs from './campaign-state.ts';
 import type { CapsLink } from './caps/link.ts';
 import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
 import type { GovernorLink } from './governor/link.ts';
@@ -217,7 +219,7 @@ export function executor(
     woken = false;
     // A pick can itself end the campaign (the budget stops it with nothing in flight): no
     // activity will then report, so being done is a reason to wake too.
-    const wake = () => woken || jobs.isDone();
+    const wake = () => woken || Jobs.isDone(jobs);
     if (ms === null) {
       await condition(wake);
       return;

@@ -4,6 +4,7 @@
  * recorded, and the timer that wakes the loop when a take times out. Only campaigns with a
  * reviewed step use any of this.
  */
+
 import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../contract/campaign.ts';
 import type { ReviewAck, ReviewBatch } from '../contract/review.ts';
@@ -13,6 +14,7 @@ import { reviewUpdate } from './messages.ts';
 import type { Model } from './reducer/model.ts';
 import { refusalOfBatch } from './reducer/reviews.ts';
 import { step } from './reducer/step.ts';
+import * as Gates from './state/gates.ts';
 
 export function hasGates(steps: readonly StepInfo[]): boolean {
   return steps.some((step) => step.review !== undefined);
@@ -75,16 +77,16 @@ export function reviewGates(model: Model, executor: Executor): void {
    */
   async function watchDeadlines(): Promise<void> {
     for (;;) {
-      await condition(() => jobs.gates.deadline() !== null);
-      const due = jobs.gates.deadline()!;
+      await condition(() => Gates.deadline(jobs) !== null);
+      const due = Gates.deadline(jobs)!;
       const from = clock.at;
       if (due > from) {
-        const sooner = () => (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) < due;
+        const sooner = () => (Gates.deadline(jobs) ?? Number.POSITIVE_INFINITY) < due;
         if (await condition(sooner, due - from)) continue;
         executor.dispatch({ kind: 'slept', from, ms: due - from });
       }
       executor.wake();
-      await condition(() => (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) > clock.at);
+      await condition(() => (Gates.deadline(jobs) ?? Number.POSITIVE_INFINITY) > clock.at);
     }
   }
 }

@@ -1,13 +1,17 @@
 /**
- * The campaign state's parts are plain data (issue 19): no class instance, Map, Set, closure or
- * getter anywhere in them, only plain objects, arrays, finite numbers, strings, booleans and null,
- * each object reached once, so a JSON round trip gives every part back as it was. Driven through
+ * The campaign state is plain data (issue 19): no class instance, Map, Set, closure or getter
+ * anywhere in it, only plain objects, arrays, finite numbers, strings, booleans and null, each
+ * object reached once, so a JSON round trip gives it back as it was. Driven through
  * picks, heirs, creates, finishes, a failure, a review gate and spend caps, checked at each stage.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { ReviewRule } from '../../plan/review.ts';
-import { CampaignState } from '../../workflows/campaign-state.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
+import * as Moves from '../../workflows/job-moves.ts';
+import * as Allowance from '../../workflows/state/allowance.ts';
+import * as Gates from '../../workflows/state/gates.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -47,22 +51,17 @@ function impurities(value: unknown, path: string, seen: Set<object>): string[] {
   });
 }
 
-function expectPlain(state: CampaignState): void {
-  const parts = state.parts();
-  const seen = new Set<object>();
-  for (const [name, part] of Object.entries(parts)) {
-    expect(impurities(part, name, seen)).toEqual([]);
-    expect(JSON.parse(JSON.stringify(part))).toStrictEqual(part);
-  }
+function expectPlain(state: Jobs.CampaignState): void {
+  expect(impurities(state, 'state', new Set())).toEqual([]);
+  expect(JSON.parse(JSON.stringify(state))).toStrictEqual(state);
 }
 
 describe('the campaign state is plain data', () => {
   it('in every part, through picks, heirs, finishes, a review, a failure and caps', () => {
     let now = 0;
-    const state = new CampaignState(steps, 6, 10, 2_000, {
+    const state = Jobs.openCampaign(steps, 6, 10, 2_000, {
       limits: { createsPerSecond: 10, maxInFlight: 10 },
       now: 0,
-      clock: () => now,
       caps: {
         carried: {
           reserved: [
@@ -75,61 +74,62 @@ describe('the campaign state is plain data', () => {
       },
     });
     expectPlain(state);
-    expect(state.parts().allowance).not.toBeNull();
+    expect(state.allowance).not.toBeNull();
+    const allowance = state.allowance!;
 
     // Picks, an heir, creates (one paid by an earlier run).
-    state.admit(jobs(0, 6));
-    expect(state.pick(1).map(({ job }) => job.name)).toEqual(['still-0']);
-    expect(state.reserveHeir(0)?.job.name).toBe('still-1');
-    state.onCreated(0, 'p0', 5);
+    Moves.admit(state, jobs(0, 6));
+    expect(Moves.pick(state, 1).map(({ job }) => job.name)).toEqual(['still-0']);
+    expect(Moves.reserveHeir(state, 0)?.job.name).toBe('still-1');
+    Moves.onCreated(state, 0, 'p0', 5);
     expectPlain(state);
-    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' });
-    state.promoteHeir(0);
-    state.onCreated(2, 'p2', 6, { paidBefore: true });
-    expect(state.inFlight().map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
+    Moves.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, now);
+    Moves.promoteHeir(state, 0);
+    Moves.onCreated(state, 2, 'p2', 6, { paidBefore: true });
+    expect(Jobs.inFlight(state).map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
     expectPlain(state);
 
     // A review gate: still-0 awaits a decision, its clip is parked; an approval releases it.
-    expect(state.gates.reviews.awaiting()).toEqual([1, 0]);
-    expect(state.gates.deadline()).toBe(60_000);
+    expect(Gates.awaiting(state)).toEqual([1, 0]);
+    expect(Gates.deadline(state)).toBe(60_000);
     expectPlain(state);
-    const { ack } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
+    const { ack } = Moves.review(state, [{ key: key(0), action: 'approve' }], 'T');
     expect(ack.accepted).toEqual([key(0)]);
-    state.gates.released(state.gates.nextRead()!, jobs(1, 2));
+    Gates.released(state, Gates.nextRead(state)!, jobs(1, 2));
     expectPlain(state);
 
     // Caps: the clip does not fit the V4 reservation, so V4 is asked for, then granted.
-    expect(state.pick(10)).toEqual([]);
-    expect(state.caps?.takeNeeds()).toEqual([{ model: 'V4', unit: 250 }]);
+    expect(Moves.pick(state, 10)).toEqual([]);
+    expect(Allowance.takeNeeds(allowance)).toEqual([{ model: 'V4', unit: 250 }]);
     expectPlain(state);
-    state.caps?.granted('V4', 500, null);
-    expect(state.pick(10).map(({ job }) => job.name)).toEqual(['clip-0', 'still-2']);
-    expect(state.caps?.hasUnreported).toBe(true);
-    expect(state.caps?.reportedAt).toBe(Number.NEGATIVE_INFINITY);
+    Allowance.granted(allowance, 'V4', 500, null);
+    expect(Moves.pick(state, 10).map(({ job }) => job.name)).toEqual(['clip-0', 'still-2']);
+    expect(Allowance.hasUnreported(allowance)).toBe(true);
+    expect(allowance.reportedAt).toBeNull();
     now = 1_000;
-    state.caps!.reportedAt = now;
-    expect(state.caps?.takeUnreported()).toEqual({ I1: 100 });
-    expect(state.caps?.hasUnreported).toBe(false);
+    allowance.reportedAt = now;
+    expect(Allowance.takeUnreported(allowance)).toEqual({ I1: 100 });
+    expect(Allowance.hasUnreported(allowance)).toBe(false);
     expectPlain(state);
 
     // A failure regenerates once, then is recorded; a rejection skips a descendant.
-    state.onCreated(1, 'p1', 7);
-    state.onFinished(1, { kind: 'failed', message: 'bad', creditsUsed: 0 });
-    state.onCreated(4, 'p4', 8);
-    state.onFinished(4, { kind: 'failed', message: 'worse', creditsUsed: 0 });
-    expect(state.pick(10).map(({ job }) => job.name)).toEqual(['still-2']);
-    state.onCreated(4, 'p4b', 9);
-    state.onFinished(4, { kind: 'failed', message: 'worst', creditsUsed: 0 });
-    expect(state.recentFailures.map(({ message }) => message)).toEqual(['bad', 'worst']);
+    Moves.onCreated(state, 1, 'p1', 7);
+    Moves.onFinished(state, 1, { kind: 'failed', message: 'bad', creditsUsed: 0 }, now);
+    Moves.onCreated(state, 4, 'p4', 8);
+    Moves.onFinished(state, 4, { kind: 'failed', message: 'worse', creditsUsed: 0 }, now);
+    expect(Moves.pick(state, 10).map(({ job }) => job.name)).toEqual(['still-2']);
+    Moves.onCreated(state, 4, 'p4b', 9);
+    Moves.onFinished(state, 4, { kind: 'failed', message: 'worst', creditsUsed: 0 }, now);
+    expect(state.tally.recentFailures.map(({ message }) => message)).toEqual(['bad', 'worst']);
     expectPlain(state);
 
     // A cancel with a job in flight and an heir named: both let go.
-    state.onFinished(2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' });
-    state.gates.review([{ key: key(2), action: 'reject' }], 'T');
-    state.gates.released(state.gates.nextRead()!, jobs(3, 4));
+    Moves.onFinished(state, 2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' }, now);
+    Moves.review(state, [{ key: key(2), action: 'reject' }], 'T');
+    Gates.released(state, Gates.nextRead(state)!, jobs(3, 4));
     expectPlain(state);
-    state.cancelAll();
-    expect(state.isDone()).toBe(true);
+    Moves.cancelAll(state);
+    expect(Jobs.isDone(state)).toBe(true);
     expectPlain(state);
   });
 });

@@ -2,10 +2,13 @@
  * Review gates moving with the campaign's window (state/gates.ts through CampaignState), without a
  * server: parked descendants, releases, skips, time-outs, carried state and its size.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { ReviewRule } from '../../plan/review.ts';
-import { CampaignState } from '../../workflows/campaign-state.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
+import * as Moves from '../../workflows/job-moves.ts';
+import * as Gates from '../../workflows/state/gates.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -34,59 +37,61 @@ describe('review gates in the campaign state', () => {
       .slice(from, to);
   const names = (picked: { job: JobRef }[]) => picked.map(({ job }) => job.name);
   let now = 0;
-  const state = new CampaignState(steps, 6, 10, 2_000, {
+  const state = Jobs.openCampaign(steps, 6, 10, 2_000, {
     limits: { createsPerSecond: 10, maxInFlight: 10 },
     now: 0,
-    clock: () => now,
   });
 
   it('a finished still waits for review; its clip leaves the window and the window moves on', () => {
-    state.admit(jobs(0, 4));
-    expect(names(state.pick(10))).toEqual(['still-0', 'still-1']);
-    state.onCreated(0, 'p0', 0);
-    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' });
-    expect(state.pick(10)).toEqual([]);
-    expect(state.waitingCount()).toBe(1); // clip-1 waits for still-1; clip-0 is parked, not waiting
-    state.admit(jobs(4, 6));
-    expect(names(state.pick(10))).toEqual(['still-2']);
-    expect(state.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 1, approved: 0 });
+    Moves.admit(state, jobs(0, 4));
+    expect(names(Moves.pick(state, 10))).toEqual(['still-0', 'still-1']);
+    Moves.onCreated(state, 0, 'p0', 0);
+    Moves.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, now);
+    expect(Moves.pick(state, 10)).toEqual([]);
+    expect(Jobs.waitingCount(state)).toBe(1); // clip-1 waits for still-1; clip-0 is parked, not waiting
+    Moves.admit(state, jobs(4, 6));
+    expect(names(Moves.pick(state, 10))).toEqual(['still-2']);
+    expect(Jobs.progress(state, 'c', 0).steps[0]).toMatchObject({ awaiting_review: 1, approved: 0 });
   });
 
   it('an approval releases the parked clip; a rejection skips it; the campaign stays open until all are decided', () => {
-    const { ack, records } = state.gates.review([{ key: key(0), action: 'approve' }], 'T');
+    const { ack, records } = Moves.review(state, [{ key: key(0), action: 'approve' }], 'T');
     expect(ack).toEqual({ accepted: [key(0)], refused: [] });
     expect(records).toEqual([{ key: key(0), action: 'approve', take: 0, at: 'T', source: 'reviewer' }]);
-    expect(state.gates.nextRead()).toEqual({ from: 1, count: 1 });
-    state.gates.released(state.gates.nextRead()!, jobs(1, 2));
-    expect(names(state.pick(10))).toEqual(['clip-0']);
+    expect(Gates.nextRead(state)).toEqual({ from: 1, count: 1 });
+    Gates.released(state, Gates.nextRead(state)!, jobs(1, 2));
+    expect(names(Moves.pick(state, 10))).toEqual(['clip-0']);
     for (const i of [1, 2, 4]) {
-      state.onCreated(i, `p${i}`, 0);
-      state.onFinished(i, { kind: 'succeeded', creditsUsed: i === 1 ? 250 : 100, file: 'f' });
+      Moves.onCreated(state, i, `p${i}`, 0);
+      Moves.onFinished(state, i, { kind: 'succeeded', creditsUsed: i === 1 ? 250 : 100, file: 'f' }, now);
     }
-    expect(state.isDone()).toBe(false);
-    expect(state.gates.review([{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
-    state.gates.released(state.gates.nextRead()!, jobs(3, 4));
-    expect(state.progress('c', 0).steps[1]).toMatchObject({ skipped: 1 });
+    expect(Jobs.isDone(state)).toBe(false);
+    expect(Moves.review(state, [{ key: key(2), action: 'reject' }], 'T').ack.accepted).toEqual([key(2)]);
+    Gates.released(state, Gates.nextRead(state)!, jobs(3, 4));
+    expect(Jobs.progress(state, 'c', 0).steps[1]).toMatchObject({ skipped: 1 });
   });
 
   it('gates carry across continue-as-new, and time out by on_timeout', () => {
-    const carried = state.carry();
+    const carried = Jobs.carry(state);
     expect(carried.reviews?.keys).toBe(key(4));
-    const next = new CampaignState(steps, 6, 10, 2_000, {
+    const next = Jobs.openCampaign(steps, 6, 10, 2_000, {
       carried,
       limits: { createsPerSecond: 10, maxInFlight: 10 },
       now: 0,
-      clock: () => now,
     });
-    expect(next.isDone()).toBe(false);
-    expect(next.gates.deadline()).toBe(60_000);
+    expect(Jobs.isDone(next)).toBe(false);
+    expect(Gates.deadline(next)).toBe(60_000);
     now = 60_000;
-    expect(next.gates.timeOut('T')).toEqual([
+    expect(Gates.timeOut(next, now, 'T')).toEqual([
       { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },
     ]);
-    next.gates.released(next.gates.nextRead()!, jobs(5, 6));
-    expect(next.isDone()).toBe(true);
-    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 0, approved: 1, rejected: 2 });
+    Gates.released(next, Gates.nextRead(next)!, jobs(5, 6));
+    expect(Jobs.isDone(next)).toBe(true);
+    expect(Jobs.progress(next, 'c', 0).steps[0]).toMatchObject({
+      awaiting_review: 0,
+      approved: 1,
+      rejected: 2,
+    });
   });
 });
 
@@ -96,13 +101,13 @@ describe('carried gates stay compact', () => {
       { id: 'still', model: 'I1', retries: 1, concurrency: null, jobCount: 10_000, review: rule },
       { id: 'clip', model: 'V4', retries: 0, concurrency: null, jobCount: 10_000 },
     ];
-    const state = new CampaignState(steps, 20_000, 200, null, {
+    const state = Jobs.openCampaign(steps, 20_000, 200, null, {
       limits: { createsPerSecond: 100, maxInFlight: 200 },
       now: 0,
-      clock: () => 1_764_000_000_000,
     });
     for (let n = 0; n < 10_000; n++) {
-      state.gates.saved(
+      Gates.saved(
+        state,
         {
           i: 2 * n,
           key: key(2 * n),
@@ -114,18 +119,19 @@ describe('carried gates stay compact', () => {
           belowUsd: 650_000,
         },
         0,
+        1_764_000_000_000,
       );
     }
-    const carried = state.carry();
+    const carried = Jobs.carry(state);
     const bytes = JSON.stringify(carried.reviews).length;
     expect(bytes).toBeLessThan(800_000);
-    const next = new CampaignState(steps, 20_000, 200, null, {
+    const next = Jobs.openCampaign(steps, 20_000, 200, null, {
       carried,
       limits: { createsPerSecond: 100, maxInFlight: 200 },
       now: 0,
     });
-    expect(next.progress('c', 0).steps[0]).toMatchObject({ awaiting_review: 10_000 });
-    expect(next.gates.review([{ key: key(19_998), action: 'approve' }], 'T').ack.accepted).toEqual([
+    expect(Jobs.progress(next, 'c', 0).steps[0]).toMatchObject({ awaiting_review: 10_000 });
+    expect(Moves.review(next, [{ key: key(19_998), action: 'approve' }], 'T').ack.accepted).toEqual([
       key(19_998),
     ]);
   });
@@ -136,21 +142,25 @@ describe('a reviewed step without descendants', () => {
     const steps: StepInfo[] = [
       { id: 'still', model: 'I1', retries: 0, concurrency: null, jobCount: 1, review: rule },
     ];
-    const state = new CampaignState(steps, 1, 4, null, {
+    const state = Jobs.openCampaign(steps, 1, 4, null, {
       limits: { createsPerSecond: 10, maxInFlight: 10 },
       now: 0,
     });
-    state.admit([{ i: 0, key: key(0), name: 'still-0', parent: null, step: 0, usd: 100 }]);
-    state.pick(1);
-    state.onCreated(0, 'p0', 0);
-    state.onFinished(0, { kind: 'succeeded', creditsUsed: 100, file: 'f' });
-    expect(state.isDone()).toBe(false);
-    expect(state.gates.review([{ key: key(0), action: 'reject', note: 'no' }], 'T').ack.accepted).toEqual([
+    Moves.admit(state, [{ i: 0, key: key(0), name: 'still-0', parent: null, step: 0, usd: 100 }]);
+    Moves.pick(state, 1);
+    Moves.onCreated(state, 0, 'p0', 0);
+    Moves.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'f' }, 0);
+    expect(Jobs.isDone(state)).toBe(false);
+    expect(Moves.review(state, [{ key: key(0), action: 'reject', note: 'no' }], 'T').ack.accepted).toEqual([
       key(0),
     ]);
-    expect(state.gates.nextRead()).toBeUndefined();
-    expect(state.isDone()).toBe(true);
-    expect(state.progress('c', 0).steps[0]).toMatchObject({ succeeded: 1, rejected: 1, awaiting_review: 0 });
+    expect(Gates.nextRead(state)).toBeUndefined();
+    expect(Jobs.isDone(state)).toBe(true);
+    expect(Jobs.progress(state, 'c', 0).steps[0]).toMatchObject({
+      succeeded: 1,
+      rejected: 1,
+      awaiting_review: 0,
+    });
   });
 });
 
@@ -168,16 +178,16 @@ describe('a take found recorded, retaken after a roll-over', () => {
       usd: 100,
     }));
     const options = { limits: { createsPerSecond: 10, maxInFlight: 10 }, now: 0 };
-    const state = new CampaignState(steps, 2, 4, null, options);
-    state.admit(stills);
-    state.pick(2);
-    state.onCached(0, { take: 0 });
-    state.onCreated(1, 'p1', 0);
-    state.onFinished(1, { kind: 'succeeded', creditsUsed: 100, file: 'f' });
-    const next = new CampaignState(steps, 2, 4, null, { ...options, carried: state.carry() });
-    next.gates.review([{ key: key(0), action: 'regenerate' }], 'T');
-    next.gates.released(next.gates.nextRead()!, stills.slice(0, 1));
-    expect(next.progress('c', 0).steps[0]).toMatchObject({
+    const state = Jobs.openCampaign(steps, 2, 4, null, options);
+    Moves.admit(state, stills);
+    Moves.pick(state, 2);
+    Moves.onCached(state, 0, 0, { take: 0 });
+    Moves.onCreated(state, 1, 'p1', 0);
+    Moves.onFinished(state, 1, { kind: 'succeeded', creditsUsed: 100, file: 'f' }, 0);
+    const next = Jobs.openCampaign(steps, 2, 4, null, { ...options, carried: Jobs.carry(state) });
+    Moves.review(next, [{ key: key(0), action: 'regenerate' }], 'T');
+    Gates.released(next, Gates.nextRead(next)!, stills.slice(0, 1));
+    expect(Jobs.progress(next, 'c', 0).steps[0]).toMatchObject({
       cached: 0,
       succeeded: 1,
       regenerated: 1,

@@ -4,9 +4,11 @@
  * the next batch: one activity per batch of jobs, not per job, with every heir held, paced,
  * canceled and lost.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import * as Clock from '../../workflows/clock.ts';
 import * as Pacer from '../../workflows/pacer.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
@@ -78,10 +80,10 @@ describe('step: heirs in batched finishes', () => {
       ['still-3', 'still-5'],
     ]);
     expect(Pacer.available(m.pacer, 2_000)).toBe(tokens - 2);
-    expect(m.jobs.spent).toBe(2 * STILL_USD);
-    expect(m.jobs.counts[0]).toMatchObject({ succeeded: 2, created: 4 });
+    expect(m.jobs.budget.spent).toBe(2 * STILL_USD);
+    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 2, created: 4 });
     expect(m.run.chaining).toBe(2);
-    expect(m.jobs.activeCount()).toBe(2);
+    expect(Jobs.activeCount(m.jobs)).toBe(2);
   });
 
   it('an item still running keeps its heir and joins the heirs created in the next batch', () => {
@@ -103,10 +105,10 @@ describe('step: heirs in batched finishes', () => {
     const stopped: FinishBatchItem = { kind: 'stopped', failure: 'disk_full', message: 'no space left' };
     const effects = step(m, { kind: 'batch-finished', flights, results: [stopped, second!] });
     expect(names(flightsOf(effects))).toEqual([['still-3', null]]);
-    expect(m.jobs.progress('c', 0).outcome).toBe('running');
+    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('running');
     expect(m.run.chaining).toBe(0);
     // still-2 (the stopped one's heir) is waiting again, not lost: nothing new starts after a stop.
-    expect(m.jobs.counts[0]).toMatchObject({ created: 3 });
+    expect(m.jobs.tally.counts[0]).toMatchObject({ created: 3 });
   });
 
   it('a batch lost for good fails its jobs and sends their heirs back', () => {
@@ -114,8 +116,8 @@ describe('step: heirs in batched finishes', () => {
     const flights = flightsOf(createAll(m));
     expect(step(m, { kind: 'batch-lost', flights, lost: { stop: null, message: 'boom' } })).toEqual([]);
     expect(m.run.chaining).toBe(0);
-    expect(m.jobs.counts[0]).toMatchObject({ failed: 2 });
-    expect(m.jobs.activeCount()).toBe(0);
+    expect(m.jobs.tally.counts[0]).toMatchObject({ failed: 2 });
+    expect(Jobs.activeCount(m.jobs)).toBe(0);
     // The heirs are picked again by the next tick.
     expect(kinds(step(m, tick))).toContain('create');
   });
@@ -128,7 +130,7 @@ describe('step: heirs in batched finishes', () => {
     const effects = step(m, { kind: 'batch-finished', flights, results: [ended!, { kind: 'pending' }] });
     expect(names(flightsOf(effects))).toEqual([['still-1', 'still-3']]);
     expect(m.run.chaining).toBe(1);
-    expect(m.jobs.counts[0]).toMatchObject({ canceled: 1 });
+    expect(m.jobs.tally.counts[0]).toMatchObject({ canceled: 1 });
     const last = step(m, {
       kind: 'batch-finished',
       flights: flightsOf(effects),
@@ -171,6 +173,6 @@ describe('step: heirs in batched finishes', () => {
       { kind: 'finish-batch', flights: [{ pending: { job: { name: 'still-2' } } }] },
     ]);
     expect(next[1]).not.toHaveProperty('resumed');
-    expect(m.jobs.latencyMs).toBeNull();
+    expect(m.jobs.tally.latencyMs).toBeNull();
   });
 });

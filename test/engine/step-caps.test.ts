@@ -52,7 +52,7 @@ describe('step: spend caps', () => {
     expect(capsNotes(first)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 4 }]);
     // Asked and unanswered: no second ask.
     expect(capsNotes(step(m, tick))).toEqual([]);
-    expect(m.jobs.committed).toBe(0);
+    expect(m.jobs.budget.committed).toBe(0);
   });
 
   it('a grant lets as many jobs start as their worst cases fit; the rest ask again, for no more than are left', () => {
@@ -63,7 +63,7 @@ describe('step: spend caps', () => {
     const create = effects.find((e) => e.kind === 'create');
     expect(create?.kind === 'create' && create.batch.map((p) => p.job.name)).toEqual(['still-0', 'still-1']);
     expect(capsNotes(effects)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 2 }]);
-    expect(m.jobs.committed).toBe(2 * STILL_USD);
+    expect(m.jobs.budget.committed).toBe(2 * STILL_USD);
   });
 
   it('a held ask pauses the campaign with the cap in its progress, never stops it; a grant resumes it', () => {

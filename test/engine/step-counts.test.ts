@@ -4,10 +4,12 @@
  * count is negative, and the steps' spend adds up to the campaign's. A retake is an extra take of
  * a job, never a second job (issue 20).
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishOutcome } from '../../contract/activities.ts';
 import type { CampaignProgress, JobRef } from '../../contract/campaign.ts';
 import type { ReviewAction } from '../../contract/review.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent } from '../../workflows/reducer/events.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
@@ -60,7 +62,7 @@ class Drive {
   }
 
   get progress(): CampaignProgress {
-    return this.m.jobs.progress('c', this.now);
+    return Jobs.progress(this.m.jobs, 'c', this.now);
   }
 
   private send(event: CampaignEvent): Effect[] {

@@ -2,10 +2,11 @@
  * Models and events for the reducer's tables (step.test.ts, step-properties.test.ts): a campaign
  * of stills, or of stills each feeding a clip, built as the workflow builds it, without Temporal.
  */
+
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
 import type { RefusalRule } from '../../plan/refusal.ts';
-import { CampaignState } from '../../workflows/campaign-state.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import type { Clock } from '../../workflows/clock.ts';
 import { rollOverAt } from '../../workflows/decide.ts';
 import { bucket } from '../../workflows/pacer.ts';
@@ -78,10 +79,9 @@ export function modelOf(shape: Shape): Model {
   ];
   const clock: Clock = { at: 0 };
   const limits = shape.limits ?? { createsPerSecond: 10, maxInFlight: 50 };
-  const jobs = new CampaignState(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
+  const jobs = Jobs.openCampaign(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
     limits,
     now: 0,
-    clock: () => clock.at,
     longestChainsFirst: shape.chained ?? false,
     ...(shape.capped && { caps: {} }),
   });
@@ -91,7 +91,7 @@ export function modelOf(shape: Shape): Model {
     pacer: bucket(limits.createsPerSecond, 0),
     clock,
     governed: shape.governed ? { concurrency: shape.concurrency ?? 50, reportedNeed: null } : null,
-    rollOverLimit: rollOverAt(jobs.maxInFlight),
+    rollOverLimit: rollOverAt(Jobs.maxInFlight(jobs)),
     searchable: false,
   };
 }

@@ -3,9 +3,11 @@
  * jobs the service could not take wait, creates pause and back off, the progress names the pause
  * and its next try, and the first prediction created resumes the campaign. Nothing fails.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import { withPause } from '../../workflows/outage.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
@@ -40,7 +42,7 @@ function nextCreate(m: Model): Extract<Effect, { kind: 'create' }> {
   throw new Error('no create after 10 ticks');
 }
 
-const paused = (m: Model) => withPause(m.jobs.progress('c', m.clock.at), m.run.outage.current).paused;
+const paused = (m: Model) => withPause(Jobs.progress(m.jobs, 'c', m.clock.at), m.run.outage.current).paused;
 
 describe('step: a service outage', () => {
   it('is a row of the failure table that pauses, never fails or stops', () => {
@@ -76,9 +78,9 @@ describe('step: a service outage', () => {
     });
     expect(paused(m)?.until).toBe(6_000);
     expect({
-      failed: m.jobs.counts[0]!.failed,
-      waiting: m.jobs.waitingCount(),
-      stop: m.jobs.stopReason,
+      failed: m.jobs.tally.counts[0]!.failed,
+      waiting: Jobs.waitingCount(m.jobs),
+      stop: m.jobs.halt.reason,
     }).toEqual({
       failed: 0,
       waiting: 4,
@@ -117,18 +119,18 @@ describe('step: a service outage', () => {
     let batch = rest.batch;
     for (;;) {
       step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.at)) });
-      if (m.jobs.waitingCount() === 0) break;
+      if (Jobs.waitingCount(m.jobs) === 0) break;
       batch = nextCreate(m).batch;
     }
     expect(m.run.outage.reconcileSince).toBeNull();
-    expect(m.jobs.counts[0]!.failed).toBe(0);
+    expect(m.jobs.tally.counts[0]!.failed).toBe(0);
   });
 
   it('a campaign that ended shows no pause', () => {
     const m = loaded({ stills: 1 });
     const create = nextCreate(m);
     step(m, { kind: 'created', batch: create.batch, outcomes: [down(0, 1_000)] });
-    const progress = { ...m.jobs.progress('c', m.clock.at), outcome: 'canceled' as const };
+    const progress = { ...Jobs.progress(m.jobs, 'c', m.clock.at), outcome: 'canceled' as const };
     expect(withPause(progress, m.run.outage.current).paused).toBeUndefined();
   });
 });

@@ -7,12 +7,15 @@
  * - no job is created while its parent is unfinished;
  * - no job is in flight twice, and never more than the campaign's limit at once;
  * - once it ends, every job ended in exactly one outcome.
+ * And the model is plain data: swapped for its JSON copy at any event (with review decisions and
+ * caps grants among the events), the run decides exactly what it would have decided without.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import type { Effect } from '../../workflows/reducer/effects.ts';
 import type { CampaignEvent } from '../../workflows/reducer/events.ts';
 import { lostOf } from '../../workflows/reducer/jobs.ts';
@@ -27,14 +30,20 @@ const LOST_KINDS: FailureKind[] = [
 ];
 
 /** One world: the model, and the answers the executor owes it. */
-function world(shape: { stills: number; budget: number | null; concurrency: number }) {
-  const m = modelOf({
+function world(shape: {
+  stills: number;
+  budget: number | null;
+  concurrency: number;
+  reviewed?: boolean;
+  capped?: boolean;
+}) {
+  let m = modelOf({
     ...shape,
     chained: true,
     retries: 1,
     limits: { createsPerSecond: 20, maxInFlight: 50 },
   });
-  const plan = jobsOf({ stills: shape.stills, chained: true });
+  const plan = jobsOf({ stills: shape.stills, chained: true, reviewed: shape.reviewed ?? false });
   const creates: (readonly PendingJob[])[] = [];
   const finishes: InFlightJob[] = [];
   /** Jobs with a create, a prediction or a reservation as heir under way, by plan index. */
@@ -75,9 +84,13 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     saved.set(key, (saved.get(key) ?? 0) + 1);
   }
 
+  /** Every effect the reducer gave, in order, as JSON: two worlds that decided alike have equal logs. */
+  const decided: string[] = [];
+
   /** Applies an event, then checks the promises that hold at every moment. */
   function apply(event: CampaignEvent): void {
     const effects = step(m, event);
+    decided.push(JSON.stringify(effects));
     take(effects);
     check();
     // The loop awaits its own reads: they are answered before anything else happens.
@@ -85,12 +98,17 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
       if (effect.kind === 'load-jobs')
         apply({ kind: 'jobs-loaded', jobs: plan.slice(effect.from, effect.from + effect.count) });
       if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: m.jobs.limits });
+      if (effect.kind === 'read-released') {
+        const { from, count } = effect.span;
+        apply({ kind: 'released', span: effect.span, jobs: plan.slice(from, from + count) });
+      }
     }
   }
 
   function check(): void {
-    if (shape.budget !== null) expect(m.jobs.spent + m.jobs.committed).toBeLessThanOrEqual(shape.budget);
-    expect(m.jobs.activeCount()).toBeLessThanOrEqual(m.jobs.maxInFlight);
+    if (shape.budget !== null)
+      expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(shape.budget);
+    expect(Jobs.activeCount(m.jobs)).toBeLessThanOrEqual(Jobs.maxInFlight(m.jobs));
   }
 
   /** What the create activity answers: a child of a parent without an output is skipped, as it finds. */
@@ -138,43 +156,69 @@ function world(shape: { stills: number; budget: number | null; concurrency: numb
     apply(finishedOne(flight, { outcome, heir, waitedMs: 100, at }));
   }
 
-  return { m, plan, creates, finishes, saved, apply, answerCreate, answerFinish, isDone: () => done };
+  /** A reviewer decides on a still (which may await review, or not: the reducer refuses what does not apply). */
+  function review(choice: number): void {
+    const action = (['approve', 'reject', 'regenerate'] as const)[choice % 3]!;
+    apply({ kind: 'review', decisions: [{ key: `s${choice % shape.stills}`, action }], at: 'T' });
+  }
+
+  /** The key's caps ledger grants reservation on one of the two models. */
+  function grant(choice: number): void {
+    const model = choice % 2 === 0 ? 'I4' : 'V4';
+    apply({ kind: 'caps-grant', grant: { model, micros: 100_000 + choice * 1_000, hold: null } });
+  }
+
+  /**
+   * The model goes through JSON and the world carries on with the copy, as if it were carried to
+   * another run or process: plain data comes back whole, and the copy decides as the original would.
+   */
+  function revive(): void {
+    const copy: typeof m = JSON.parse(JSON.stringify(m));
+    expect(copy).toStrictEqual(m);
+    m = copy;
+  }
+
+  return {
+    get m() {
+      return m;
+    },
+    plan,
+    creates,
+    finishes,
+    saved,
+    decided,
+    apply,
+    answerCreate,
+    answerFinish,
+    review,
+    grant,
+    revive,
+    isDone: () => done,
+  };
 }
+
+/** The campaigns the worlds run: small and chained; `extras` adds review gates and spend caps as they come. */
+const shapeOf = (extras: boolean) =>
+  fc.record({
+    stills: fc.integer({ min: 1, max: 6 }),
+    budget: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
+    concurrency: fc.integer({ min: 1, max: 5 }),
+    reviewed: extras ? fc.boolean() : fc.constant(false),
+    capped: extras ? fc.boolean() : fc.constant(false),
+  });
 
 describe('step: properties over random worlds', () => {
   it('money, parents, slots and outcomes hold whatever happens in whatever order', () => {
     fc.assert(
       fc.property(
-        fc.record({
-          stills: fc.integer({ min: 1, max: 6 }),
-          budget: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
-          concurrency: fc.integer({ min: 1, max: 5 }),
-        }),
+        shapeOf(false),
         fc.array(fc.nat(1_000), { minLength: 1, maxLength: 300 }),
         (shape, choices) => {
-          const w = world(shape);
-          w.apply({ kind: 'started', joinedOthers: false });
-          for (const choice of choices) {
-            if (w.isDone()) break;
-            const move = choice % 10;
-            if (move < 3 && w.creates.length > 0) w.answerCreate(choice);
-            else if (move < 7 && w.finishes.length > 0) w.answerFinish(choice);
-            else if (move === 7) w.apply({ kind: 'slept', from: w.m.clock.at, ms: 50 + choice });
-            else w.apply(tick);
-          }
-          // Whatever is still owed is answered in order, and the loop ticks to the end.
-          for (let n = 0; !w.isDone() && n < 2_000; n++) {
-            if (w.creates.length > 0) w.answerCreate(n);
-            else if (w.finishes.length > 0) w.answerFinish(1 + n * 2);
-            else {
-              w.apply({ kind: 'slept', from: w.m.clock.at, ms: 1_000 });
-              w.apply({ ...tick, historyLength: 10 });
-            }
-          }
+          const w = drive(world(shape), choices, null);
           expect(w.isDone()).toBe(true);
           // No output saved twice; a campaign that completed ended every job in one outcome.
           for (const [key, count] of w.saved) expect(count, key).toBe(1);
-          const progress = w.m.jobs.progress('c', w.m.clock.at);
+          const progress = Jobs.progress(w.m.jobs, 'c', w.m.clock.at);
           const ended = progress.steps.reduce(
             (n, s) => n + s.succeeded + s.cached + s.failed + s.skipped + s.canceled,
             0,
@@ -186,4 +230,45 @@ describe('step: properties over random worlds', () => {
       { numRuns: 300 },
     );
   });
+
+  it('the model is plain data: carried through JSON at any moment, it decides exactly as before', () => {
+    fc.assert(
+      fc.property(
+        shapeOf(true),
+        fc.array(fc.nat(1_000), { minLength: 1, maxLength: 200 }),
+        fc.nat(199),
+        (shape, choices, at) => {
+          const kept = drive(world(shape), choices, null);
+          const carried = drive(world(shape), choices, at % choices.length);
+          expect(carried.decided).toEqual(kept.decided);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
+
+/** Drives a world through `choices` (reviving its model through JSON before choice `reviveAt`) to the end. */
+function drive(w: ReturnType<typeof world>, choices: readonly number[], reviveAt: number | null) {
+  w.apply({ kind: 'started', joinedOthers: false });
+  for (const [n, choice] of choices.entries()) {
+    if (n === reviveAt) w.revive();
+    if (w.isDone()) break;
+    const move = choice % 10;
+    if (move < 3 && w.creates.length > 0) w.answerCreate(choice);
+    else if (move < 7 && w.finishes.length > 0) w.answerFinish(choice);
+    else if (move === 7) w.apply({ kind: 'slept', from: w.m.clock.at, ms: 50 + choice });
+    else if (move === 8 && choice % 3 === 0) w.review(choice);
+    else if (move === 8 && choice % 3 === 1) w.grant(choice);
+    else w.apply(tick);
+  }
+  for (let n = 0; !w.isDone() && n < 2_000; n++) {
+    if (w.creates.length > 0) w.answerCreate(n);
+    else if (w.finishes.length > 0) w.answerFinish(1 + n * 2);
+    else {
+      w.apply({ kind: 'slept', from: w.m.clock.at, ms: 1_000 });
+      w.apply({ ...tick, historyLength: 10 });
+    }
+  }
+  return w;
+}

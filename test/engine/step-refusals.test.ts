@@ -4,9 +4,11 @@
  * what it costs, and what its clip is left to do. The failure policy's rows `refused` and
  * `timed_out` (contract/failure-policy.ts) are what is exercised.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { PendingJob } from '../../contract/campaign.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import type { Model } from '../../workflows/reducer/model.ts';
 import { step } from '../../workflows/reducer/step.ts';
 import {
@@ -82,10 +84,10 @@ function play(shape: Omit<Shape, 'stills'>, takes: readonly Take[]) {
     step(m, { kind: 'batch-finished', flights: [flight!], results: [{ kind: 'finished', ...result }] });
   }
   const [next] = step(m, tick);
-  const still = m.jobs.counts[0]!;
+  const still = m.jobs.tally.counts[0]!;
   return {
     created,
-    spent: m.jobs.spent,
+    spent: m.jobs.budget.spent,
     still: {
       succeeded: still.succeeded,
       refused: still.refused,
@@ -215,8 +217,8 @@ describe('on_refusal: a refusal is its own outcome, never a blind retry', () => 
       batch: create.batch,
       outcomes: [{ kind: 'rejected', i: 0, code: 'CONTENT_REFUSED', message: 'no', failure: 'refused' }],
     });
-    expect(m.jobs.recentFailures).toEqual([{ job: 'still-0', step: 'still', message: 'refused: no' }]);
-    expect(m.jobs.isDone()).toBe(true);
+    expect(m.jobs.tally.recentFailures).toEqual([{ job: 'still-0', step: 'still', message: 'refused: no' }]);
+    expect(Jobs.isDone(m.jobs)).toBe(true);
   });
 
   it('a retry after a refusal is held to the budget like any job: none is created past it', () => {

@@ -2,9 +2,11 @@
  * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
  * effects it asks for and what it changes, without Temporal.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
+import * as Jobs from '../../workflows/campaign-state.ts';
 import * as Clock from '../../workflows/clock.ts';
 import { LIMITS_REREAD_MS } from '../../workflows/decide.ts';
 import * as Pacer from '../../workflows/pacer.ts';
@@ -54,7 +56,7 @@ describe('step: creating', () => {
       batch: jobsOf({ stills: 4 }).map((job) => ({ job, regen: 0 })),
     });
     expect(m.run.creating).toBe(1);
-    expect(m.jobs.committed).toBe(4 * STILL_USD);
+    expect(m.jobs.budget.committed).toBe(4 * STILL_USD);
     // Ten tokens a second, four spent: the next tick may create six more but has none waiting.
     expect(Pacer.available(m.pacer, 0)).toBe(6);
   });
@@ -92,8 +94,8 @@ describe('step: creating', () => {
       ['still-1', 'still-2'],
     ]);
     expect(Pacer.available(m.pacer, 1_000)).toBe(tokens - 1);
-    expect(m.jobs.spent).toBe(STILL_USD);
-    expect(m.jobs.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
+    expect(m.jobs.budget.spent).toBe(STILL_USD);
+    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
   });
 
   it('a prediction adopted as paid before keeps the mark to its finish and across continue-as-new', () => {
@@ -110,7 +112,7 @@ describe('step: creating', () => {
       ['still-1', undefined],
     ]);
     // What continue-as-new carries keeps it: the next run's finish is told too.
-    expect(m.jobs.carry().inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
+    expect(Jobs.carry(m.jobs).inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
       ['still-0', true],
       ['still-1', undefined],
     ]);
@@ -130,8 +132,8 @@ describe('step: creating', () => {
       { kind: 'tell-governor', note: { kind: 'throttled', retryAfterMs: 2_000 } },
     ]);
     expect(m.run.limitsStale).toBe(true);
-    expect(m.jobs.waitingCount()).toBe(2);
-    expect(m.jobs.committed).toBe(0);
+    expect(Jobs.waitingCount(m.jobs)).toBe(2);
+    expect(m.jobs.budget.committed).toBe(0);
     expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(2_000);
     // Stale limits are read again once the refresh interval has passed, before any create.
     Clock.observe(m.clock, 5_000);
@@ -197,10 +199,10 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
     const m = loaded({ stills: 1, retries: 1 });
     const [flight] = flightsOf(createAll(m));
     step(m, { kind: 'batch-lost', flights: [flight!], lost: lostOf(kind, `because ${kind}`) });
-    const counts = m.jobs.counts[0]!;
+    const counts = m.jobs.tally.counts[0]!;
     return {
-      stop: m.jobs.stopReason,
-      waiting: m.jobs.waitingCount(),
+      stop: m.jobs.halt.reason,
+      waiting: Jobs.waitingCount(m.jobs),
       failed: counts.failed,
       regenerated: counts.regenerated,
     };
@@ -231,7 +233,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
       batch: create!.kind === 'create' ? create.batch : [],
       outcomes: [{ kind: 'rejected', i: 0, code: 'X', message: 'no', failure }, createdOutcome(1)],
     });
-    expect({ stop: m.jobs.stopReason, failed: m.jobs.counts[0]!.failed }).toEqual(expected);
+    expect({ stop: m.jobs.halt.reason, failed: m.jobs.tally.counts[0]!.failed }).toEqual(expected);
   });
 
   it('a create batch lost to a stop keeps every job of it for the next run', () => {
@@ -242,12 +244,16 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
       batch: create!.kind === 'create' ? create.batch : [],
       lost: lostOf('disk_full', 'ENOSPC'),
     });
-    expect({ stop: m.jobs.stopReason, waiting: m.jobs.waitingCount(), committed: m.jobs.committed }).toEqual({
+    expect({
+      stop: m.jobs.halt.reason,
+      waiting: Jobs.waitingCount(m.jobs),
+      committed: m.jobs.budget.committed,
+    }).toEqual({
       stop: 'disk_full',
       waiting: 3,
       committed: 0,
     });
-    expect(m.jobs.progress('c', 0).stopMessage).toBe('ENOSPC');
+    expect(Jobs.progress(m.jobs, 'c', 0).stopMessage).toBe('ENOSPC');
   });
 
   it('a failed still regenerates up to its retries, then fails and its clip is never created', () => {
@@ -263,7 +269,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
       expect(flight!.pending).toMatchObject({ job: { name: 'still-0' }, regen: take });
       step(m, { kind: 'batch-finished', flights: [flight!], results: [{ kind: 'finished', ...failed }] });
     }
-    expect(m.jobs.counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
+    expect(m.jobs.tally.counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
     // The clip may start (its parent left the window) and the create reports it skipped.
     const [create] = step(m, tick);
     expect(create).toMatchObject({ kind: 'create', batch: [{ job: { name: 'clip-0' } }] });
@@ -285,10 +291,10 @@ describe('step: budget, ending, cancel', () => {
       { kind: 'publish', indexed: false },
       { kind: 'wait', ms: null },
     ]);
-    expect(m.jobs.stopReason).toBe('budget_reached');
-    expect(m.jobs.isDone()).toBe(true);
+    expect(m.jobs.halt.reason).toBe('budget_reached');
+    expect(Jobs.isDone(m.jobs)).toBe(true);
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
-    expect(m.jobs.spent + m.jobs.committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
+    expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
   });
 
   it('a governed campaign that completes leaves its governor and publishes its final progress', () => {
@@ -315,9 +321,9 @@ describe('step: budget, ending, cancel', () => {
     const effects = step(m, finishedOne(flight!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
     expect(effects).toEqual([]);
     expect(m.run.chaining).toBe(0);
-    expect(m.jobs.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
+    expect(m.jobs.tally.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
     step(m, { kind: 'canceled' });
-    expect(m.jobs.progress('c', 0).outcome).toBe('canceled');
+    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('canceled');
   });
 });
 
@@ -362,7 +368,7 @@ describe('step: limits and shares', () => {
       },
     ]);
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
-    expect(m.jobs.progress('c', 0)).toMatchObject({
+    expect(Jobs.progress(m.jobs, 'c', 0)).toMatchObject({
       outcome: 'plan_unreadable',
       stopMessage: 'no such file',
     });

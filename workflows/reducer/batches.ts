@@ -3,8 +3,10 @@
  * step waited for by one finishPredictions, heirs included. How a batch is formed,
  * and what a batch that reports after the cancel still holds; jobs.ts takes their reports.
  */
+
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
+import * as Moves from '../job-moves.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
 
@@ -37,7 +39,8 @@ export function canceledBatch(
     const { heir } = flights[n]!;
     if (!heir) continue;
     if (result.kind === 'pending') running.push(flights[n]!);
-    else if (result.kind === 'finished' && result.heir?.kind === 'created') m.jobs.onCanceledHeir(heir);
+    else if (result.kind === 'finished' && result.heir?.kind === 'created')
+      Moves.onCanceledHeir(m.jobs, heir);
   }
   return finishBatches(m, running);
 }

@@ -6,8 +6,11 @@
  * which becomes a `cap.threshold` notice to the campaign's own targets. Tables:
  * test/engine/step-caps.test.ts. The signals are sent by workflows/caps/link.ts.
  */
+
 import type { CapAlert } from '../../contract/caps.ts';
+import * as Jobs from '../campaign-state.ts';
 import type { CapsGrant } from '../caps/messages.ts';
+import * as Allowance from '../state/allowance.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
 
@@ -18,35 +21,45 @@ const WINDOWS_PER_ASK = 2;
 
 /** The effects of an event, with what the caps call for after it. */
 export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] {
-  const caps = m.jobs.caps;
+  const caps = m.jobs.allowance;
   if (!caps) return effects;
   const now = m.clock.at;
   // Never more than the jobs left: a reservation nobody will use holds the others back.
-  const count = Math.max(1, Math.min(m.jobs.maxInFlight * WINDOWS_PER_ASK, m.jobs.unstarted()));
-  const asks: Effect[] = caps
-    .takeNeeds()
-    .map(({ model, unit }) => ({ kind: 'tell-caps', note: { kind: 'ask', model, unit, count } }));
+  const count = Math.max(1, Math.min(Jobs.maxInFlight(m.jobs) * WINDOWS_PER_ASK, Jobs.unstarted(m.jobs)));
+  const asks: Effect[] = Allowance.takeNeeds(caps).map(({ model, unit }) => ({
+    kind: 'tell-caps',
+    note: { kind: 'ask', model, unit, count },
+  }));
   const end = effects.findIndex((effect) => effect.kind === 'complete');
   if (end >= 0 || ending) {
     // The last spend counts and the rest of the reservation goes back before the run ends.
-    const leave: Effect = { kind: 'tell-caps', note: { kind: 'leave', spent: caps.takeUnreported() } };
+    const leave: Effect = {
+      kind: 'tell-caps',
+      note: { kind: 'leave', spent: Allowance.takeUnreported(caps) },
+    };
     if (end < 0) return [...asks, ...effects, leave];
     return [...asks, ...effects.slice(0, end), leave, ...effects.slice(end)];
   }
   // Idle (nothing in flight), no later report would carry it: it goes now.
-  const idle = m.jobs.activeCount() === 0;
-  const due = caps.hasUnreported && (asks.length > 0 || idle || now - caps.reportedAt >= REPORT_EVERY_MS);
+  const idle = Jobs.activeCount(m.jobs) === 0;
+  const due =
+    Allowance.hasUnreported(caps) &&
+    (asks.length > 0 || idle || now - (caps.reportedAt ?? Number.NEGATIVE_INFINITY) >= REPORT_EVERY_MS);
   if (!due) return [...effects, ...asks];
   caps.reportedAt = now;
-  return [...effects, { kind: 'tell-caps', note: { kind: 'spent', spent: caps.takeUnreported() } }, ...asks];
+  return [
+    ...effects,
+    { kind: 'tell-caps', note: { kind: 'spent', spent: Allowance.takeUnreported(caps) } },
+    ...asks,
+  ];
 }
 
 /** The ledger granted reservation, or held the ask: the loop looks again (the memo shows a hold). */
 export function capsGranted(m: Model, { model, micros, hold }: CapsGrant): Effect[] {
-  const caps = m.jobs.caps;
+  const caps = m.jobs.allowance;
   if (!caps) return [];
   const before = caps.hold;
-  caps.granted(model, micros, hold);
+  Allowance.granted(caps, model, micros, hold);
   m.run.reports++;
   if (caps.hold && !before)
     return [{ kind: 'log', level: 'info', message: 'paused by a spend cap', attrs: { cap: caps.hold } }];

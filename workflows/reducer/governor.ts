@@ -16,7 +16,7 @@ const NEED_CHANGE = 0.25;
 
 /** The campaign's mean prediction latency moved: its rate need, when it changed enough to say. */
 export function observeLatency({ governed, jobs }: Model): Effect[] {
-  const latencyMs = jobs.latencyMs;
+  const latencyMs = jobs.tally.latencyMs;
   if (!governed || latencyMs === null || latencyMs <= 0) return [];
   const perSecond = ((governed.concurrency * 1000) / latencyMs) * NEED_MARGIN;
   const last = governed.reportedNeed;

@@ -4,13 +4,17 @@
  * an ended one hands its slot to its heir, and a failure takes the effect the failure policy
  * (contract/failure-policy.ts) gives it. Pure decisions over the model: step.ts routes the events.
  */
+
 import type { CreateOutcome, FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';
+import * as Jobs from '../campaign-state.ts';
 import * as Clock from '../clock.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../decide.ts';
+import * as Moves from '../job-moves.ts';
 import * as Pacer from '../pacer.ts';
 import * as Run from '../run-state.ts';
+import * as Slots from '../state/slots.ts';
 import { canceledBatch, finishBatches } from './batches.ts';
 import type { Effect } from './effects.ts';
 import type { Lost } from './events.ts';
@@ -23,8 +27,8 @@ export function mayName({ jobs, run }: Model): boolean {
   return mayNameHeir({
     draining: Run.draining(run),
     limitsStale: run.limitsStale,
-    latencyMs: jobs.latencyMs ?? ASSUMED_LATENCY_MS,
-    maxInFlight: jobs.maxInFlight,
+    latencyMs: jobs.tally.latencyMs ?? ASSUMED_LATENCY_MS,
+    maxInFlight: Jobs.maxInFlight(jobs),
     createsPerSecond: jobs.limits.createsPerSecond,
   });
 }
@@ -48,21 +52,21 @@ function answered(
     case 'created': {
       Clock.observe(clock, outcome.at);
       const paid = outcome.paidBefore && { paidBefore: outcome.paidBefore };
-      jobs.onCreated(outcome.i, outcome.predictionId, outcome.at, paid);
-      const pending = jobs.pendingOf(outcome.i);
-      const heir = mayName(m) ? jobs.reserveHeir(outcome.i) : null;
+      Moves.onCreated(jobs, outcome.i, outcome.predictionId, outcome.at, paid);
+      const pending = Slots.pendingOf(jobs.slots, outcome.i);
+      const heir = mayName(m) ? Moves.reserveHeir(jobs, outcome.i) : null;
       const flight = { pending, predictionId: outcome.predictionId, startedAt: outcome.at, heir, ...paid };
       unpaired.push(flight);
       return [];
     }
     case 'cached':
-      jobs.onCached(outcome.i, outcome);
+      Moves.onCached(jobs, outcome.i, clock.at, outcome);
       return [];
     case 'skipped':
-      jobs.onSkipped(outcome.i);
+      Moves.onSkipped(jobs, outcome.i);
       return [];
     case 'rejected':
-      jobs.onRejected(outcome.i, outcome.message, outcome.failure, outcome.creditsUsed);
+      Moves.onRejected(jobs, outcome.i, outcome.message, outcome.failure, outcome.creditsUsed);
       return [];
     case 'retry': {
       // Said once per read of the limits, like the governor's note.
@@ -84,7 +88,7 @@ function answered(
                 ]
               : []),
           ];
-      jobs.onRetry(outcome.i);
+      Moves.onRetry(jobs, outcome.i);
       Pacer.pauseUntil(pacer, clock.at + outcome.afterMs, clock.at);
       Run.rateLimited(run);
       return effects;
@@ -109,9 +113,9 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
   m.run.creating--;
   if (m.run.cancelled || lost === null) return [];
   const indexes = batch.map(({ job }) => job.i);
-  if (lost.stop) m.jobs.stopWith(lost.stop, lost.message, indexes);
+  if (lost.stop) Moves.stopWith(m.jobs, lost.stop, lost.message, indexes);
   // Retries are exhausted only for errors the service marks final: reported per job.
-  else for (const i of indexes) m.jobs.onRejected(i, lost.message, 'create_gave_up');
+  else for (const i of indexes) Moves.onRejected(m.jobs, i, lost.message, 'create_gave_up');
   return [];
 }
 
@@ -127,10 +131,10 @@ function handOver(
   unpaired: InFlightJob[],
 ): Effect[] {
   const { jobs, clock, pacer } = m;
-  jobs.promoteHeir(flight.pending.job.i);
+  Moves.promoteHeir(jobs, flight.pending.job.i);
   if (heirOutcome?.kind === 'created') Pacer.take(pacer, 1, clock.at);
   if (heirOutcome) return onCreate(m, heirOutcome, unpaired);
-  if (flight.heir) jobs.onRetry(flight.heir.job.i);
+  if (flight.heir) Moves.onRetry(jobs, flight.heir.job.i);
   return [];
 }
 
@@ -181,16 +185,19 @@ export function batchLost(m: Model, flights: readonly InFlightJob[], lost: Lost 
 
 /** A job's outcome; `waitedMs` (null: not measured) feeds the latency, and the governor's view of the need. */
 function ended(m: Model, pending: PendingJob, outcome: FinishOutcome, waitedMs: number | null): Effect[] {
-  m.jobs.onFinished(pending.job.i, outcome);
+  Moves.onFinished(m.jobs, pending.job.i, outcome, m.clock.at);
   if (waitedMs === null) return [];
-  m.jobs.observeWait(waitedMs, pending.job.step);
+  Moves.observeWait(m.jobs, waitedMs, pending.job.step);
   return observeLatency(m);
 }
 
 /** A finish failed for good: the failure policy's effect (a stop keeps the job for the next run). */
 function jobLost(m: Model, i: number, lost: Lost): void {
-  if (lost.stop) m.jobs.stopWith(lost.stop, lost.message, [i]);
-  else m.jobs.onFinished(i, { kind: 'failed', creditsUsed: null, message: lost.message }, 'finish_gave_up');
+  if (lost.stop) Moves.stopWith(m.jobs, lost.stop, lost.message, [i]);
+  else {
+    const failed = { kind: 'failed', creditsUsed: null, message: lost.message } as const;
+    Moves.onFinished(m.jobs, i, failed, m.clock.at, 'finish_gave_up');
+  }
 }
 
 /** A failure of a known kind, as a Lost: what the failure policy says of it. */

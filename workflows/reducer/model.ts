@@ -1,7 +1,9 @@
 /**
- * Everything one workflow run of a campaign knows, in one object that only the reducer
- * (step.ts) changes: the jobs (campaign-state.ts: window, slots, money, tally, review gates), what
- * the run has under way (run-state.ts), the create pacer and the campaign clock. The executor
+ * Everything one workflow run of a campaign knows, in one plain object that only the reducer
+ * (step.ts) changes: the jobs (campaign-state.ts: window, slots, money, tally, review gates, caps;
+ * moved by job-moves.ts), what the run has under way (run-state.ts), the create pacer and the
+ * campaign clock. No class, Map, Set or closure anywhere in it: it goes through JSON whole, and a
+ * copy decides as the original would (test/engine/step-properties.test.ts). The executor
  * (workflows/campaign.ts) reads it to carry out effects, and never writes it.
  */
 import type { CampaignState } from '../campaign-state.ts';

@@ -5,10 +5,13 @@
  */
 
 import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
+import * as Jobs from '../campaign-state.ts';
 import * as Clock from '../clock.ts';
 import { batchWorth, decide, HEIR_BATCH_MS, MAX_DRAIN_MS, mayPublish, type Situation } from '../decide.ts';
+import * as Moves from '../job-moves.ts';
 import * as Pacer from '../pacer.ts';
 import * as Run from '../run-state.ts';
+import * as Gates from '../state/gates.ts';
 import type { StopReason } from '../state/stop.ts';
 import type { Effect } from './effects.ts';
 import type { Tick } from './events.ts';
@@ -25,23 +28,23 @@ function situation(m: Model, tick: Tick): Situation {
   const rate = jobs.limits.createsPerSecond;
   const minBatch = mayName(m) ? batchWorth(rate, HEIR_BATCH_MS) : batchWorth(rate);
   return {
-    done: jobs.isDone(),
+    done: Jobs.isDone(jobs),
     draining: Run.draining(run),
     rollOverDue: tick.continueAsNewSuggested || tick.historyLength >= rollOverLimit,
     drainLeftMs: Run.drainLeftMs(run, now, MAX_DRAIN_MS),
     creating: run.creating,
-    active: jobs.activeCount(),
-    waiting: jobs.waitingCount(),
-    maxInFlight: jobs.maxInFlight,
-    wanted: jobs.wanted(),
+    active: Jobs.activeCount(jobs),
+    waiting: Jobs.waitingCount(jobs),
+    maxInFlight: Jobs.maxInFlight(jobs),
+    wanted: Jobs.wanted(jobs),
     limitsStale: run.limitsStale,
     msSinceLimitsRead: now - run.limitsReadAt,
     tokens: Pacer.available(pacer, now),
     msUntilToken: Pacer.msUntilNext(pacer, now),
     minBatch,
     msUntilBatch: Pacer.msUntilNext(pacer, now, minBatch),
-    released: jobs.stopReason === null && jobs.gates.nextRead() !== undefined,
-    reviewsDue: (jobs.gates.deadline() ?? Number.POSITIVE_INFINITY) <= now,
+    released: jobs.halt.reason === null && Gates.nextRead(jobs) !== undefined,
+    reviewsDue: (Gates.deadline(jobs) ?? Number.POSITIVE_INFINITY) <= now,
   };
 }
 
@@ -71,13 +74,13 @@ export function next(m: Model, tick: Tick): Effect[] {
     case 'read-limits':
       return [{ kind: 'read-limits' }];
     case 'load-jobs':
-      return [{ kind: 'load-jobs', from: jobs.cursor, count: command.count }];
+      return [{ kind: 'load-jobs', from: jobs.window.cursor, count: command.count }];
     case 'read-released':
-      return [{ kind: 'read-released', span: jobs.gates.nextRead()! }];
+      return [{ kind: 'read-released', span: Gates.nextRead(jobs)! }];
     case 'time-out-reviews':
       return timedOut(m, tick.at);
     case 'submit': {
-      const batch = jobs.pick(command.max);
+      const batch = Moves.pick(jobs, command.max);
       // The selection rule let no job start: wait for a change.
       if (batch.length === 0) return [...publishing(m, null), { kind: 'wait', ms: null }];
       Pacer.take(pacer, batch.length, clock.at);
@@ -101,7 +104,7 @@ export function publishing(m: Model, idleFor: number | null, final = false): Eff
     sinceMs: now - (run.publishedAt ?? Number.NEGATIVE_INFINITY),
     unpublished: run.reports - run.publishedReports,
     idleFor,
-    reportGapMs: jobs.expectedReportGapMs(),
+    reportGapMs: Jobs.expectedReportGapMs(jobs),
   });
   if (!final && !due) return [];
   run.publishedAt = now;
@@ -140,7 +143,7 @@ export function limitsRead(m: Model, read: ServiceLimits): Effect[] {
 }
 
 export function jobsLoaded(m: Model, jobs: readonly JobRef[]): Effect[] {
-  m.jobs.admit(jobs);
+  Moves.admit(m.jobs, jobs);
   return [];
 }
 
@@ -149,7 +152,7 @@ export function jobsLoaded(m: Model, jobs: readonly JobRef[]): Effect[] {
  * loop then lets work in flight land). A failed limits read is not tried again at once.
  */
 export function readLost(m: Model, stop: StopReason, message: string): Effect[] {
-  m.jobs.stopWith(stop, message);
+  Moves.stopWith(m.jobs, stop, message);
   Run.limitsRead(m.run, m.clock.at);
   return [
     { kind: 'log', level: 'warn', message: 'campaign stopping', attrs: { outcome: stop, reason: message } },

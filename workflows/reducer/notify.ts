@@ -8,8 +8,11 @@
  * - campaign.completed / campaign.stopped: once, just before the campaign completes.
  * A cancel sends nothing: whoever canceled knows.
  */
+
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Notice, NoticeSummary } from '../../contract/notify.ts';
+import * as Jobs from '../campaign-state.ts';
+import * as Gates from '../state/gates.ts';
 import * as Notices from '../state/notices.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';
@@ -23,7 +26,7 @@ export function noticed(m: Model, effects: Effect[]): Effect[] {
   // Takes timed out: the wave may be over.
   if (effects.some((effect) => effect.kind === 'record-decisions')) rearm(m);
   if (!notices.announced) {
-    const awaiting = m.jobs.gates.reviews.awaiting();
+    const awaiting = Gates.awaiting(m.jobs);
     if (end < 0 && awaiting.some((count) => count > 0)) out.push(awaitingNotice(m, awaiting));
   }
   if (end < 0) return [...out, ...effects];
@@ -33,7 +36,7 @@ export function noticed(m: Model, effects: Effect[]): Effect[] {
 /** After a reviewer's batch: once no take awaits, the next take to await starts a new wave. */
 export function rearm(m: Model): void {
   if (!m.notices?.announced) return;
-  if (m.jobs.gates.reviews.awaiting().every((count) => count === 0)) m.notices.announced = false;
+  if (Gates.awaiting(m.jobs).every((count) => count === 0)) m.notices.announced = false;
 }
 
 /** A delivery ended; the memo shows it with the next progress published. */
@@ -70,7 +73,7 @@ function endNotice(m: Model): Effect {
 }
 
 function progressOf(m: Model): CampaignProgress {
-  return m.jobs.progress('', m.clock.at);
+  return Jobs.progress(m.jobs, '', m.clock.at);
 }
 
 function summaryOf({ steps, spent, budget }: CampaignProgress): NoticeSummary {

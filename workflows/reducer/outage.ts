@@ -3,9 +3,11 @@
  * a job the service could not take goes back to the queue and creates pause; the first prediction
  * created ends the pause. Said in the log once per pause, and in the progress (`paused`).
  */
+
 import type { CreateOutcome } from '../../contract/activities.ts';
 import * as Clock from '../clock.ts';
 import { LIMITS_REREAD_MS } from '../decide.ts';
+import * as Moves from '../job-moves.ts';
 import type { OutageNow } from '../outage.ts';
 import * as Outage from '../outage.ts';
 import * as Pacer from '../pacer.ts';
@@ -16,7 +18,7 @@ type Unavailable = Extract<CreateOutcome, { kind: 'unavailable' }>;
 
 export function serviceDown(m: Model, outcome: Unavailable): Effect[] {
   Clock.observe(m.clock, outcome.at);
-  m.jobs.onRetry(outcome.i);
+  Moves.onRetry(m.jobs, outcome.i);
   return paused(m, Outage.down(m.run.outage, outcome.i, outcome.reason, outcome.since, m.clock.at));
 }
 

@@ -8,7 +8,9 @@
  * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
  * copying them on every event would cost each event as much as the campaign's size.
  */
+import * as Jobs from '../campaign-state.ts';
 import * as Clock from '../clock.ts';
+import * as Moves from '../job-moves.ts';
 import * as Pacer from '../pacer.ts';
 import { resumedBatches } from './batches.ts';
 import { capAlerted, capsGranted, withCaps } from './caps.ts';
@@ -37,7 +39,7 @@ function route(m: Model, event: CampaignEvent): Effect[] {
       if (event.joinedOthers) Pacer.pauseUntil(m.pacer, m.clock.at, m.clock.at);
       // What the last run handed over is finished in batches: one activity per step, not one
       // per prediction (up to C of them at every roll-over).
-      return resumedBatches(m, m.jobs.inFlight());
+      return resumedBatches(m, Jobs.inFlight(m.jobs));
     case 'slept':
       Clock.slept(m.clock, event.from, event.ms);
       return [];
@@ -79,7 +81,7 @@ function route(m: Model, event: CampaignEvent): Effect[] {
       m.run.cancelled = true;
       return [];
     case 'canceled':
-      m.jobs.cancelAll();
+      Moves.cancelAll(m.jobs);
       return [
         ...(m.governed ? [{ kind: 'tell-governor', note: { kind: 'leave' } } as const] : []),
         ...publishing(m, null, true),
