@@ -90,11 +90,6 @@ export function openCampaign(
   return s;
 }
 
-/** Why submission stopped, if it did. */
-export function stopReason(s: CampaignState): CampaignOutcome | null {
-  return s.halt.reason;
-}
-
 /** Predictions in flight at once: the campaign's own limit within the service's. */
 export function maxInFlight(s: CampaignState): number {
   return Math.max(1, Math.min(s.concurrency, s.limits.maxInFlight));

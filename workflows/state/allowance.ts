@@ -25,12 +25,8 @@ export interface AllowanceState {
   reserved: Record<string, Micros>;
   readonly committed: Record<string, Micros>;
   unreported: Record<string, Micros>;
-  /** How many models `unreported` names: hasUnreported reads it after every event. */
-  unreportedCount: number;
   /** Models asked for and not answered yet: never two asks at once for one model. */
   readonly asking: Record<string, true>;
-  /** How many models `asking` names. */
-  askingCount: number;
   /** Models short of reservation since the last ask: the reducer asks for them. */
   needs: Record<string, Micros>;
   /** The cap holding this campaign back; null while it is not held. */
@@ -40,14 +36,11 @@ export interface AllowanceState {
 }
 
 export function allowanceOf(carried?: CarriedAllowance): AllowanceState {
-  const unreported = Object.fromEntries(carried?.unreported ?? []);
   return {
     reserved: Object.fromEntries(carried?.reserved ?? []),
     committed: {},
-    unreported,
-    unreportedCount: Object.keys(unreported).length,
+    unreported: Object.fromEntries(carried?.unreported ?? []),
     asking: {},
-    askingCount: 0,
     needs: {},
     hold: carried?.hold ?? null,
     reportedAt: null,
@@ -68,10 +61,7 @@ export function short(a: AllowanceState, model: string, unit: Micros): void {
 export function takeNeeds(a: AllowanceState): CapNeed[] {
   const needs = Object.entries(a.needs).map(([model, unit]) => ({ model, unit }));
   a.needs = {};
-  for (const { model } of needs) {
-    if (a.asking[model] !== true) a.askingCount++;
-    a.asking[model] = true;
-  }
+  for (const { model } of needs) a.asking[model] = true;
   return needs;
 }
 
@@ -79,11 +69,8 @@ export function takeNeeds(a: AllowanceState): CapNeed[] {
 export function granted(a: AllowanceState, model: string, micros: Micros, hold: CapHold | null): void {
   if (micros > 0) {
     a.reserved[model] = (a.reserved[model] ?? 0) + micros;
-    if (a.asking[model] === true) {
-      delete a.asking[model];
-      a.askingCount--;
-    }
-    if (a.askingCount === 0) a.hold = null;
+    delete a.asking[model];
+    if (isEmpty(a.asking)) a.hold = null;
     return;
   }
   a.hold = hold;
@@ -101,7 +88,6 @@ export function release(a: AllowanceState, model: string, usd: Micros): void {
 export function charge(a: AllowanceState, model: string, paid: Micros): void {
   if (paid <= 0) return;
   a.reserved[model] = (a.reserved[model] ?? 0) - paid;
-  if (a.unreported[model] === undefined) a.unreportedCount++;
   a.unreported[model] = (a.unreported[model] ?? 0) + paid;
 }
 
@@ -109,14 +95,18 @@ export function charge(a: AllowanceState, model: string, paid: Micros): void {
 export function takeUnreported(a: AllowanceState): Record<string, Micros> {
   const spent = a.unreported;
   a.unreported = {};
-  a.unreportedCount = 0;
   return spent;
 }
 
 export function hasUnreported(a: AllowanceState): boolean {
-  return a.unreportedCount > 0;
+  return !isEmpty(a.unreported);
 }
 
 export function carry(a: AllowanceState): CarriedAllowance {
   return { reserved: Object.entries(a.reserved), unreported: Object.entries(a.unreported), hold: a.hold };
+}
+
+/** A record of a few models (one per model the campaign runs) names none. */
+function isEmpty(models: Record<string, unknown>): boolean {
+  return Object.keys(models).length === 0;
 }

@@ -8,7 +8,16 @@
  */
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAction } from '../../contract/review.ts';
-import { covers, deadlineOf, type Gate, releaseOf, type Span, spanOf, splitRead } from './review-rules.ts';
+import {
+  covers,
+  deadlineOf,
+  type Gate,
+  releaseOf,
+  ruleOf,
+  type Span,
+  spanOf,
+  splitRead,
+} from './review-rules.ts';
 import { carriedGates, carriedOf } from './reviews-carried.ts';
 
 export interface ReviewsState {
@@ -144,7 +153,7 @@ export function deadline(r: ReviewsState, steps: readonly StepInfo[]): number | 
   let earliest: number | null = null;
   if (steps.some((step) => step.review?.timeoutMs)) {
     for (const gate of Object.values(r.gates)) {
-      const due = deadlineOf(gate, steps[gate.step]!.review ?? null);
+      const due = deadlineOf(gate, ruleOf(steps, gate.step));
       if (due !== null && (earliest === null || due < earliest)) earliest = due;
     }
   }
@@ -163,7 +172,7 @@ export function timeOut(
 ): DecisionRecord[] {
   const records: DecisionRecord[] = [];
   for (const gate of Object.values(r.gates)) {
-    const rule = steps[gate.step]!.review ?? null;
+    const rule = ruleOf(steps, gate.step);
     const due = deadlineOf(gate, rule);
     if (due === null || due > now || !rule) continue;
     records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
