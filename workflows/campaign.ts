@@ -10,7 +10,6 @@
  * patched(); a new generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades"):
  * this one, generation 3, has none.
  */
-
 import {
   allHandlersFinished,
   condition,

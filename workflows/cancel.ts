@@ -3,7 +3,6 @@
  * under way land first, so the claims log names their predictions; heirs made meanwhile get a
  * second pass), and the workflow completes with outcome `canceled`.
  */
-
 import { CancellationScope, condition } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
 import { cancelOutstanding } from './activities.ts';

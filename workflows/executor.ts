@@ -4,7 +4,6 @@
  * (a created prediction is waited for the moment the create answers); the loop's own reads are
  * awaited by the loop (campaign.ts). Every event also wakes the loop.
  */
-
 import {
   CancellationScope,
   condition,

@@ -4,7 +4,6 @@
  * own extras (the memo named an outage's pause, the query named nothing), so one campaign could
  * show two states at once.
  */
-
 import type { CampaignProgress } from '../contract/campaign.ts';
 import { capLine } from '../contract/caps.ts';
 import * as Jobs from './campaign-state.ts';

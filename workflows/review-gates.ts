@@ -4,7 +4,6 @@
  * recorded, and the timer that wakes the loop when a take times out. Only campaigns with a
  * reviewed step use any of this.
  */
-
 import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../contract/campaign.ts';
 import type { ReviewAck, ReviewBatch } from '../contract/review.ts';

@@ -4,7 +4,6 @@
  * object reached once, so a JSON round trip gives it back as it was. Driven through
  * picks, heirs, creates, finishes, a failure, a review gate and spend caps, checked at each stage.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { ReviewRule } from '../../plan/review.ts';

@@ -2,7 +2,6 @@
  * Review gates moving with the campaign's window (state/gates.ts through CampaignState), without a
  * server: parked descendants, releases, skips, time-outs, carried state and its size.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { ReviewRule } from '../../plan/review.ts';

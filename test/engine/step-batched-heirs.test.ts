@@ -4,7 +4,6 @@
  * the next batch: one activity per batch of jobs, not per job, with every heir held, paced,
  * canceled and lost.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';

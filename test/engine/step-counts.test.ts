@@ -4,7 +4,6 @@
  * count is negative, and the steps' spend adds up to the campaign's. A retake is an extra take of
  * a job, never a second job (issue 20).
  */
-
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishOutcome } from '../../contract/activities.ts';
 import type { CampaignProgress, JobRef } from '../../contract/campaign.ts';

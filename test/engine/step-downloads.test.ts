@@ -3,7 +3,6 @@
  * named download outcome does to its job and the counts `status` shows, and a batch that reports
  * its first jobs while others still run (each job reported about as it ends).
  */
-
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';

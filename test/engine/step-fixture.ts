@@ -2,7 +2,6 @@
  * Models and events for the reducer's tables (step.test.ts, step-properties.test.ts): a campaign
  * of stills, or of stills each feeding a clip, built as the workflow builds it, without Temporal.
  */
-
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
 import type { RefusalRule } from '../../plan/refusal.ts';

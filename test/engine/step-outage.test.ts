@@ -3,7 +3,6 @@
  * jobs the service could not take wait, creates pause and back off, the progress names the pause
  * and its next try, and the first prediction created resumes the campaign. Nothing fails.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';

@@ -4,7 +4,6 @@
  * what it costs, and what its clip is left to do. The failure policy's rows `refused` and
  * `timed_out` (contract/failure-policy.ts) are what is exercised.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { PendingJob } from '../../contract/campaign.ts';

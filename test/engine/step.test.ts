@@ -2,7 +2,6 @@
  * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
  * effects it asks for and what it changes, without Temporal.
  */
-
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';

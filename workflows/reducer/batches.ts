@@ -3,7 +3,6 @@
  * step waited for by one finishPredictions, heirs included. How a batch is formed,
  * and what a batch that reports after the cancel still holds; jobs.ts takes their reports.
  */
-
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
 import * as Moves from '../job-moves.ts';

@@ -6,7 +6,6 @@
  * which becomes a `cap.threshold` notice to the campaign's own targets. Tables:
  * test/engine/step-caps.test.ts. The signals are sent by workflows/caps/link.ts.
  */
-
 import type { CapAlert } from '../../contract/caps.ts';
 import * as Jobs from '../campaign-state.ts';
 import type { CapsGrant } from '../caps/messages.ts';

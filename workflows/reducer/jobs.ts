@@ -4,7 +4,6 @@
  * an ended one hands its slot to its heir, and a failure takes the effect the failure policy
  * (contract/failure-policy.ts) gives it. Pure decisions over the model: step.ts routes the events.
  */
-
 import type { CreateOutcome, FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../contract/failure-policy.ts';

@@ -3,7 +3,6 @@
  * (drain, roll over, read limits, read the plan, submit, wait) as effects, with the pacer read on
  * the campaign clock. Also what the loop's own reads bring back: limits, jobs, a stop.
  */
-
 import type { JobRef, ServiceLimits } from '../../contract/campaign.ts';
 import * as Jobs from '../campaign-state.ts';
 import * as Clock from '../clock.ts';

@@ -8,7 +8,6 @@
  * - campaign.completed / campaign.stopped: once, just before the campaign completes.
  * A cancel sends nothing: whoever canceled knows.
  */
-
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import type { Notice, NoticeSummary } from '../../contract/notify.ts';
 import * as Jobs from '../campaign-state.ts';

@@ -3,7 +3,6 @@
  * a job the service could not take goes back to the queue and creates pause; the first prediction
  * created ends the pause. Said in the log once per pause, and in the progress (`paused`).
  */
-
 import type { CreateOutcome } from '../../contract/activities.ts';
 import * as Clock from '../clock.ts';
 import { LIMITS_REREAD_MS } from '../decide.ts';

@@ -4,7 +4,6 @@
  * acknowledged, and what decisions released is read again from the plan. The rules themselves are
  * state/review-rules.ts; the gates' bookkeeping state/gates.ts.
  */
-
 import type { JobRef } from '../../contract/campaign.ts';
 import type { ReviewAck, ReviewBatch, ReviewDecision } from '../../contract/review.ts';
 import * as Moves from '../job-moves.ts';
