@@ -12,6 +12,7 @@ import { loadTemporalTarget } from '../worker/connection.ts';
 import { createMediaflowWorker, serviceConnectionsFor } from '../worker/create-worker.ts';
 import { createGovernorWorker } from '../worker/governor.ts';
 import { workflowBundle } from '../worker/workflow-bundle.ts';
+import { sharedWorkflowThread } from '../worker/workflow-thread.ts';
 import type { Environment } from './environment.ts';
 import { stateDirOf } from './state-home.ts';
 import { workerLog } from './worker-log.ts';
@@ -78,6 +79,8 @@ export async function startLocalWorker(
     // Bundled once per version of the code, not once per command (worker/bundle-cache.ts).
     const bundle = await workflowBundle(join(stateDirOf(), 'bundles'));
     // The rate governors' queue too: they live as long as any campaign on their key has a worker.
+    // Both run their workflows in one thread (worker/workflow-thread.ts), the campaigns' first.
+    const workerClass = sharedWorkflowThread();
     workers = [
       await createMediaflowWorker({
         connection,
@@ -85,8 +88,14 @@ export async function startLocalWorker(
         client: service,
         taskQueue,
         workflowBundle: bundle,
+        workerClass,
       }),
-      await createGovernorWorker({ connection, namespace: env.namespace, workflowBundle: bundle }),
+      await createGovernorWorker({
+        connection,
+        namespace: env.namespace,
+        workflowBundle: bundle,
+        workerClass,
+      }),
     ];
   } catch (error) {
     await connection.close();

@@ -15,6 +15,7 @@ import { Manifests } from '../records/manifest.ts';
 import { PlanCache } from '../records/plan-store.ts';
 import { openStore } from '../store/index.ts';
 import { workflowBundle } from './workflow-bundle.ts';
+import type { WorkerClass } from './workflow-thread.ts';
 
 /**
  * Node flags a long-running worker process starts with (Dockerfile, docker-compose.yml, the bench
@@ -74,6 +75,8 @@ export interface MediaflowWorkerOptions {
    * activities are cancelled at once (ours finish anyway) and waited for without a limit.
    */
   readonly shutdown?: { readonly shutdownGraceTime: number; readonly shutdownForceTime: number };
+  /** `sharedWorkflowThread()` to share its workflow thread with the governors' worker; create this one first. */
+  readonly workerClass?: WorkerClass;
 }
 
 /**
@@ -100,7 +103,7 @@ export const STICKY_TASK_TIMEOUT = '3 seconds';
 const HEARTBEAT_SENT_EVERY = '2 seconds';
 
 export async function createMediaflowWorker(options: MediaflowWorkerOptions): Promise<Worker> {
-  return Worker.create({
+  return (options.workerClass ?? Worker).create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue ?? TASK_QUEUE,

@@ -3,17 +3,20 @@ import { type NativeConnection, Worker, type WorkflowBundleOption } from '@tempo
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
 import { STICKY_TASK_TIMEOUT } from './create-worker.ts';
 import { workflowBundle } from './workflow-bundle.ts';
+import type { WorkerClass } from './workflow-thread.ts';
 
 export interface GovernorWorkerOptions {
   readonly connection: NativeConnection;
   readonly namespace: string;
   /** The same bundle as the campaign worker's (worker/workflow-bundle.ts) by default. */
   readonly workflowBundle?: WorkflowBundleOption;
+  /** The campaign worker's, to run governors in its workflow thread (worker/workflow-thread.ts). */
+  readonly workerClass?: WorkerClass;
 }
 
 /** A workflow-only worker on the governors' queue: small, since a governor holds a few lines of state. */
 export async function createGovernorWorker(options: GovernorWorkerOptions): Promise<Worker> {
-  return Worker.create({
+  return (options.workerClass ?? Worker).create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: GOVERNOR_TASK_QUEUE,

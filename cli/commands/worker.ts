@@ -22,6 +22,7 @@ import {
   shutdownTimes,
   startHealthEndpoint,
 } from '../../worker/worker-process.ts';
+import { sharedWorkflowThread } from '../../worker/workflow-thread.ts';
 import { UserError } from '../errors.ts';
 import { command } from '../invocation.ts';
 import { taskQueueOption, wholeNumber } from '../options.ts';
@@ -87,16 +88,18 @@ export function register(program: Command): void {
           'check TEMPORAL_ADDRESS or your Temporal profile',
         );
       });
+      const workerClass = sharedWorkflowThread();
       const worker = await createMediaflowWorker({
         connection,
+        workerClass,
         namespace,
         client: service,
         taskQueue: engineQueue(options.taskQueue),
         maxConcurrentActivities: options.maxActivities,
         shutdown: shutdownTimes(options.shutdownGrace),
       });
-      // Every worker also runs rate governors (workflows/governor/): one per API key in use.
-      const governors = await createGovernorWorker({ connection, namespace });
+      // Every worker also runs rate governors (workflows/governor/), in the campaigns' workflow thread.
+      const governors = await createGovernorWorker({ connection, namespace, workerClass });
       console.log(
         `mediaflow worker polling ${engineQueue(options.taskQueue)} and ${GOVERNOR_TASK_QUEUE} on ${address} (namespace ${namespace})`,
       );
