@@ -17,6 +17,7 @@ export const UNIT = [
   'test/cli/live-view.test.ts',
   'test/cli/status-truth.test.ts',
   'test/infra/bundle-cache.test.ts',
+  'test/infra/workflow-thread.test.ts',
   'test/cli/pause-line.test.ts',
   'test/cli/left-to-run.test.ts',
   'test/cli/caps-command.test.ts',

@@ -15,6 +15,25 @@ import type { WorkflowBundleWithSourceMapAndFilename as Bundle } from '@temporal
 /** How a process makes its Workers: `Worker` itself (a thread each) or `sharedWorkflowThread()`. */
 export type WorkerClass = typeof Worker;
 
+/**
+ * A Worker class whose instances share one workflow thread. The first Worker created through it
+ * must register every activity the workflows call (the campaign worker): the SDK tells the thread
+ * which activities this process runs, and only those are started eagerly, beside the workflow.
+ */
+export function sharedWorkflowThread(): WorkerClass {
+  const share = creatorShare();
+  return class SharedThreadWorker extends Worker {
+    protected static override createWorkflowCreator(
+      bundle: Bundle,
+      options: CompiledWorkerOptions,
+      logger: Logger,
+    ): Promise<WorkflowCreator> {
+      const activities = new Set(options.activities.keys());
+      return share.join(activities, () => Worker.createWorkflowCreator(bundle, options, logger));
+    }
+  };
+}
+
 interface Shared {
   readonly creator: Promise<WorkflowCreator>;
   readonly activities: ReadonlySet<string>;
@@ -22,22 +41,18 @@ interface Shared {
 }
 
 /**
- * A Worker class whose instances share one workflow thread. The first Worker created through it
- * must register every activity the workflows call (the campaign worker): the SDK tells the thread
- * which activities this process runs, and only those are started eagerly, beside the workflow.
+ * One creator for every Worker that joins: the first joiner's `make` makes it; each joiner gets a
+ * handle whose `destroy` lets go of it, and the last to let go destroys it. A later joiner that
+ * runs activities the first did not register is refused (they would never start eagerly).
  */
-export function sharedWorkflowThread(): WorkerClass {
+export function creatorShare() {
   let shared: Shared | undefined;
-  return class SharedThreadWorker extends Worker {
-    protected static override async createWorkflowCreator(
-      bundle: Bundle,
-      options: CompiledWorkerOptions,
-      logger: Logger,
+  return {
+    async join(
+      activities: ReadonlySet<string>,
+      make: () => Promise<WorkflowCreator>,
     ): Promise<WorkflowCreator> {
-      const activities = new Set(options.activities.keys());
-      if (shared === undefined) {
-        shared = { creator: Worker.createWorkflowCreator(bundle, options, logger), activities, users: 0 };
-      }
+      shared ??= { creator: make(), activities, users: 0 };
       const mine = shared;
       const missing = [...activities].filter((name) => !mine.activities.has(name));
       if (missing.length > 0) {
@@ -45,8 +60,8 @@ export function sharedWorkflowThread(): WorkerClass {
           `create the Worker with activities first: the shared workflow thread lacks ${missing}`,
         );
       }
-      mine.users += 1;
       const creator = await mine.creator;
+      mine.users += 1;
       let destroyed = false;
       return {
         createWorkflow: (workflow) => creator.createWorkflow(workflow),
@@ -59,6 +74,6 @@ export function sharedWorkflowThread(): WorkerClass {
           await creator.destroy();
         },
       };
-    }
+    },
   };
 }

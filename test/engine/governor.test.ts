@@ -15,6 +15,7 @@ import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
+import { sharedWorkflowThread } from '../../worker/workflow-thread.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
 import { governorWorkflowId, type Share, shareSignal } from '../../workflows/governor/messages.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
@@ -52,7 +53,13 @@ async function sharedKey(limits: Partial<Limits>) {
   const h = await harness({ timeScale: 1, latencyMs: 300, jitter: false, limits });
   const key = keyFingerprint(h.emulator.baseUrl, h.emulator.apiKey);
   const bundle = suiteWorkflowBundle();
-  const options = { connection: h.connection, namespace: 'default', workflowBundle: bundle };
+  // As `mediaflow worker` runs them: the governors in the campaigns' workflow thread.
+  const options = {
+    connection: h.connection,
+    namespace: 'default',
+    workflowBundle: bundle,
+    workerClass: sharedWorkflowThread(),
+  };
   const worker = await createMediaflowWorker({ ...options, client: h.service, taskQueue: h.taskQueue });
   const governor = await createGovernorWorker(options);
   /** Starts the plans together on the key and returns their results; `meanwhile` runs alongside. */
