@@ -13,8 +13,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { governorWorkflowId } from '../contract/governor-messages.ts';
 import { keyFingerprint } from '../control/governor.ts';
-import { governorWorkflowId } from '../workflows/governor/messages.ts';
 import { type CampaignRun, runCampaign } from './lib/campaign.ts';
 import { historyProfile } from './lib/history-profile.ts';
 import { replayCampaign } from './lib/replay.ts';

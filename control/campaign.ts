@@ -16,13 +16,13 @@ import {
   type SearchAttributeType,
 } from '@temporalio/common/lib/search-attributes.js';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
+import { progressQuery } from '../contract/campaign-messages.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
 import { noCounts } from '../contract/no-counts.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/campaign.ts';
-import { progressQuery } from '../workflows/messages.ts';
 import { FAULTS_KEY, SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';

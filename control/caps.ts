@@ -10,12 +10,12 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/client';
 import type { Caps } from '../contract/caps.ts';
+import { capsSetSignal, capsWorkflowId } from '../contract/caps-messages.ts';
 import { CapsView } from '../contract/caps-view.ts';
 import { ENGINE } from '../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
 import { adoptedLedger } from '../workflows/caps/adopt.ts';
 import { Ledger } from '../workflows/caps/ledger.ts';
-import { capsSetSignal, capsWorkflowId } from '../workflows/caps/messages.ts';
 import { viewOf } from '../workflows/caps/view.ts';
 
 /** The caps workflow's type: a service of the campaigns on its key, never a campaign itself. */

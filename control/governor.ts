@@ -4,9 +4,9 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { Claim } from '../contract/governor-messages.ts';
+import { governorWorkflowId, joinSignal } from '../contract/governor-messages.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
-import type { Claim } from '../workflows/governor/messages.ts';
-import { governorWorkflowId, joinSignal } from '../workflows/governor/messages.ts';
 
 /** The governor's workflow type: a service of the campaigns on its key, never a campaign itself. */
 export const GOVERNOR_WORKFLOW = 'governorWorkflow';

@@ -20,6 +20,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../contract/campaign.ts';
+import { progressQuery } from '../contract/campaign-messages.ts';
 import { readServiceLimits } from './activities.ts';
 import * as Jobs from './campaign-state.ts';
 import { cancelCampaign } from './cancel.ts';
@@ -28,7 +29,6 @@ import type { Clock } from './clock.ts';
 import { rollOverAt } from './decide.ts';
 import { type Executor, executor } from './executor.ts';
 import { governorOf } from './governor/link.ts';
-import { progressQuery } from './messages.ts';
 import { bucket } from './pacer.ts';
 import { progressOf } from './progress.ts';
 import { startPulse } from './pulse.ts';

@@ -6,10 +6,10 @@
  */
 import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../contract/campaign.ts';
+import { reviewUpdate } from '../contract/campaign-messages.ts';
 import type { ReviewAck, ReviewBatch } from '../contract/review.ts';
 import type { Executor } from './executor.ts';
 import { stopOf } from './failure-of.ts';
-import { reviewUpdate } from './messages.ts';
 import type { Model } from './reducer/model.ts';
 import { refusalOfBatch } from './reducer/reviews.ts';
 import { step } from './reducer/step.ts';

@@ -30,7 +30,8 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   contract: {
     ours: ['api/money.ts', 'api/catalogue/models.ts'],
     typesFrom: ['plan/review.ts', 'plan/refusal.ts'],
-    packages: ['zod'],
+    // Signal, query and update definitions: workflows and their clients both name them.
+    packages: ['zod', '@temporalio/workflow'],
     node: false,
   },
   /**

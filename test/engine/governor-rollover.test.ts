@@ -7,10 +7,10 @@
 import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { governorWorkflowId, limitsSignal, throttledSignal } from '../../contract/governor-messages.ts';
 import { joinGovernor } from '../../control/governor.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
-import { governorWorkflowId, limitsSignal, throttledSignal } from '../../workflows/governor/messages.ts';
 import { suiteWorkflowBundle, temporalClient, workerConnection } from '../helpers/temporal.ts';
 
 describe('rate governor across continue-as-new', () => {

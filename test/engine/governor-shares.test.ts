@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceLimits } from '../../contract/campaign.ts';
-import type { Claim } from '../../workflows/governor/messages.ts';
+import type { Claim } from '../../contract/governor-messages.ts';
 import { sharesOf, waterFill, wholeParts } from '../../workflows/governor/shares.ts';
 
 const R50: ServiceLimits = { createsPerSecond: 50, maxInFlight: 100 };

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import { governorWorkflowId, type Share, shareSignal } from '../../contract/governor-messages.ts';
 import { startOrAttach } from '../../control/campaign.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import type { Limits } from '../../emulator/index.ts';
@@ -17,7 +18,6 @@ import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
 import { sharedWorkflowThread } from '../../worker/workflow-thread.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { governorWorkflowId, type Share, shareSignal } from '../../workflows/governor/messages.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
 

@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { governorWorkflowId } from '../../contract/governor-messages.ts';
 import { GOVERNOR_WORKFLOW } from '../../control/governor.ts';
 import { temporalAnswers } from '../../worker/dev-server.ts';
 import { startEmbedded } from '../../worker/embedded.ts';
-import { governorWorkflowId } from '../../workflows/governor/messages.ts';
 import { temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { bothAlive, record, stackCli, stackStateDir } from './embedded-helpers.ts';
 

@@ -16,8 +16,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { nextTurnMs } from '../../contract/caps.ts';
-import { messageOf } from '../failure-of.ts';
-import { emptyLedger, Ledger, type LedgerOut, type LedgerState } from './ledger.ts';
 import {
   capsAlertSignal,
   capsAskSignal,
@@ -25,7 +23,9 @@ import {
   capsLeaveSignal,
   capsSetSignal,
   capsSpentSignal,
-} from './messages.ts';
+} from '../../contract/caps-messages.ts';
+import { messageOf } from '../failure-of.ts';
+import { emptyLedger, Ledger, type LedgerOut, type LedgerState } from './ledger.ts';
 import { viewOf } from './view.ts';
 
 const MAX_EVENTS = 5_000;

@@ -22,16 +22,7 @@ import {
   THRESHOLDS,
   type Threshold,
 } from '../../contract/caps.ts';
-
-/** A campaign's ask for `count` more jobs of `unit` worst-case price on `model`. */
-export interface CapsAsk {
-  readonly campaign: string;
-  readonly model: string;
-  readonly unit: Micros;
-  readonly count: number;
-  /** Higher is served first when asks are held (spec `priority:`); absent: 0. */
-  readonly priority?: number;
-}
+import type { CapsAsk } from '../../contract/caps-messages.ts';
 
 /** An ask a cap holds, with the hold its campaign was last told (its line shows what is spent). */
 export interface HeldAsk extends CapsAsk {

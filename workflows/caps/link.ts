@@ -5,9 +5,6 @@
  */
 import { getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CampaignInput } from '../../contract/campaign.ts';
-import { messageOf } from '../failure-of.ts';
-import type { CapsNote } from '../reducer/effects.ts';
-import type { CampaignEvent } from '../reducer/events.ts';
 import {
   capsAlertSignal,
   capsAskSignal,
@@ -15,7 +12,10 @@ import {
   capsLeaveSignal,
   capsSpentSignal,
   capsWorkflowId,
-} from './messages.ts';
+} from '../../contract/caps-messages.ts';
+import { messageOf } from '../failure-of.ts';
+import type { CapsNote } from '../reducer/effects.ts';
+import type { CampaignEvent } from '../reducer/events.ts';
 
 /** The campaign's link to its key's caps ledger; null when its client named none (no caps set). */
 export function capsLinkOf(input: CampaignInput): CapsLink | null {

@@ -15,7 +15,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ServiceLimits } from '../../contract/campaign.ts';
-import { messageOf } from '../failure-of.ts';
 import {
   type Claim,
   joinSignal,
@@ -25,7 +24,8 @@ import {
   type Share,
   shareSignal,
   throttledSignal,
-} from './messages.ts';
+} from '../../contract/governor-messages.ts';
+import { messageOf } from '../failure-of.ts';
 import { sharesOf } from './shares.ts';
 
 /** With no campaign left, the governor ends after this long (a later campaign starts a new one). */

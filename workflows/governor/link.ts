@@ -14,8 +14,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CampaignInput, ServiceLimits } from '../../contract/campaign.ts';
-import { messageOf } from '../failure-of.ts';
-import type { GovernorNote } from '../reducer/effects.ts';
 import {
   governorWorkflowId,
   leaveSignal,
@@ -24,7 +22,9 @@ import {
   type Share,
   shareSignal,
   throttledSignal,
-} from './messages.ts';
+} from '../../contract/governor-messages.ts';
+import { messageOf } from '../failure-of.ts';
+import type { GovernorNote } from '../reducer/effects.ts';
 
 /** The campaign's link to its key's governor; null when its client started none. */
 export function governorOf(input: CampaignInput): GovernorLink | null {

@@ -15,7 +15,7 @@
  * equal this is the plain weighted split, as before priorities existed.
  */
 import type { ServiceLimits } from '../../contract/campaign.ts';
-import type { Claim } from './messages.ts';
+import type { Claim } from '../../contract/governor-messages.ts';
 
 /** Each campaign's share of `limits`, by campaign id; sorted by id, so join order never matters. */
 export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<string, ServiceLimits> {

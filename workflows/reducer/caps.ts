@@ -7,8 +7,8 @@
  * test/engine/step-caps.test.ts. The signals are sent by workflows/caps/link.ts.
  */
 import type { CapAlert } from '../../contract/caps.ts';
+import type { CapsGrant } from '../../contract/caps-messages.ts';
 import * as Jobs from '../campaign-state.ts';
-import type { CapsGrant } from '../caps/messages.ts';
 import * as Allowance from '../state/allowance.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';

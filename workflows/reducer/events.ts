@@ -6,9 +6,9 @@
 import type { CreateOutcome, FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
 import type { CapAlert } from '../../contract/caps.ts';
+import type { CapsGrant } from '../../contract/caps-messages.ts';
+import type { Share } from '../../contract/governor-messages.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
-import type { CapsGrant } from '../caps/messages.ts';
-import type { Share } from '../governor/messages.ts';
 import type { Span } from '../state/review-rules.ts';
 import type { StopReason } from '../state/stop.ts';
 

@@ -4,7 +4,7 @@
  * measured latency tells the governor the rate the campaign can use, so a window-bound
  * campaign's unused part of the rate goes to the others. The signals are sent by governor/link.ts.
  */
-import type { Share } from '../governor/messages.ts';
+import type { Share } from '../../contract/governor-messages.ts';
 import * as Pacer from '../pacer.ts';
 import type { Effect } from './effects.ts';
 import type { Model } from './model.ts';

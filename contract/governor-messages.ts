@@ -5,8 +5,8 @@
  * client that starts both; nothing here names the API key, only its fingerprint.
  */
 import { defineSignal } from '@temporalio/workflow';
-import type { ServiceLimits } from '../../contract/campaign.ts';
-import { ENGINE } from '../../contract/engine.ts';
+import type { ServiceLimits } from './campaign.ts';
+import { ENGINE } from './engine.ts';
 
 /** A campaign's claim on the key's limits: its weight, and how many in flight it can use at most. */
 export interface Claim {

@@ -1,7 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { CampaignProgress } from '../contract/campaign.ts';
-import type { ReviewAck, ReviewBatch } from '../contract/review.ts';
-import { REVIEW_UPDATE } from '../contract/review-update.ts';
+import type { CampaignProgress } from './campaign.ts';
+import type { ReviewAck, ReviewBatch } from './review.ts';
+import { REVIEW_UPDATE } from './review-update.ts';
 
 /** Live progress: per step counts by state, money spent and committed, recent failures, ETA. */
 export const progressQuery = defineQuery<CampaignProgress>('progress');

@@ -1,13 +1,22 @@
 /**
- * What campaigns, the CLI and a key's caps workflow (caps.ts) say to each other (docs/caps.md).
+ * What campaigns, the CLI and a key's caps workflow (workflows/caps/caps.ts) say to each other (docs/caps.md).
  * Signals both ways, as with the rate governor: a workflow can signal another but not update it.
  * Nothing here names the API key, only its fingerprint (control/governor.ts, keyFingerprint).
  */
 import { defineSignal } from '@temporalio/workflow';
-import type { Micros } from '../../api/money.ts';
-import type { CapAlert, CapHold, Caps } from '../../contract/caps.ts';
-import { ENGINE } from '../../contract/engine.ts';
-import type { CapsAsk } from './ledger.ts';
+import type { Micros } from '../api/money.ts';
+import type { CapAlert, CapHold, Caps } from './caps.ts';
+import { ENGINE } from './engine.ts';
+
+/** A campaign's ask for `count` more jobs of `unit` worst-case price on `model`. */
+export interface CapsAsk {
+  readonly campaign: string;
+  readonly model: string;
+  readonly unit: Micros;
+  readonly count: number;
+  /** Higher is served first when asks are held (spec `priority:`); absent: 0. */
+  readonly priority?: number;
+}
 
 /** From `mediaflow caps set|clear`: the key's caps from now on (the whole set). */
 export const capsSetSignal = defineSignal<[Caps]>('caps-set');
