@@ -216,7 +216,7 @@ export async function startOrAttach(
  * lost 30 s to one such SIGKILL when this was 30 s), so a campaign whose whole history stays
  * small (at most ~3 events per job: ~4 s of replay at 1,000 jobs) keeps the default. Continue-as-new
  * keeps it (the server copies the run's timeout when the command names none;
- * test/engine/durability.test.ts checks every run).
+ * test/engine/durability.int.test.ts checks every run).
  */
 export function taskTimeoutOf(jobCount: number): '10s' | '20s' {
   return jobCount <= 1_000 ? '10s' : '20s';

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs a Debian package the tests drive, with apt, once: tmux (test/cli/terminal.test.ts runs
+# Installs a Debian package the tests drive, with apt, once: tmux (test/cli/terminal.int.test.ts runs
 # mediaflow in a real terminal) and Chromium (test/review/ opens the review page and report.html in
 # a real browser, none downloaded at test time). `npm run setup` calls it, so nothing is installed
 # at test time; a machine that already has the executable is left alone.

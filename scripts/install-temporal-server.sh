@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the local Temporal cluster (bench/lib/cluster.ts, test/infra/cluster.test.ts)
+# Installs what the local Temporal cluster (bench/lib/cluster.ts, test/infra/cluster.int.test.ts)
 # runs: the Temporal server (go.temporal.io/server, MIT) as .tools/bin/temporal-server, its schema
 # tool as .tools/bin/temporal-sql-tool, and PostgreSQL (Debian's package) when missing.
 # The server has no release download reachable here, so it is built from its Go module: v1.32.1 is

@@ -4,17 +4,17 @@
 # machine that already has its tool alone. A new tool the tests need gets a line here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# test/emulator/schemathesis.test.ts: property-based tests of the emulator against the API contract.
+# test/emulator/schemathesis.int.test.ts: property-based tests of the emulator against the API contract.
 bash scripts/pip-tool.sh schemathesis-venv schemathesis 4.32.5 schemathesis
 # The real S3 server the store tests, drills and the S3 benchmark run against.
 bash scripts/install-versitygw.sh
-# test/infra/cluster.test.ts runs a campaign on a Temporal cluster on PostgreSQL (built once, long).
+# test/infra/cluster.int.test.ts runs a campaign on a Temporal cluster on PostgreSQL (built once, long).
 bash scripts/install-temporal-server.sh
-# test/cli/terminal.test.ts runs `mediaflow run` in a real terminal.
+# test/cli/terminal.int.test.ts runs `mediaflow run` in a real terminal.
 bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 # test/review/ opens the review page and report.html in Debian's Chromium (no browser download).
 bash scripts/apt-package.sh chromium chromium 'the browser tests'
 # test/notify/ verifies notices' signatures with the Python standardwebhooks package (another implementation).
 bash scripts/pip-library.sh standardwebhooks-venv standardwebhooks 1.1.0
-# test/engine/provenance.test.ts reads the outputs' XMP back with Debian's exiftool.
+# test/engine/provenance.int.test.ts reads the outputs' XMP back with Debian's exiftool.
 bash scripts/apt-package.sh libimage-exiftool-perl exiftool 'the provenance tests'

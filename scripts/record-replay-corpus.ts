@@ -1,5 +1,5 @@
 /**
- * Records the replay corpus (test/replay-corpus/, replayed by test/engine/replay-corpus.test.ts):
+ * Records the replay corpus (test/replay-corpus/, replayed by test/engine/replay-corpus.replay.test.ts):
  * one small real campaign of every shape the workflow meets, run on the current workflow code
  * against a real Temporal dev server and the emulator, each run's history exported with the CLI.
  * A change to workflows/ that decides differently on any of them fails CI instead of stalling the

@@ -3,7 +3,7 @@
 # seconds start Temporal and S3 and bundle the workflows with a core to spare, and tsc (about 18
 # CPU-seconds) fits there: run first, the two added 13-17 s to the command's wall time
 # (docs/benchmarks.md, "The suite"). Every part runs to its end, and the command fails when any does.
-# Arguments go to vitest (`npm test -- test/cli/run.test.ts`).
+# Arguments go to vitest (`npm test -- test/cli/run.int.test.ts`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent typecheck &

@@ -7,7 +7,7 @@
  * bucket-named host names.
  *
  * Records are created with `If-None-Match: *` (conditional writes; versitygw v1.8 honours them,
- * test/store/contract.test.ts checks it): the server refuses the second create with 412, and the
+ * test/store/contract.int.test.ts checks it): the server refuses the second create with 412, and the
  * loser reads the winner's record.
  */
 import { createHash } from 'node:crypto';

@@ -51,7 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // commands it types, and each workflow thread costs about 0.75 s of CPU to start (its own copy of
   // the bundle and of protobufjs) against 0.07 s. Only the SDK's watch for a workflow task that
   // blocks is lost, which no test relies on. Workflow threads as users run them: the first test of
-  // test/cli/run.test.ts, the example campaign CI runs first, and the drills in bench/.
+  // test/cli/run.int.test.ts, the example campaign CI runs first, and the drills in bench/.
   process.env.TEMPORAL_DEBUG = '1';
   return async () => {
     await Promise.all([server.stop(), s3.stop()]);

@@ -6,7 +6,7 @@
  * worker ran the task, the time that worker saw differed from the one a later replay saw (by the
  * 10 s of the timeout), the pacer decided differently, and every replay failed with
  * `[TMPRL1100] Nondeterminism error: Activity machine does not handle this event: TimerStarted`
- * (reproduced by test/engine/durability.test.ts with finer pacing; docs/engine.md).
+ * (reproduced by test/engine/durability.int.test.ts with finer pacing; docs/engine.md).
  *
  * This clock moves only with facts the history records: the execution's start event (or the
  * reading carried over by continue-as-new), the worker times that activity results carry, and the

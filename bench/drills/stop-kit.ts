@@ -1,6 +1,6 @@
 /**
  * What the stop drills (stops.ts) and their short versions in the suite
- * (test/engine/stops.test.ts) share: a real tmpfs over the output folder (root only, as the suite
+ * (test/engine/stops.int.test.ts) share: a real tmpfs over the output folder (root only, as the suite
  * and CI run), deleting every API key but one through the service's own API, and the ledger's
  * "each job paid once".
  */

@@ -3,7 +3,7 @@
  * outcome within a minute, never an endless retry, and once the user fixed the cause the same
  * spec run again must finish with each job paid once (the emulator's ledger: one prediction per
  * job, every Idempotency-Key used for one prediction). The short versions are
- * test/engine/stops.test.ts (same helpers: stop-kit.ts); the shared run is stop-drill.ts.
+ * test/engine/stops.int.test.ts (same helpers: stop-kit.ts); the shared run is stop-drill.ts.
  *
  * - disk-full: the output folder is a tmpfs; once a tenth of the files landed it is shrunk so it
  *   fills about halfway through. After the stop it is grown (`mount -o remount,size=…`) and the

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document served at /v1/openapi.json, generated from the same zod schemas the
  * emulator validates with and the client parses with, so a tool nobody here wrote (Schemathesis,
- * test/emulator/schemathesis.test.ts) checks the real contract: every status an operation can
+ * test/emulator/schemathesis.int.test.ts) checks the real contract: every status an operation can
  * answer is listed (no catch-all `default`), create is one operation per model whose body points
  * at that model's input schema, and the stream's events have schemas.
  */

@@ -245,7 +245,7 @@ steps:
   });
 
   it('the attributes docker-compose.yml and the local cluster register are the code’s', async () => {
-    // One list serves both (deploy/temporal/setup-namespace.sh reads it; test/infra/cluster-config.test.ts
+    // One list serves both (deploy/temporal/setup-namespace.sh reads it; test/infra/cluster-config.int.test.ts
     // checks that compose mounts it).
     const file = new URL('../../deploy/temporal/search-attributes.txt', import.meta.url);
     const listed = (await readFile(file, 'utf8'))

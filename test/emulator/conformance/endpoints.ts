@@ -2,7 +2,7 @@
  * The 25 endpoints of service-spec.md part 4.1, each as one client call, so the error paths that
  * every endpoint shares (401, 429) are checked on all of them from one table.
  */
-import type { ServiceClient } from '../../api/client/index.ts';
+import type { ServiceClient } from '../../../api/client/index.ts';
 import { collect, freshKey } from './harness.ts';
 
 /** Existing resources the calls refer to. */

@@ -2,7 +2,7 @@
  * Durability on real processes: a rate limit lowered mid-run, a campaign canceled mid-run, and
  * history kept bounded by continue-as-new. After each: every job has its file, and nothing was
  * paid twice. A worker SIGKILLed and the Temporal server restarted mid-run are the crash drill's
- * (test/drills/crash.test.ts: two SIGKILLs and a restart, with faults, every check of verify.ts).
+ * (test/drills/crash.int.test.ts: two SIGKILLs and a restart, with faults, every check of verify.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MODEL_LABELS, MODELS, type ModelLabel } from '../../api/catalogue/index.ts';
+import { MODEL_LABELS, MODELS, type ModelLabel } from '../../../api/catalogue/index.ts';
 import { freshKey, serviceError, useEmulator } from './harness.ts';
 
 const contract = useEmulator();

@@ -3,9 +3,9 @@
  * it over HTTP. Time scale 0 by default, so predictions settle on the next tick.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createServiceClient, type ServiceClient, ServiceError } from '../../api/client/index.ts';
-import { type RunningEmulator, startEmulator } from '../../emulator/index.ts';
-import { UNHURRIED } from '../helpers/emulator.ts';
+import { createServiceClient, type ServiceClient, ServiceError } from '../../../api/client/index.ts';
+import { type RunningEmulator, startEmulator } from '../../../emulator/index.ts';
+import { UNHURRIED } from '../../helpers/emulator.ts';
 
 type EmulatorOptions = NonNullable<Parameters<typeof startEmulator>[0]>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_LABELS, MODELS, ModelPaths } from '../../api/catalogue/index.ts';
+import { MODEL_LABELS, MODELS, ModelPaths } from '../../../api/catalogue/index.ts';
 import { collect, freshKey, serviceError, useEmulator } from './harness.ts';
 
 const contract = useEmulator();

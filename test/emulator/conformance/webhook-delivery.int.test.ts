@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifyWebhook } from '../../api/client/index.ts';
+import { verifyWebhook } from '../../../api/client/index.ts';
 import { freshKey, serviceError, useEmulator } from './harness.ts';
 
 interface Delivery {

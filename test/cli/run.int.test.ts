@@ -70,7 +70,7 @@ describe('mediaflow run', () => {
     const rerun = await mediaflow('run', 'spec.yaml', '--worker');
     expect(rerun.code).toBe(0);
     expect(rerun.stdout).toContain('spent $0.00 in this run ($0.09 in all runs)');
-    // The records answered that re-run without a workflow (test/cli/rerun.test.ts): status still
+    // The records answered that re-run without a workflow (test/cli/rerun.int.test.ts): status still
     // reads the run that made the files.
     const json = JSON.parse((await mediaflow('status', campaign, '--json')).stdout);
     expect(json).toMatchObject({ outcome: 'completed', spent: '0.09', campaign_spent: '0.09' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODELS } from '../../api/catalogue/index.ts';
+import { MODELS } from '../../../api/catalogue/index.ts';
 import { collect, freshKey, serviceError, useEmulator } from './harness.ts';
 
 const instant = useEmulator();
