@@ -1,46 +1,75 @@
 /**
- * The colour a prompt asks for: the first colour word in it ("a red barn", "navy suit") tints
- * the emulator's picture, so a demo of a colour matrix shows the colours it names. A prompt
- * without one gets a hue from its hash.
+ * The colours a prompt asks for: every colour word in it ("a mint sneaker with lemon laces",
+ * "navy suit", "hot pink") in the order written, so a demo of a colour sweep shows the colours
+ * it names. The words are the CSS colour names (the `color-name` package) and, since a catalogue
+ * speaks of "mint" and "charcoal" rather than "mediumaquamarine", common product colours; two
+ * words written apart that make a CSS name ("sky blue", "forest green") count as that colour.
+ * A prompt without any gets a hue from its hash.
  */
+import cssColours from 'color-name';
+
 export type Rgb = readonly [number, number, number];
 
-const NAMED: Readonly<Record<string, Rgb>> = {
-  red: [200, 30, 40],
-  crimson: [170, 20, 50],
-  maroon: [110, 20, 30],
-  orange: [235, 120, 20],
-  coral: [240, 110, 90],
-  yellow: [235, 205, 30],
-  gold: [210, 165, 30],
-  beige: [220, 200, 160],
-  brown: [120, 75, 40],
-  olive: [110, 120, 40],
-  lime: [140, 220, 40],
-  green: [40, 150, 60],
-  teal: [20, 130, 130],
-  turquoise: [50, 200, 190],
-  cyan: [40, 200, 220],
-  blue: [40, 90, 210],
-  navy: [20, 30, 100],
-  purple: [110, 40, 150],
-  violet: [140, 80, 200],
-  magenta: [200, 40, 160],
-  pink: [240, 140, 180],
-  black: [25, 25, 28],
-  white: [235, 235, 232],
-  gray: [128, 128, 128],
-  grey: [128, 128, 128],
-  silver: [180, 185, 190],
+/**
+ * Product and fashion colour words CSS lacks. Typed here because no maintained package lists
+ * them apart from names of paint shades (tens of thousands, most of them ordinary nouns).
+ */
+const PRODUCT_COLOURS: Readonly<Record<string, Rgb>> = {
+  mint: [152, 230, 190],
+  lemon: [250, 235, 70],
+  sage: [160, 178, 140],
+  charcoal: [54, 69, 79],
+  cream: [255, 250, 215],
+  sand: [214, 190, 150],
+  stone: [150, 145, 135],
+  blush: [240, 180, 180],
+  rose: [230, 110, 140],
+  burgundy: [128, 0, 32],
+  wine: [114, 47, 55],
+  mustard: [225, 173, 1],
+  mauve: [190, 150, 180],
+  rust: [183, 65, 14],
+  terracotta: [205, 95, 65],
+  emerald: [20, 160, 100],
+  cobalt: [0, 71, 171],
+  denim: [21, 96, 189],
+  ochre: [204, 119, 34],
+  lilac: [200, 162, 200],
+  ruby: [190, 20, 60],
+  sapphire: [15, 82, 186],
+  jade: [0, 168, 107],
+  amber: [255, 191, 0],
+  bronze: [205, 127, 50],
+  copper: [184, 115, 51],
+  champagne: [247, 231, 206],
+  taupe: [72, 60, 50],
+  graphite: [65, 66, 76],
+  camel: [193, 154, 107],
+  cherry: [210, 4, 45],
+  aubergine: [97, 64, 81],
+  mocha: [150, 120, 90],
+  pastel: [200, 220, 240],
 };
 
-/** The first colour word of the prompt, or undefined. */
-export function colourWordOf(prompt: string): Rgb | undefined {
-  for (const word of prompt.toLowerCase().split(/[^a-z]+/)) {
-    const colour = NAMED[word];
-    if (colour) return colour;
+const NAMED: ReadonlyMap<string, Rgb> = new Map<string, Rgb>([
+  ...Object.entries(cssColours).map(([name, rgb]): [string, Rgb] => [name, [rgb[0], rgb[1], rgb[2]]]),
+  ...Object.entries(PRODUCT_COLOURS),
+]);
+
+/** Every colour the prompt names, first to last (a two-word name counts once). */
+export function coloursOf(prompt: string): Rgb[] {
+  const words = prompt
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+  const found: Rgb[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const pair = i + 1 < words.length ? NAMED.get(words[i]! + words[i + 1]!) : undefined;
+    const colour = pair ?? NAMED.get(words[i]!);
+    if (pair) i++;
+    if (colour) found.push(colour);
   }
-  return undefined;
+  return found;
 }
 
 /** A saturated colour of hue `hue` (0–359), for prompts that name none. */

@@ -2,8 +2,9 @@
  * A 5×7 bitmap font, embedded: the emulator draws the prompt's words into its pictures so a
  * person looking at a demo or a contact sheet can tell which job made which image. A font file
  * or a canvas library would be a runtime dependency (native code for canvas) for what is a
- * placeholder picture; 45 glyphs of 7 rows fit in this table. Lowercase is drawn as uppercase;
- * a character without a glyph is drawn as a box, so it still takes its place in the line.
+ * placeholder picture; 45 glyphs of 7 rows fit in this table. Lowercase is drawn as uppercase,
+ * an accented Latin letter as its letter ("é" as "E"); a character without a glyph (Japanese)
+ * is drawn as a box, so it still takes its place in the line.
  */
 
 /** Seven rows per glyph, each two hex digits whose low 5 bits are the pixels, MSB on the left. */
@@ -66,6 +67,6 @@ export const GLYPH_HEIGHT = 7;
 
 /** Row `row` (0–6) of the glyph for `char`, as 5 bits, bit 4 the leftmost pixel. */
 export function glyphRow(char: string, row: number): number {
-  const hex = GLYPHS[char.toUpperCase()] ?? BOX;
+  const hex = GLYPHS[char.toUpperCase()] ?? GLYPHS[char.normalize('NFD')[0]!.toUpperCase()] ?? BOX;
   return Number.parseInt(hex.slice(2 * row, 2 * row + 2), 16);
 }

@@ -4,7 +4,8 @@
  * - an image: a picture of its prompt, seeded by the prediction's id, so a retake (a new
  *   prediction of the same input) is a different picture, and the same link the same bytes;
  * - a video: its still (still.ts, else a picture of its own prompt) panning slowly, 8 frames a
- *   second for the asked duration, shown at the asked resolution.
+ *   second for the asked duration, shown at the asked resolution; a still of another shape than
+ *   an aspect ratio the input names is cut to it from the centre, as a crop would be.
  * A 5 s video of a 512×288 still: ~31 KB (a 27 KB first frame, ~60 bytes a frame after), ~5 ms CPU.
  */
 import { MODELS } from '../../api/catalogue/index.ts';
@@ -14,7 +15,7 @@ import { encodeH264 } from './h264.ts';
 import { muxMp4 } from './mp4.ts';
 import { type Picture, renderPicture } from './picture.ts';
 import { renderPng } from './png.ts';
-import { findStill, pictureToRgb, type RgbImage, type StillSources } from './still.ts';
+import { cropToRatio, findStill, pictureToRgb, type RgbImage, type StillSources } from './still.ts';
 import { yuvFromRgb } from './yuv.ts';
 
 /** Long side of generated images: enough to look at, cheap to make. */
@@ -35,8 +36,11 @@ export function imageOf(prediction: StoredPrediction): Buffer {
 
 export function videoOf(prediction: StoredPrediction, sources: StillSources): Buffer {
   const field = MODELS[prediction.label].imageFields.find((name) => prediction.input[name] !== undefined);
+  const found = field ? findStill(prediction.input[field], sources) : undefined;
   const still =
-    (field ? findStill(prediction.input[field], sources) : undefined) ?? pictureToRgb(pictureOf(prediction));
+    found && prediction.input.aspect_ratio !== undefined
+      ? cropToRatio(found, aspectRatioOf(prediction.label, prediction.input))
+      : (found ?? pictureToRgb(pictureOf(prediction)));
   const asked = videoSizeOf(prediction.label, prediction.input);
   return renderMp4(
     still,

@@ -1,7 +1,8 @@
 /**
  * The emulator's still: a small scene composed from the prompt and a seed, with the prompt's
- * words written across the bottom. The prompt picks the tint (its colour word, else a hue from
- * its hash) and the words; the seed (the prediction: a retake is a new one) places the sun and
+ * words written across the bottom. The prompt picks the tint and the words: the sky and ground
+ * take the first colour it names (else a hue from its hash), the blocks its second (else accents
+ * around the first), so a sweep over colours reads at a glance on a contact sheet; the seed (the prediction: a retake is a new one) places the sun and
  * the blocks and is printed top left, so a retake is visibly a different picture of the same
  * prompt. Kept as palette indices (16 colours): the PNG is a 4-bit palette image and the video
  * encoder converts each colour once.
@@ -11,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../random.ts';
-import { colourWordOf, hueColour, mix, type Rgb } from './colours.ts';
+import { coloursOf, hueColour, mix, type Rgb } from './colours.ts';
 import type { Size } from './dimensions.ts';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, glyphRow } from './font.ts';
 
@@ -35,8 +36,8 @@ export function renderPicture(prompt: string, seed: number, size: Size): Picture
   const { width, height } = size;
   const digest = createHash('sha256').update(prompt).digest();
   const random = seededRandom(digest.readUInt32LE(0) ^ Math.imul(seed >>> 0, 0x9e3779b1));
-  const base = colourWordOf(prompt) ?? hueColour(digest.readUInt16LE(4) % 360);
-  const palette = paletteOf(base, random);
+  const [first, second] = coloursOf(prompt);
+  const palette = paletteOf(first ?? hueColour(digest.readUInt16LE(4) % 360), second, random);
   const pixels = new Uint8Array(width * height);
   const fill = (x0: number, y0: number, x1: number, y1: number, index: number) => {
     const left = Math.max(0, Math.round(x0));
@@ -93,15 +94,18 @@ export function renderPicture(prompt: string, seed: number, size: Size): Picture
   return { width, height, pixels, palette };
 }
 
-function paletteOf(base: Rgb, random: () => number): Rgb[] {
-  const top = mix(base, WHITE, 0.55);
-  const bottom = mix(base, BLACK, 0.3);
+/** Bands close around the base colour (their mean is nearly it), so the picture reads as that colour. */
+function paletteOf(base: Rgb, second: Rgb | undefined, random: () => number): Rgb[] {
+  const top = mix(base, WHITE, 0.15);
+  const bottom = mix(base, BLACK, 0.15);
   const bands = Array.from({ length: BANDS }, (_, i) => mix(top, bottom, i / (BANDS - 1)));
   const accentHue = Math.floor(random() * 360);
   const blocks = Array.from({ length: 4 }, (_, i) =>
-    mix(mix(base, hueColour((accentHue + 70 * i) % 360), 0.45), BLACK, 0.15 + 0.1 * i),
+    second
+      ? mix(second, i % 2 ? BLACK : WHITE, 0.1 * i)
+      : mix(mix(base, hueColour((accentHue + 70 * i) % 360), 0.45), BLACK, 0.15 + 0.1 * i),
   );
-  const sun = mix(base, [255, 240, 200], 0.75);
+  const sun = mix(base, [255, 240, 200], 0.6);
   return [...bands, ...blocks, sun, [22, 22, 26], [245, 245, 245], [255, 215, 110], BLACK, BLACK];
 }
 

@@ -55,6 +55,22 @@ export function pictureToRgb(picture: Picture): RgbImage {
   return { width: picture.width, height: picture.height, rgb };
 }
 
+/** The centre of `still` at `ratio` ("W:H"); as it is when it already has that shape. */
+export function cropToRatio(still: RgbImage, ratio: string): RgbImage {
+  const [w, h] = ratio.split(':').map(Number) as [number, number];
+  const width = Math.max(2, Math.min(still.width, Math.round((still.height * w) / h)));
+  const height = Math.max(2, Math.min(still.height, Math.round((still.width * h) / w)));
+  if (width === still.width && height === still.height) return still;
+  const left = Math.floor((still.width - width) / 2);
+  const top = Math.floor((still.height - height) / 2);
+  const rgb = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const from = 3 * ((top + y) * still.width + left);
+    rgb.set(still.rgb.subarray(from, from + 3 * width), 3 * y * width);
+  }
+  return { width, height, rgb };
+}
+
 /** Any PNG fast-png reads (palette, grey, alpha over black, 16-bit), nearest-neighbour scaled. */
 function decodePng(bytes: Buffer | undefined): RgbImage | undefined {
   if (!bytes) return undefined;

@@ -23,9 +23,13 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** The wire format and money: everything else stands on it, so it stands on nothing of ours. */
   api: { ours: [], packages: ['zod', 'undici', 'eventsource-parser', 'standardwebhooks'], node: true },
   /** The stand-in service: speaks the wire format, knows nothing of the engine. */
-  emulator: { ours: ['api'], packages: ['fastify', 'fast-png', 'standardwebhooks', 'zod'], node: true },
+  emulator: {
+    ours: ['api'],
+    packages: ['color-name', 'fastify', 'fast-png', 'standardwebhooks', 'zod'],
+    node: true,
+  },
   /** Spec → plan: reads the spec file, prices with the catalogue; no engine, no store. */
-  plan: { ours: ['api'], packages: ['yaml', 'zod'], node: true },
+  plan: { ours: ['api'], packages: ['csv-parse', 'yaml', 'zod'], node: true },
   /** What workflows, activities and clients exchange: data and pure rules, loaded inside the sandbox. */
   contract: {
     ours: ['api/money.ts', 'api/catalogue/models.ts'],

@@ -1,7 +1,7 @@
 import { convertIndexedToRgb, decode, encode } from 'fast-png';
-import { createFile, MP4BoxBuffer } from 'mp4box';
 import { describe, expect, it } from 'vitest';
-import { createBody, type Json, settled, useEmulator } from './helpers.ts';
+import { mp4Info } from '../helpers/mp4-info.ts';
+import { createBody, settled, useEmulator } from './helpers.ts';
 
 async function download(url: string): Promise<Buffer> {
   const response = await fetch(url);
@@ -12,17 +12,6 @@ async function download(url: string): Promise<Buffer> {
 /** The picture a viewer sees: RGB pixels, palette indices resolved (the emulator writes palette PNGs). */
 function pixels(bytes: Buffer): Buffer {
   return Buffer.from(convertIndexedToRgb(decode(bytes)));
-}
-
-function mp4Info(bytes: Buffer): Promise<Json> {
-  return new Promise((resolve, reject) => {
-    const file = createFile();
-    file.onReady = resolve;
-    file.onError = (_module: string, message: string) => reject(new Error(message));
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
-    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(buffer, 0));
-    file.flush();
-  });
 }
 
 describe('generated outputs', () => {
