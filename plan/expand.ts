@@ -2,21 +2,26 @@
  * Prepared steps → jobs. Each job's input is rendered from its templates, local pictures are
  * checked and hashed, the result is validated by the model's own schema, keyed and priced.
  * Jobs come parents-first and depth-first (each parent job immediately followed by its
- * descendants) so the engine can start a video as soon as its picture is done.
+ * descendants) so the engine can start a video as soon as its picture is done. A step with
+ * `for_each` makes its jobs per row of its table, and its descendants read the same row.
  * A problem repeated across thousands of combinations is reported once, naming the first one.
  */
 import { checkModelInput, MODELS } from '../api/catalogue/index.ts';
+import { cellOf, isRowName, rowProblem } from './for-each.ts';
 import { jobKey } from './keys.ts';
 import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
-import { JobNames, nameParts } from './names.ts';
+import { JobNames, nameParts, slug } from './names.ts';
 import { OutputNames } from './output-names.ts';
 import type { InputField, PreparedStep } from './prepare.ts';
+import type { SpecProblem } from './problems.ts';
 import { fallbackProblem } from './refusal-check.ts';
 import type { Report } from './report.ts';
 import type { Scalar } from './schema.ts';
+import { describePath } from './shape-problems.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
+import type { Row } from './tables.ts';
 import { renderTemplate } from './templates.ts';
 import { FROM_OUTPUT, LOCAL_FILE_PREFIX, type PlannedJob } from './types.ts';
 
@@ -24,6 +29,7 @@ interface Parent {
   readonly key: string;
   readonly vars: Readonly<Record<string, Scalar>>;
   readonly parts: readonly string[];
+  readonly row: Row | null;
 }
 
 interface Repeated {
@@ -38,11 +44,14 @@ export function expandJobs(
   vars: Readonly<Record<string, Scalar>>,
   files: LocalFiles,
   report: Report,
+  reportInTable: (problem: SpecProblem) => void = () => {},
 ): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   const names = new JobNames();
   const outputNames = new OutputNames();
-  const keys = new Map<string, string>();
+  const keys = new Map<string, { name: string; row: Row | null }>();
+  /** Jobs identical to an earlier one (reported): their descendants are too, and are not reported again. */
+  const twins = new Set<string>();
   const repeated = new Map<string, Repeated>();
 
   /** `where` is given when the problem depends on matrix values: the message names the first combination. */
@@ -66,27 +75,56 @@ export function expandJobs(
   };
 
   const emit = (step: PreparedStep, parent: Parent | null) => {
-    for (const combination of step.combinations) {
-      for (let variant = 1; variant <= step.repeat; variant++) {
-        const job = buildJob(step, parent, combination, variant);
-        jobs.push(job.planned);
-        for (const child of step.children) if (child.jobCount > 0) emit(child, job.self);
+    const rows = step.rows.kind === 'rows' && step.rows.own ? step.rows.table.rows : [parent?.row ?? null];
+    for (const row of rows) {
+      for (const combination of step.combinations) {
+        for (let variant = 1; variant <= step.repeat; variant++) {
+          const job = buildJob(step, parent, row, combination, variant);
+          jobs.push(job.planned);
+          for (const child of step.children) if (child.jobCount > 0) emit(child, job.self);
+        }
       }
     }
   };
 
-  const buildJob = (step: PreparedStep, parent: Parent | null, combination: Combination, variant: number) => {
-    const jobVars = parent ? { ...parent.vars, ...combination } : combination;
+  const buildJob = (
+    step: PreparedStep,
+    parent: Parent | null,
+    row: Row | null,
+    combination: Combination,
+    variant: number,
+  ) => {
+    const jobVars: Record<string, Scalar> = parent ? { ...parent.vars, ...combination } : { ...combination };
+    const cell = (name: string, path: DataPath) => {
+      const found = row && cellOf(row, name);
+      // An unknown column was reported where the template names it.
+      if (!found || step.rows.kind !== 'rows' || !step.rows.table.columns.includes(found.column))
+        return undefined;
+      if (found.value === '') {
+        reportInTable(
+          rowProblem(
+            step.rows.table,
+            row,
+            `empty "${found.column}" cell, which step "${step.id}" reads (${describePath(path)}); fill it in`,
+          ),
+        );
+      }
+      // Kept with the job, so plan and review can group its jobs by the cells they read.
+      jobVars[name] = found.value;
+      return found.value;
+    };
     // Own keys only: `{{constructor}}` must not find what every object inherits.
-    const lookup = (name: string) =>
+    const lookupAt = (path: DataPath) => (name: string) =>
       name === 'variant'
         ? variant
-        : Object.hasOwn(jobVars, name)
-          ? jobVars[name]
-          : Object.hasOwn(vars, name)
-            ? vars[name]
-            : undefined;
-    const where = () => describeCombination(step, jobVars, variant);
+        : isRowName(name)
+          ? cell(name, path)
+          : Object.hasOwn(jobVars, name)
+            ? jobVars[name]
+            : Object.hasOwn(vars, name)
+              ? vars[name]
+              : undefined;
+    const where = () => describeCombination(step, jobVars, variant, row);
     const input: Record<string, unknown> = {};
     const hashes: Record<string, string> = {};
     const sources = new Map<string, InputField>();
@@ -94,7 +132,7 @@ export function expandJobs(
       sources.set(field.name, field);
       let value: unknown = field.value;
       if (field.template) {
-        const rendered = renderTemplate(field.template, lookup);
+        const rendered = renderTemplate(field.template, lookupAt(field.path));
         for (const name of rendered.missing ?? []) {
           // Names unknown in every combination were reported once by prepare.ts.
           if (step.knownNames.has(name)) {
@@ -107,9 +145,12 @@ export function expandJobs(
       }
       if (field.isImage && typeof value === 'string' && value !== FROM_OUTPUT && isLocalPath(value)) {
         const file = files.resolve(value);
+        const fromCell = field.template?.whole && isRowName(field.template.names[0]!);
         if (file.ok) {
           hashes[file.path] = file.sha256;
           value = LOCAL_FILE_PREFIX + file.path;
+        } else if (fromCell && row && step.rows.kind === 'rows') {
+          reportInTable(rowProblem(step.rows.table, row, `${file.message} (read by step "${step.id}")`));
         } else problem(step, field.path, file.message, field.template ? where : null);
       }
       input[field.name] = value;
@@ -131,20 +172,33 @@ export function expandJobs(
     }
     const key = jobKey({ model: step.model, input, variant, parent: parent?.key ?? null, files: hashes });
     const twin = keys.get(key);
+    const ownRow = step.rows.kind === 'rows' && step.rows.own ? row : null;
     const parts = nameParts(
       parent?.parts ?? [],
-      Object.values(combination),
+      [...(ownRow ? [rowLabel(ownRow)] : []), ...Object.values(combination)],
       step.repeat > 1 ? variant : null,
     );
     const name = names.claim(step.id, parts, key);
-    if (twin !== undefined && step.sound) {
-      const pair = () => `step "${step.id}" makes identical jobs "${twin}" and "${name}"`;
-      const advice =
-        'same model, input and variant, so one would be paid for twice; use every matrix key in the input, or "repeat" for variants';
-      problem(step, ['steps', step.index, 'matrix'], advice, pair);
-    } else keys.set(key, name);
+    const parentTwin = parent !== null && twins.has(parent.key);
+    if (twin !== undefined) twins.add(key);
+    if (twin !== undefined && step.sound && !parentTwin) {
+      if (ownRow && twin.row && twin.row !== ownRow && step.rows.kind === 'rows') {
+        reportInTable(
+          rowProblem(
+            step.rows.table,
+            ownRow,
+            `makes the same job of step "${step.id}" as row ${twin.row.number} (the cells it reads are equal), so it would be paid twice; remove the row, or read a column that tells them apart`,
+          ),
+        );
+      } else {
+        const pair = () => `step "${step.id}" makes identical jobs "${twin.name}" and "${name}"`;
+        const advice =
+          'same model, input and variant, so one would be paid for twice; use every matrix key in the input, or "repeat" for variants';
+        problem(step, ['steps', step.index, 'matrix'], advice, pair);
+      }
+    } else if (twin === undefined) keys.set(key, { name, row });
     const file = step.outputName
-      ? outputNames.render(step, step.outputName, lookup, name, (path, message) =>
+      ? outputNames.render(step, step.outputName, lookupAt(step.outputName.path), name, (path, message) =>
           problem(step, path, message, null),
         )
       : undefined;
@@ -164,7 +218,7 @@ export function expandJobs(
       ...(Object.keys(hashes).length > 0 ? { files: hashes } : {}),
       ...(fallback === null ? {} : { fallbackUsd: MODELS[fallback].price(input) ?? 0 }),
     };
-    return { planned, self: { key, vars: jobVars, parts } };
+    return { planned, self: { key, vars: jobVars, parts, row } };
   };
 
   for (const root of roots) if (root.jobCount > 0) emit(root, null);
@@ -175,13 +229,22 @@ export function expandJobs(
   return jobs;
 }
 
-/** `step "teaser" with product=watch, mode=pro, variant 2`, for messages about one combination. */
+/** The part of a job's name its row gives: its id/sku cell made safe, else its number. */
+function rowLabel(row: Row): string {
+  return slug(row.name) || `row${row.number}`;
+}
+
+/** `step "teaser" with row 3 (a1), product=watch, mode=pro, variant 2`, for messages about one job. */
 function describeCombination(
   step: PreparedStep,
   vars: Readonly<Record<string, Scalar>>,
   variant: number,
+  row: Row | null,
 ): string {
-  const values = Object.entries(vars).map(([key, value]) => `${key}=${value}`);
+  const values = Object.entries(vars)
+    .filter(([key]) => !isRowName(key))
+    .map(([key, value]) => `${key}=${value}`);
+  if (row) values.unshift(`row ${row.number} (${row.name})`);
   if (step.repeat > 1) values.push(`variant ${variant}`);
   return values.length ? `step "${step.id}" with ${values.join(', ')}` : `step "${step.id}"`;
 }

@@ -14,6 +14,7 @@ import { reviewRuleOf } from './review.ts';
 import { CampaignSpec, DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './schema.ts';
 import { shapeProblems } from './shape-problems.ts';
 import { loadSpecSource } from './source.ts';
+import { loadTables } from './tables.ts';
 import type { Plan, PlannedStep } from './types.ts';
 
 export { jobKey } from './keys.ts';
@@ -38,8 +39,14 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
   const spec = parsed.data;
   const problems: SpecProblem[] = [];
   const report: Report = (at, message, where) => problems.push(source.problemAt(at, message, where));
-  const steps = prepareSteps(spec, report);
   const specDir = path.dirname(file);
+  const tables = await loadTables(
+    specDir,
+    spec.data ?? {},
+    (table, message) => report(['data', table], message),
+    problems,
+  );
+  const steps = prepareSteps(spec, report, tables);
   const roots = steps.filter((step) => step.from === null);
   const jobs = expandJobs(
     roots,
@@ -49,6 +56,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       (options.inputRoots ?? []).map((root) => path.resolve(root)),
     ),
     report,
+    (problem) => problems.push(problem),
   );
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
 

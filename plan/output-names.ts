@@ -15,7 +15,7 @@
 import type { Report } from './report.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
-import { compileTemplate, renderTemplate, type Template, type TemplateValue } from './templates.ts';
+import { compileTemplate, ROW_NAME, renderTemplate, type Template, type TemplateValue } from './templates.ts';
 
 export interface OutputName {
   readonly template: Template;
@@ -45,7 +45,8 @@ export function prepareOutputName(
       text: invalid,
     });
   for (const name of template.names) {
-    if (!names.has(name)) {
+    // A row's columns are checked with the step's table (plan/for-each.ts).
+    if (!names.has(name) && !ROW_NAME.test(name)) {
       const known = [...names].sort();
       report(
         path,

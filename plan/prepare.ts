@@ -5,6 +5,7 @@
  */
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
+import { checkRowNames, isRowName, type StepRows, stepRows } from './for-each.ts';
 import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
 import { type OutputName, prepareOutputName } from './output-names.ts';
@@ -24,6 +25,7 @@ import {
 } from './schema.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
+import type { Table } from './tables.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
 
 export interface InputField {
@@ -43,6 +45,8 @@ export interface PreparedStep {
   readonly children: PreparedStep[];
   readonly fields: readonly InputField[];
   readonly combinations: readonly Combination[];
+  /** The table rows its jobs are made for (`for_each`, its own or its parent's). */
+  readonly rows: StepRows;
   readonly repeat: number;
   readonly retries: number | undefined;
   readonly concurrency: number | undefined;
@@ -65,7 +69,11 @@ export interface PreparedStep {
   jobCount: number;
 }
 
-export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[] {
+export function prepareSteps(
+  spec: CampaignSpec,
+  report: Report,
+  tables: ReadonlyMap<string, Table> = new Map(),
+): PreparedStep[] {
   const vars = spec.vars ?? {};
   checkVariableNames(Object.keys(vars), ['vars'], report);
   checkDefaults(spec, report);
@@ -83,7 +91,7 @@ export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[]
   for (const index of topologicalOrder(spec.steps, byId, chainOk)) {
     const step = spec.steps[index]!;
     const parent = step.from === undefined ? null : (prepared.get(byId.get(step.from)!) ?? null);
-    const ready = prepareStep(step, index, parent, spec, { cap, total }, report);
+    const ready = prepareStep(step, index, parent, spec, { cap, total, tables }, report);
     prepared.set(step, ready);
     parent?.children.push(ready);
   }
@@ -98,7 +106,7 @@ function prepareStep(
   index: number,
   parent: PreparedStep | null,
   spec: CampaignSpec,
-  { cap, total }: { cap: number; total: JobLimit },
+  { cap, total, tables }: { cap: number; total: JobLimit; tables: ReadonlyMap<string, Table> },
   reportAll: Report,
 ): PreparedStep {
   let found = 0;
@@ -109,14 +117,16 @@ function prepareStep(
   const at: DataPath = ['steps', index];
   const inherited = new Set(parent ? ancestorKeys(parent) : []);
   const repeat = step.repeat ?? 1;
+  const rows = stepRows(step, at, parent?.rows ?? null, spec, tables, report);
+  const rowCount = rows.kind === 'broken' ? 0 : rows.kind === 'rows' && rows.own ? rows.table.rows.length : 1;
   const withinCap = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
   const parentJobs = parent?.jobCount ?? null;
   const admitted = withinCap
-    ? total.admit({ id: step.id, parentJobs, combinations: combinationBound(step.matrix), repeat })
+    ? total.admit({ id: step.id, parentJobs, combinations: combinationBound(step.matrix) * rowCount, repeat })
     : { ok: false as const };
   if (!admitted.ok && admitted.message) report([...at, 'id'], admitted.message);
   const combinations = admitted.ok ? expandMatrix(step.matrix) : [];
-  const jobCount = (parent?.jobCount ?? 1) * combinations.length * repeat;
+  const jobCount = (parent?.jobCount ?? 1) * combinations.length * rowCount * repeat;
   if (combinations.length * repeat > 0 && jobCount > cap) {
     report(
       [...at, 'id'],
@@ -124,12 +134,21 @@ function prepareStep(
     );
   }
   const fields = inputFields(step, index, spec, report);
-  const names = new Set([...Object.keys(spec.vars ?? {}), ...inherited, ...matrixKeys(step), 'variant']);
+  const templated = fields.flatMap(({ path, template }) => (template ? [{ path, template }] : []));
+  const nameText = step.output?.name ?? spec.output?.name;
+  const namePath: DataPath = step.output?.name ? [...at, 'output', 'name'] : ['output', 'name'];
+  const outputTemplate =
+    nameText === undefined ? [] : [{ path: namePath, template: compileTemplate(nameText) }];
+  const names = new Set([
+    ...Object.keys(spec.vars ?? {}),
+    ...inherited,
+    ...matrixKeys(step),
+    'variant',
+    ...checkRowNames(step, at, rows, [...templated, ...outputTemplate], templated, report),
+  ]);
   checkTemplates(step, fields, names, report);
   const withOutput = withParentOutput(step, at, fields, report);
-  const outputName = step.output?.name
-    ? prepareOutputName(step.output.name, [...at, 'output', 'name'], names, report)
-    : prepareOutputName(spec.output?.name, ['output', 'name'], names, report);
+  const outputName = prepareOutputName(nameText, namePath, names, report);
   return {
     index,
     id: step.id,
@@ -139,6 +158,7 @@ function prepareStep(
     fields: withOutput,
     sound: found === 0,
     combinations,
+    rows,
     ownKeys: matrixKeys(step),
     knownNames: names,
     outputName,
@@ -295,7 +315,7 @@ function checkTemplates(
     for (const name of field.template?.names ?? []) {
       if (name === FROM_OUTPUT_NAME) {
         checkFromOutput(step, field, report);
-      } else if (!names.has(name)) {
+      } else if (!names.has(name) && !isRowName(name)) {
         const known = [...names].sort();
         report(
           field.path,

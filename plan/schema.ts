@@ -99,6 +99,10 @@ export const Step = z
     from: z.string().optional().meta({
       description: 'Step whose jobs feed this one: one job per parent job (times this matrix).',
     }),
+    for_each: z.string().optional().meta({
+      description:
+        'A table under `data:`: one job per row (times this matrix and repeat); templates read its cells as {{row.<column>}}, in this step and the steps that follow it.',
+    }),
     retries: z
       .int()
       .min(0)
@@ -183,6 +187,16 @@ export const CampaignSpec = z
       })
       .optional(),
     vars: Variables.optional(),
+    data: z
+      .record(
+        z.string().regex(IDENTIFIER, { error: `a table's name must be ${IDENTIFIER_RULE}` }),
+        z.string().min(1, { error: 'must be the path of a table file' }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Tables by name, each a file relative to the spec: CSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
+      }),
     defaults: Defaults.optional(),
     limits: z
       .strictObject({

@@ -1,6 +1,7 @@
 /**
  * `{{name}}` templates: substitution of names only, no logic, so a job's input can be predicted
- * by reading the spec. `{{from.output}}` is left in place for the engine (FROM_OUTPUT).
+ * by reading the spec. `{{from.output}}` is left in place for the engine (FROM_OUTPUT);
+ * `{{row.<column>}}` is a cell of the row a job is made for (plan/for-each.ts).
  */
 import { FROM_OUTPUT } from './types.ts';
 
@@ -20,6 +21,8 @@ export interface Template {
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const FROM_OUTPUT_NAME = 'from.output';
+/** A table's column as a template names it: any letters, digits, "_" and "-" after `row.`. */
+export const ROW_NAME = /^row\.([\p{L}\p{N}_-]+)$/u;
 
 export function compileTemplate(text: string): Template {
   const parts: Template['parts'][number][] = [];
@@ -28,7 +31,7 @@ export function compileTemplate(text: string): Template {
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
     const name = match[1]!;
-    if (!NAME.test(name) && name !== FROM_OUTPUT_NAME) {
+    if (!NAME.test(name) && name !== FROM_OUTPUT_NAME && !ROW_NAME.test(name)) {
       invalid.push(match[0]);
       continue;
     }

@@ -76,6 +76,30 @@ describe('example specs', () => {
     expect(formatUsd(catalogue.totalUsd)).toBe('146.25');
   });
 
+  it('catalogue: 10 products from a CSV feed, 20 stills and 20 clips for $7.40, named by sku', async () => {
+    const catalogue = await plan('catalogue.yaml');
+    // still: 10 rows × 2 aspect ratios = 20 × I1 $0.12 = $2.40
+    // clip: one V4 standard 5 s per still, 20 × 5 s × $0.05 = $5.00; total $7.40
+    expect(countsByStep(catalogue)).toEqual({ still: 20, clip: 20 });
+    expect(formatUsd(catalogue.totalUsd)).toBe('7.40');
+    const stills = catalogue.jobs.filter((job) => job.step === 'still');
+    expect(stills[0]).toMatchObject({ name: 'still-tee-01-1-1', file: 'TEE-01/1-1' });
+    // The quoted comma stays inside its cell; accents and Japanese come through as written.
+    expect(stills[0]!.input.prompt).toBe(
+      'Classic tee in mint, studio product photo, headline: Soft, breathable, everyday',
+    );
+    expect(stills.map((job) => job.input.prompt)).toContain(
+      'Crème brûlée candle in cream, studio product photo, headline: Vanilla, caramel, calm',
+    );
+    expect(stills.map((job) => job.input.prompt)).toContain(
+      '抹茶の缶 matcha tin in sage, studio product photo, headline: 静かな朝に',
+    );
+    // Each still starts from its row's reference photo; each clip reads its still's row.
+    expect(Object.keys(stills[0]!.files ?? {})).toEqual([path.join(specsDir, 'catalogue/photos/tee-01.png')]);
+    const clip = catalogue.jobs.find((job) => job.step === 'clip' && job.parent === stills[0]!.key);
+    expect(clip?.input.prompt).toBe('Slow orbit around the mint Classic tee');
+  });
+
   it('every example points editors at the JSON Schema', () => {
     const examples = readdirSync(specsDir).filter((name) => name.endsWith('.yaml'));
     expect(examples.length).toBeGreaterThanOrEqual(4);
