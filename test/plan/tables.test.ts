@@ -223,6 +223,12 @@ describe('problems of a table', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^products\.csv:3: row 2: image file "gone\.png" not found/),
     ]);
+    const outside = PRODUCTS.replace('candle.png', '../candle.png');
+    expect(await problemsOf(SPEC(), { 'products.csv': outside, ...PHOTOS })).toEqual([
+      expect.stringMatching(
+        /^products\.csv:3: row 2: image file "\.\.\/candle\.png" is outside the spec's folder .*--allow-input-root/,
+      ),
+    ]);
   });
 
   it('refuses a missing table, an unknown table, a row without for_each and a step reading no cell', async () => {
