@@ -94,7 +94,13 @@ export function expandJobs(
     combination: Combination,
     variant: number,
   ) => {
-    const jobVars: Record<string, Scalar> = parent ? { ...parent.vars, ...combination } : { ...combination };
+    // A row's name comes first, so a contact sheet lays its jobs out a row of the table per line.
+    const ownRow = step.rows.kind === 'rows' && step.rows.own ? row : null;
+    const jobVars: Record<string, Scalar> = {
+      ...parent?.vars,
+      ...(ownRow && { row: ownRow.name }),
+      ...combination,
+    };
     const cell = (name: string, path: DataPath) => {
       const found = row && cellOf(row, name);
       // An unknown column was reported where the template names it.
@@ -172,7 +178,6 @@ export function expandJobs(
     }
     const key = jobKey({ model: step.model, input, variant, parent: parent?.key ?? null, files: hashes });
     const twin = keys.get(key);
-    const ownRow = step.rows.kind === 'rows' && step.rows.own ? row : null;
     const parts = nameParts(
       parent?.parts ?? [],
       [...(ownRow ? [rowLabel(ownRow)] : []), ...Object.values(combination)],
@@ -242,7 +247,7 @@ function describeCombination(
   row: Row | null,
 ): string {
   const values = Object.entries(vars)
-    .filter(([key]) => !isRowName(key))
+    .filter(([key]) => key !== 'row' && !isRowName(key))
     .map(([key, value]) => `${key}=${value}`);
   if (row) values.unshift(`row ${row.number} (${row.name})`);
   if (step.repeat > 1) values.push(`variant ${variant}`);

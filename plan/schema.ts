@@ -28,7 +28,7 @@ export const DEFAULT_JOBS = 1_000_000;
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_RETRIES = 2;
 /** Names a template can always use, besides vars and matrix values. */
-export const RESERVED_NAMES = ['variant', 'from'] as const;
+export const RESERVED_NAMES = ['variant', 'from', 'row'] as const;
 
 const SafeName = z.string().regex(SAFE_NAME, { error: `must be ${SAFE_NAME_RULE}` });
 
