@@ -130,7 +130,7 @@ function prepareStep(
   if (combinations.length * repeat > 0 && jobCount > cap) {
     report(
       [...at, 'id'],
-      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} ${repeat === 1 ? 'variant' : 'variants'}), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
+      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${rows.kind === 'rows' && rows.own ? `${rowCount.toLocaleString('en')} rows × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} ${repeat === 1 ? 'variant' : 'variants'}), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
     );
   }
   const fields = inputFields(step, index, spec, report);

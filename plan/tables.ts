@@ -33,6 +33,10 @@ export interface Table {
   readonly rows: readonly Row[];
 }
 
+/** JavaScript objects give this key a meaning of its own: as a column it would silently vanish. */
+const PROTO = '__proto__';
+const PROTO_COLUMN = '"__proto__" cannot name a column (JavaScript gives it a special meaning); rename it';
+
 /** Columns that name a row, in order of preference. */
 const NAME_COLUMNS = ['id', 'sku'] as const;
 
@@ -66,6 +70,7 @@ export async function loadTables(
     const problem: Problem = (line, message, column) =>
       problems.push({ file, line, ...(column === undefined ? {} : { column }), message });
     const read = readRecords(file, text, problem, (message) => missing(name, message));
+    if (read?.records.length === 0) problem(1, 'the table has no rows: a step reading it would make no job');
     // A naming problem (an empty or repeated id) leaves the rows readable: their jobs are still
     // built, so the same pass finds what else is wrong with them.
     if (read)
@@ -112,11 +117,15 @@ function readCsv(text: string, problem: Problem): { records: RawRecord[]; column
         const twice = columns.find((column, index) => columns.indexOf(column) !== index);
         if (twice !== undefined) throw new HeaderProblem(`column "${twice}" is named twice in the header`);
         if (columns.includes('')) throw new HeaderProblem('the header has an empty column name');
+        if (columns.includes(PROTO)) throw new HeaderProblem(PROTO_COLUMN);
         return columns;
       },
     }) as { record: Record<string, string>; info: { lines: number } }[];
     if (columns.length === 0) {
-      problem(1, 'the table is empty: a CSV table starts with a header row naming its columns');
+      problem(
+        1,
+        'the table is empty: a CSV table starts with a header row naming its columns, then a row per job',
+      );
       return null;
     }
     return { records: parsed.map(({ record, info }) => ({ line: info.lines, values: record })), columns };
@@ -136,7 +145,7 @@ function csvMessage(error: CsvError, columns: readonly string[]): string {
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_COLUMNS':
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
-      return `this row has ${record.length} cells, the header ${columns.length} (${columns.join(', ')}); a cell holding a comma must be quoted: "Tee, white"`;
+      return `this row has ${record.length} ${record.length === 1 ? 'cell' : 'cells'}, the header ${columns.length} (${columns.join(', ')})${record.length > columns.length ? '; a cell holding a comma must be quoted: "Tee, white"' : ''}`;
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a quoted cell opened here is never closed (a " is missing)';
     case 'CSV_INVALID_CLOSING_QUOTE':
@@ -200,6 +209,10 @@ function scalarRecord(value: unknown, problem: (message: string) => void): Recor
   }
   const values: Record<string, Scalar> = {};
   for (const [column, cell] of Object.entries(value)) {
+    if (column === PROTO) {
+      problem(PROTO_COLUMN);
+      return null;
+    }
     if (cell === null) values[column] = '';
     else if (typeof cell === 'string' || typeof cell === 'number' || typeof cell === 'boolean')
       values[column] = cell;

@@ -186,6 +186,15 @@ describe('problems of a table', () => {
     expect(await problemsOf(SPEC(), { 'products.csv': 'sku,name,name\n1,a,b\n', ...PHOTOS })).toEqual([
       'products.csv:1: column "name" is named twice in the header',
     ]);
+    expect(await problemsOf(SPEC(), { 'products.csv': 'sku,name\nA1\n', ...PHOTOS })).toEqual([
+      'products.csv:2: this row has 1 cell, the header 2 (sku, name)',
+    ]);
+    expect(
+      await problemsOf(SPEC(), { 'products.csv': 'sku,name,colour,headline,photo\n', ...PHOTOS }),
+    ).toEqual(['products.csv:1: the table has no rows: a step reading it would make no job']);
+    expect(await problemsOf(SPEC(), { 'products.csv': 'sku,__proto__\nA1,x\n', ...PHOTOS })).toEqual([
+      'products.csv:1: "__proto__" cannot name a column (JavaScript gives it a special meaning); rename it',
+    ]);
   });
 
   it('says where JSON Lines and YAML lists are malformed', async () => {
