@@ -62,6 +62,12 @@ export function stepRows(
   return table ? { kind: 'rows', table, own: true } : { kind: 'broken' };
 }
 
+/** Jobs a step makes per job of its parent (per campaign, for a first step) for each combination. */
+export function rowsPerParentJob(rows: StepRows): number {
+  if (rows.kind === 'broken') return 0;
+  return rows.kind === 'rows' && rows.own ? rows.table.rows.length : 1;
+}
+
 /**
  * Reports each `{{row.x}}` that cannot have a value; returns the names templates may use
  * (`row.<column>` for every column of the step's table).

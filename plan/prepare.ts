@@ -5,7 +5,7 @@
  */
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
-import { checkRowNames, isRowName, type StepRows, stepRows } from './for-each.ts';
+import { checkRowNames, isRowName, rowsPerParentJob, type StepRows, stepRows } from './for-each.ts';
 import { combinationBound, JobLimit } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
 import { type OutputName, prepareOutputName } from './output-names.ts';
@@ -118,7 +118,7 @@ function prepareStep(
   const inherited = new Set(parent ? ancestorKeys(parent) : []);
   const repeat = step.repeat ?? 1;
   const rows = stepRows(step, at, parent?.rows ?? null, spec, tables, report);
-  const rowCount = rows.kind === 'broken' ? 0 : rows.kind === 'rows' && rows.own ? rows.table.rows.length : 1;
+  const rowCount = rowsPerParentJob(rows);
   const withinCap = checkMatrix(step, at, inherited, Object.keys(spec.vars ?? {}), cap, report);
   const parentJobs = parent?.jobCount ?? null;
   const admitted = withinCap
@@ -130,7 +130,7 @@ function prepareStep(
   if (combinations.length * repeat > 0 && jobCount > cap) {
     report(
       [...at, 'id'],
-      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${rows.kind === 'rows' && rows.own ? `${rowCount.toLocaleString('en')} rows × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} ${repeat === 1 ? 'variant' : 'variants'}), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
+      `step "${step.id}" expands to ${jobCount.toLocaleString('en')} jobs (${parent ? `${parent.jobCount.toLocaleString('en')} parent jobs × ` : ''}${rows.kind === 'rows' && rows.own ? `${rowCount} rows × ` : ''}${combinations.length.toLocaleString('en')} combinations × ${repeat} ${repeat === 1 ? 'variant' : 'variants'}), above the cap of ${cap.toLocaleString('en')} per step; raise limits.jobs_per_step if you mean it`,
     );
   }
   const fields = inputFields(step, index, spec, report);

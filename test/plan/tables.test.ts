@@ -174,6 +174,17 @@ describe('job keys of a table-driven step', () => {
 });
 
 describe('problems of a table', () => {
+  it('counts rows in the per-step cap, and refuses a second for_each down a chain', async () => {
+    const capped = SPEC().replace('campaign: feed', 'campaign: feed\nlimits: { jobs_per_step: 5 }');
+    expect(await problemsOf(capped, { 'products.csv': PRODUCTS, ...PHOTOS })).toEqual([
+      'campaign.yaml:7:9: step "still" expands to 6 jobs (3 rows × 2 combinations × 1 variant), above the cap of 5 per step; raise limits.jobs_per_step if you mean it',
+    ]);
+    const twice = SPEC().replace('    from: still\n', '    from: still\n    for_each: products\n');
+    expect(await problemsOf(twice, { 'products.csv': PRODUCTS, ...PHOTOS })).toEqual([
+      'campaign.yaml:17:15: step "clip" follows "still", whose jobs are made per row of "products": each of its jobs already reads its parent\'s row; remove for_each',
+    ]);
+  });
+
   it('says where a CSV is malformed, by file and line', async () => {
     const broken = PRODUCTS.replace('"Soft, breathable"', 'Soft, breathable');
     expect(await problemsOf(SPEC(), { 'products.csv': broken, ...PHOTOS })).toEqual([
