@@ -195,7 +195,7 @@ export const CampaignSpec = z
       .optional()
       .meta({
         description:
-          'Tables by name, each a file relative to the spec: CSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
+          'Tables by name, each a file relative to the spec: CSV or TSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
       }),
     defaults: Defaults.optional(),
     limits: z

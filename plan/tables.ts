@@ -3,7 +3,7 @@
  * any step is prepared, each row kept with the line it came from so that a problem with a cell
  * (empty, a missing picture, a duplicate) is reported in the table, where it is fixed.
  *
- * CSV with a header row (csv-parse), JSON Lines (one object a line), or a YAML or JSON list of
+ * CSV (or TSV) with a header row (csv-parse), JSON Lines (one object a line), or a YAML or JSON list of
  * objects (yaml, which reads JSON too). Cells are text, numbers or true/false; an empty cell is
  * "" (a JSON null too). A table whose header has an `id` column, else a `sku` column, names its
  * jobs by it, so it must be filled and unique; otherwise rows are named by their number.
@@ -96,20 +96,26 @@ function readRecords(
   unknownKind: (message: string) => void,
 ): { records: RawRecord[]; columns: string[] } | null {
   const extension = path.extname(file).toLowerCase();
-  if (extension === '.csv') return readCsv(text, problem);
+  if (extension === '.csv' || extension === '.tsv')
+    return readCsv(text, extension === '.tsv' ? '\t' : ',', problem);
   if (extension === '.jsonl' || extension === '.ndjson') return readJsonLines(text, problem);
   if (['.yaml', '.yml', '.json'].includes(extension)) return readList(text, problem);
   unknownKind(
-    `table file "${path.basename(file)}" is of no kind mediaflow reads: .csv (with a header row), .jsonl (JSON Lines), or .yaml/.yml/.json (a list of objects)`,
+    `table file "${path.basename(file)}" is of no kind mediaflow reads: .csv or .tsv (with a header row), .jsonl (JSON Lines), or .yaml/.yml/.json (a list of objects)`,
   );
   return null;
 }
 
-function readCsv(text: string, problem: Problem): { records: RawRecord[]; columns: string[] } | null {
+function readCsv(
+  text: string,
+  delimiter: string,
+  problem: Problem,
+): { records: RawRecord[]; columns: string[] } | null {
   let columns: string[] = [];
   try {
     const parsed = parse(text, {
       bom: true,
+      delimiter,
       info: true,
       skip_empty_lines: true,
       columns: (header: string[]) => {

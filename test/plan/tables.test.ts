@@ -92,7 +92,7 @@ describe('a step with for_each', () => {
     expect(clips[0]!.vars).toMatchObject({ 'row.colour': 'mint', 'row.name': 'Classic tee' });
   });
 
-  it('reads JSON Lines and YAML lists to the same jobs as CSV', async () => {
+  it('reads TSV, JSON Lines and YAML lists to the same jobs as CSV', async () => {
     const csv = await planOk(SPEC(), { 'products.csv': PRODUCTS, ...PHOTOS });
     const rows = [
       { sku: 'TEE-01', name: 'Classic tee', colour: 'mint', headline: 'Soft, breathable', photo: 'tee.png' },
@@ -113,7 +113,12 @@ describe('a step with for_each', () => {
       'products.yaml': rows.map((row) => `- ${JSON.stringify(row)}`).join('\n'),
       ...PHOTOS,
     });
+    const tsv = await planOk(SPEC('products.tsv'), {
+      'products.tsv': `${['sku', 'name', 'colour', 'headline', 'photo'].join('\t')}\n${rows.map((row) => Object.values(row).join('\t')).join('\n')}\n`,
+      ...PHOTOS,
+    });
     const keys = (jobs: readonly PlannedJob[]) => jobs.map((job) => [job.name, job.key]);
+    expect(keys(tsv.jobs)).toEqual(keys(csv.jobs));
     expect(keys(jsonl.jobs)).toEqual(keys(csv.jobs));
     expect(keys(yaml.jobs)).toEqual(keys(csv.jobs));
   });
