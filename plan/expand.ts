@@ -106,12 +106,12 @@ export function expandJobs(
       // An unknown column was reported where the template names it.
       if (!found || step.rows.kind !== 'rows' || !step.rows.table.columns.includes(found.column))
         return undefined;
-      if (found.value === '') {
+      if (found.value === '' && !step.rows.table.optional.includes(found.column)) {
         reportInTable(
           rowProblem(
             step.rows.table,
             row,
-            `empty "${found.column}" cell, which step "${step.id}" reads (${describePath(path)}); fill it in`,
+            `empty "${found.column}" cell, which step "${step.id}" reads (${describePath(path)}); fill it in, or list the column under the table's optional:`,
           ),
         );
       }

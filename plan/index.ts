@@ -40,12 +40,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
   const problems: SpecProblem[] = [];
   const report: Report = (at, message, where) => problems.push(source.problemAt(at, message, where));
   const specDir = path.dirname(file);
-  const tables = await loadTables(
-    specDir,
-    spec.data ?? {},
-    (table, message) => report(['data', table], message),
-    problems,
-  );
+  const tables = await loadTables(specDir, spec.data ?? {}, (at, message) => report(at, message), problems);
   const steps = prepareSteps(spec, report, tables);
   const roots = steps.filter((step) => step.from === null);
   const jobs = expandJobs(

@@ -78,6 +78,21 @@ export const Matrix = z
   .meta({ description: 'Axes (key: list of values) whose cartesian product makes one job per combination.' });
 export type Matrix = z.infer<typeof Matrix>;
 
+const TablePath = z.string().min(1, { error: 'must be the path of a table file' });
+
+/** A table under `data:`: its file, or its file and the columns whose cells may be empty. */
+export const TableSpec = z.union([
+  TablePath,
+  z.strictObject({
+    file: TablePath,
+    optional: z.array(z.string()).optional().meta({
+      description:
+        'Columns whose cells may be empty (a template reads an empty cell as ""); any other cell a template reads must be filled.',
+    }),
+  }),
+]);
+export type TableSpec = z.infer<typeof TableSpec>;
+
 const OutputNameTemplate = z.string().min(1).meta({
   description:
     'File name of each job’s output under its step’s folder, without extension, e.g. "{{product}}/{{colour}}-{{aspect_ratio}}": matrix keys, vars and {{variant}}; "/" makes folders. Checked for unsafe characters and collisions (docs/spec-format.md).',
@@ -188,14 +203,11 @@ export const CampaignSpec = z
       .optional(),
     vars: Variables.optional(),
     data: z
-      .record(
-        z.string().regex(IDENTIFIER, { error: `a table's name must be ${IDENTIFIER_RULE}` }),
-        z.string().min(1, { error: 'must be the path of a table file' }),
-      )
+      .record(z.string().regex(IDENTIFIER, { error: `a table's name must be ${IDENTIFIER_RULE}` }), TableSpec)
       .optional()
       .meta({
         description:
-          'Tables by name, each a file relative to the spec: CSV or TSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
+          'Tables by name, each a file relative to the spec (or { file, optional: [columns that may be empty] }): CSV or TSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
       }),
     defaults: Defaults.optional(),
     limits: z

@@ -13,7 +13,9 @@ import path from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { isMap, isNode, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { SpecProblem } from './problems.ts';
-import type { Scalar } from './schema.ts';
+import type { Scalar, TableSpec } from './schema.ts';
+import type { DataPath } from './source.ts';
+import { didYouMean } from './suggest.ts';
 
 export interface Row {
   /** 1-based, in file order, the header not counted. */
@@ -30,6 +32,8 @@ export interface Table {
   /** Absolute path. */
   readonly file: string;
   readonly columns: readonly string[];
+  /** Columns whose cells may be empty; any other cell a template reads must be filled. */
+  readonly optional: readonly string[];
   readonly rows: readonly Row[];
 }
 
@@ -45,12 +49,15 @@ type Problem = (line: number, message: string, column?: number) => void;
 /** Reads every table; one that cannot be read is left out (its steps then make no jobs). */
 export async function loadTables(
   specDir: string,
-  data: Readonly<Record<string, string>>,
-  missing: (table: string, message: string) => void,
+  data: Readonly<Record<string, TableSpec>>,
+  atSpec: (path: DataPath, message: string) => void,
   problems: SpecProblem[],
 ): Promise<Map<string, Table>> {
   const tables = new Map<string, Table>();
-  for (const [name, relative] of Object.entries(data)) {
+  for (const [name, entry] of Object.entries(data)) {
+    const { file: relative, optional = [] } = typeof entry === 'string' ? { file: entry } : entry;
+    const at: DataPath = typeof entry === 'string' ? ['data', name] : ['data', name, 'file'];
+    const missing = (message: string) => atSpec(at, message);
     const file = path.resolve(specDir, relative);
     let text: string;
     try {
@@ -58,7 +65,6 @@ export async function loadTables(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       missing(
-        name,
         code === 'ENOENT'
           ? `table file "${relative}" not found (looked for ${file}); paths are relative to the spec`
           : code === 'EISDIR'
@@ -69,17 +75,20 @@ export async function loadTables(
     }
     const problem: Problem = (line, message, column) =>
       problems.push({ file, line, ...(column === undefined ? {} : { column }), message });
-    const read = readRecords(file, text, problem, (message) => missing(name, message));
+    const read = readRecords(file, text, problem, missing);
     if (read?.records.length === 0) problem(1, 'the table has no rows: a step reading it would make no job');
     // A naming problem (an empty or repeated id) leaves the rows readable: their jobs are still
     // built, so the same pass finds what else is wrong with them.
-    if (read)
-      tables.set(name, {
-        name,
-        file,
-        columns: read.columns,
-        rows: namedRows(read.records, read.columns, problem),
-      });
+    if (!read) continue;
+    for (const [index, column] of optional.entries()) {
+      if (read.columns.includes(column)) continue;
+      atSpec(
+        ['data', name, 'optional', index],
+        `no column "${column}" in ${path.basename(file)} (${read.columns.join(', ')})${didYouMean(column, read.columns)}`,
+      );
+    }
+    const rows = namedRows(read.records, read.columns, problem);
+    tables.set(name, { name, file, columns: read.columns, optional, rows });
   }
   return tables;
 }

@@ -236,10 +236,24 @@ describe('problems of a table', () => {
     const table = `${PRODUCTS}TEE-02,Classic tee,mint,"Soft, breathable",tee.png\nCUP-07,Cup,,Hot,tee.png\nTIN-06,Tin,red,Cold,tin.png\n`;
     expect(await problemsOf(SPEC(), { 'products.csv': table, ...PHOTOS })).toEqual([
       'products.csv:5: row 4: makes the same job of step "still" as row 1 (the cells it reads are equal), so it would be paid twice; remove the row, or read a column that tells them apart',
-      'products.csv:6: row 5: empty "colour" cell, which step "still" reads (steps[0].input.prompt); fill it in',
-      'products.csv:6: row 5: empty "colour" cell, which step "clip" reads (steps[1].input.prompt); fill it in',
+      'products.csv:6: row 5: empty "colour" cell, which step "still" reads (steps[0].input.prompt); fill it in, or list the column under the table\'s optional:',
+      'products.csv:6: row 5: empty "colour" cell, which step "clip" reads (steps[1].input.prompt); fill it in, or list the column under the table\'s optional:',
       'products.csv:7: "sku" "TIN-06" is also row 3\'s; each row\'s sku must be unique',
     ]);
+  });
+
+  it('lets the columns listed as optional be empty, and checks that they are columns', async () => {
+    const table = PRODUCTS.replace('Vanilla', '');
+    const spec = SPEC().replace(
+      'products: products.csv',
+      'products: { file: products.csv, optional: [headline, notes] }',
+    );
+    expect(await problemsOf(spec, { 'products.csv': table, ...PHOTOS })).toEqual([
+      'campaign.yaml:4:56: no column "notes" in products.csv (sku, name, colour, headline, photo)',
+    ]);
+    const plan = await planOk(spec.replace(', notes]', ']'), { 'products.csv': table, ...PHOTOS });
+    const candle = plan.jobs.find((job) => job.name === 'still-cnd-05-1-1');
+    expect(candle?.input.prompt).toBe('Crème brûlée candle in cream: ');
   });
 
   it("reports a row's missing picture in the table", async () => {
