@@ -27,7 +27,7 @@ export const DEFAULT_JOBS_PER_STEP = 100_000;
 export const DEFAULT_JOBS = 1_000_000;
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_RETRIES = 2;
-/** Names a template can always use, besides vars and matrix values. */
+/** Names with a meaning of their own (`{{variant}}`, `{{from.output}}`, `{{row.<column>}}`): no var or matrix key takes them. */
 export const RESERVED_NAMES = ['variant', 'from', 'row'] as const;
 
 const SafeName = z.string().regex(SAFE_NAME, { error: `must be ${SAFE_NAME_RULE}` });
