@@ -136,6 +136,17 @@ steps:
 `;
     const plan = await planOk(spec, { 'things.csv': table });
     expect(plan.jobs.map((job) => job.name)).toEqual(['still-row1', 'still-row2', 'still-row3']);
+    const repeated = await planOk(spec.replace('for_each: things', 'for_each: things\n    repeat: 2'), {
+      'things.csv': table,
+    });
+    expect(repeated.jobs.map((job) => job.name)).toEqual([
+      'still-row1-v1',
+      'still-row1-v2',
+      'still-row2-v1',
+      'still-row2-v2',
+      'still-row3-v1',
+      'still-row3-v2',
+    ]);
     const ids = 'id,name\n抹茶,a\n../x,b\nA B,c\n';
     const named = await planOk(spec.replace('{{row.colour}}', 'blue').replace('things.csv', 'ids.csv'), {
       'ids.csv': ids,
