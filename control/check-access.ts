@@ -14,7 +14,7 @@ import {
   type CheckAccessVerdict,
   checkAccessWorkflow,
   DEFAULT_ACCESS_WAIT_MS,
-} from '../workflows/check-access.ts';
+} from '../workflows/runtime/check-access.ts';
 
 export type AccessReport = CheckAccessVerdict;
 

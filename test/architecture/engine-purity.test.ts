@@ -56,6 +56,12 @@ const folders = ENGINE_FOLDERS.filter((folder) => existsSync(`${ROOT}${folder}`)
 const imports = sourceFiles(ROOT, folders).flatMap((file) => importsOf(ROOT, file));
 
 describe('the engine', () => {
+  it('holds the campaign engine, sliced into concern folders', () => {
+    expect(folders).toContain(CAMPAIGN_ENGINE);
+    const concerns = new Set(imports.map((i) => concernOf(i.from)).filter((c) => c !== null));
+    expect([...concerns].sort()).toEqual(['jobs', 'money', 'notices', 'pacing', 'reviews']);
+  });
+
   it('imports neither Temporal nor a Node module', () => {
     expect(imports.map(impurity).filter((why) => why !== null)).toEqual([]);
   });

@@ -17,7 +17,7 @@ import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
 import { sharedWorkflowThread } from '../../worker/workflow-thread.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
 

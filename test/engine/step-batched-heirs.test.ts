@@ -4,15 +4,17 @@
  * the next batch: one activity per batch of jobs, not per job, with every heir held, paced,
  * canceled and lost.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import * as Clock from '../../workflows/clock.ts';
-import * as Pacer from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import * as Pacer from '../../workflows/engine/pacing/pacer.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   flightsOf,
@@ -82,7 +84,7 @@ describe('step: heirs in batched finishes', () => {
     expect(m.jobs.budget.spent).toBe(2 * STILL_USD);
     expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 2, created: 4 });
     expect(m.run.chaining).toBe(2);
-    expect(Jobs.activeCount(m.jobs)).toBe(2);
+    expect(Occupancy.activeCount(m.jobs)).toBe(2);
   });
 
   it('an item still running keeps its heir and joins the heirs created in the next batch', () => {
@@ -104,7 +106,7 @@ describe('step: heirs in batched finishes', () => {
     const stopped: FinishBatchItem = { kind: 'stopped', failure: 'disk_full', message: 'no space left' };
     const effects = step(m, { kind: 'batch-finished', flights, results: [stopped, second!] });
     expect(names(flightsOf(effects))).toEqual([['still-3', null]]);
-    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('running');
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('running');
     expect(m.run.chaining).toBe(0);
     // still-2 (the stopped one's heir) is waiting again, not lost: nothing new starts after a stop.
     expect(m.jobs.tally.counts[0]).toMatchObject({ created: 3 });
@@ -116,7 +118,7 @@ describe('step: heirs in batched finishes', () => {
     expect(step(m, { kind: 'batch-lost', flights, lost: { stop: null, message: 'boom' } })).toEqual([]);
     expect(m.run.chaining).toBe(0);
     expect(m.jobs.tally.counts[0]).toMatchObject({ failed: 2 });
-    expect(Jobs.activeCount(m.jobs)).toBe(0);
+    expect(Occupancy.activeCount(m.jobs)).toBe(0);
     // The heirs are picked again by the next tick.
     expect(kinds(step(m, tick))).toContain('create');
   });

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapHold } from '../../contract/caps.ts';
-import * as Clock from '../../workflows/clock.ts';
-import { progressOf } from '../../workflows/progress.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import { notices } from '../../workflows/state/notices.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import { notices } from '../../workflows/engine/notices/notices.ts';
+import { progressOf } from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   finishedOne,

@@ -3,12 +3,14 @@
  * named download outcome does to its job and the counts `status` shows, and a batch that reports
  * its first jobs while others still run (each job reported about as it ends).
  */
+
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   flightsOf,
@@ -48,7 +50,7 @@ function countsAfter(m: Model) {
   const { failed, regenerated, succeeded, download_failed, download_stalled, outputs_expired } =
     m.jobs.tally.counts[0]!;
   return {
-    waiting: Jobs.waitingCount(m.jobs),
+    waiting: Occupancy.waitingCount(m.jobs),
     spent: m.jobs.budget.spent,
     counts: { succeeded, failed, regenerated, download_failed, download_stalled, outputs_expired },
   };
@@ -118,7 +120,7 @@ describe('step: a finish that ended with a named download outcome', () => {
     const again = flightsOf(step(m, { kind: 'created', batch: create.batch, outcomes: [createdOutcome(0)] }));
     step(m, { kind: 'batch-finished', flights: again, results: [failedWith('output_expired')] });
     expect(m.jobs.tally.counts[0]).toMatchObject({ failed: 1, regenerated: 1, outputs_expired: 2 });
-    expect(Jobs.progress(m.jobs, 'c', 0).recentFailures).toEqual([
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).recentFailures).toEqual([
       { job: 'still-0', step: 'still', message: 'because output_expired' },
     ]);
   });
@@ -147,7 +149,7 @@ describe('step: a finish batch reports each job about as it ends', () => {
     });
     expect(effects).toEqual([{ kind: 'finish-batch', flights: [flights[1], flights[2]] }]);
     expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 1 });
-    expect(Jobs.activeCount(m.jobs)).toBe(2);
+    expect(Occupancy.activeCount(m.jobs)).toBe(2);
     // The rest report later, from their own batch: every job ends once.
     step(m, {
       kind: 'batch-finished',
@@ -158,7 +160,7 @@ describe('step: a finish batch reports each job about as it ends', () => {
       ],
     });
     expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 3 });
-    expect(Jobs.activeCount(m.jobs)).toBe(0);
+    expect(Occupancy.activeCount(m.jobs)).toBe(0);
     expect(m.jobs.budget.spent).toBe(3 * STILL_USD);
   });
 
@@ -188,7 +190,7 @@ describe('step: the wall-clock pulse publishes whatever the activities are doing
       { kind: 'publish', indexed: false },
     ]);
     expect(m.clock.at).toBe(before + 10_000);
-    expect(Jobs.progress(m.jobs, 'c', m.clock.at).at).toBe(before + 10_000);
+    expect(Progress.campaignProgress(m.jobs, 'c', m.clock.at).at).toBe(before + 10_000);
   });
 
   it('a campaign that published within the pulse publishes nothing more', () => {

@@ -2,17 +2,19 @@
  * Models and events for the reducer's tables (step.test.ts, step-properties.test.ts): a campaign
  * of stills, or of stills each feeding a clip, built as the workflow builds it, without Temporal.
  */
+
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
 import type { RefusalRule } from '../../plan/refusal.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Clock } from '../../workflows/clock.ts';
-import { rollOverAt } from '../../workflows/decide.ts';
-import { bucket } from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent, Tick } from '../../workflows/reducer/events.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { runState } from '../../workflows/run-state.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent, Tick } from '../../workflows/engine/events.ts';
+import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import type { Clock } from '../../workflows/engine/pacing/clock.ts';
+import { rollOverAt } from '../../workflows/engine/pacing/decide.ts';
+import { bucket } from '../../workflows/engine/pacing/pacer.ts';
+import { runState } from '../../workflows/engine/pacing/run-state.ts';
 
 export const STILL_USD = 40_000;
 export const CLIP_USD = 250_000;
@@ -78,19 +80,25 @@ export function modelOf(shape: Shape): Model {
   ];
   const clock: Clock = { at: 0 };
   const limits = shape.limits ?? { createsPerSecond: 10, maxInFlight: 50 };
-  const jobs = Jobs.openCampaign(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
-    limits,
-    now: 0,
-    longestChainsFirst: shape.chained ?? false,
-    ...(shape.capped && { caps: {} }),
-  });
+  const jobs = CarryOver.openCampaign(
+    steps,
+    jobsOf(shape).length,
+    shape.concurrency ?? 50,
+    shape.budget ?? null,
+    {
+      limits,
+      now: 0,
+      longestChainsFirst: shape.chained ?? false,
+      ...(shape.capped && { caps: {} }),
+    },
+  );
   return {
     jobs,
     run: runState(0),
     pacer: bucket(limits.createsPerSecond, 0),
     clock,
     governed: shape.governed ? { concurrency: shape.concurrency ?? 50, reportedNeed: null } : null,
-    rollOverLimit: rollOverAt(Jobs.maxInFlight(jobs)),
+    rollOverLimit: rollOverAt(Occupancy.maxInFlight(jobs)),
     searchable: false,
   };
 }

@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { JobRef } from '../../contract/campaign.ts';
 import type { ReviewAction } from '../../contract/review.ts';
-import { progressOf } from '../../workflows/progress.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent } from '../../workflows/reducer/events.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import * as Notices from '../../workflows/state/notices.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent } from '../../workflows/engine/events.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Notices from '../../workflows/engine/notices/notices.ts';
+import { progressOf } from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
 import { createdOutcome, jobsOf, modelOf, type Shape, STILL_USD, tick } from './step-fixture.ts';
 
 type Notify = Extract<Effect, { kind: 'notify' }>;

@@ -4,12 +4,13 @@
  * what it costs, and what its clip is left to do. The failure policy's rows `refused` and
  * `timed_out` (contract/failure-policy.ts) are what is exercised.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { PendingJob } from '../../contract/campaign.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   FALLBACK_USD,
@@ -217,7 +218,7 @@ describe('on_refusal: a refusal is its own outcome, never a blind retry', () => 
       outcomes: [{ kind: 'rejected', i: 0, code: 'CONTENT_REFUSED', message: 'no', failure: 'refused' }],
     });
     expect(m.jobs.tally.recentFailures).toEqual([{ job: 'still-0', step: 'still', message: 'refused: no' }]);
-    expect(Jobs.isDone(m.jobs)).toBe(true);
+    expect(Occupancy.isDone(m.jobs)).toBe(true);
   });
 
   it('a retry after a refusal is held to the budget like any job: none is created past it', () => {

@@ -2,17 +2,20 @@
  * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
  * effects it asks for and what it changes, without Temporal.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import * as Clock from '../../workflows/clock.ts';
-import { LIMITS_REREAD_MS } from '../../workflows/decide.ts';
-import * as Pacer from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import { lostOf } from '../../workflows/reducer/jobs.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import { lostOf } from '../../workflows/engine/jobs/reports.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import { LIMITS_REREAD_MS } from '../../workflows/engine/pacing/decide.ts';
+import * as Pacer from '../../workflows/engine/pacing/pacer.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   CLIP_USD,
   createdOutcome,
@@ -111,7 +114,7 @@ describe('step: creating', () => {
       ['still-1', undefined],
     ]);
     // What continue-as-new carries keeps it: the next run's finish is told too.
-    expect(Jobs.carry(m.jobs).inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
+    expect(CarryOver.carry(m.jobs).inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
       ['still-0', true],
       ['still-1', undefined],
     ]);
@@ -131,7 +134,7 @@ describe('step: creating', () => {
       { kind: 'tell-governor', note: { kind: 'throttled', retryAfterMs: 2_000 } },
     ]);
     expect(m.run.limitsStale).toBe(true);
-    expect(Jobs.waitingCount(m.jobs)).toBe(2);
+    expect(Occupancy.waitingCount(m.jobs)).toBe(2);
     expect(m.jobs.budget.committed).toBe(0);
     expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(2_000);
     // Stale limits are read again once the refresh interval has passed, before any create.
@@ -201,7 +204,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
     const counts = m.jobs.tally.counts[0]!;
     return {
       stop: m.jobs.halt.reason,
-      waiting: Jobs.waitingCount(m.jobs),
+      waiting: Occupancy.waitingCount(m.jobs),
       failed: counts.failed,
       regenerated: counts.regenerated,
     };
@@ -245,14 +248,14 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
     });
     expect({
       stop: m.jobs.halt.reason,
-      waiting: Jobs.waitingCount(m.jobs),
+      waiting: Occupancy.waitingCount(m.jobs),
       committed: m.jobs.budget.committed,
     }).toEqual({
       stop: 'disk_full',
       waiting: 3,
       committed: 0,
     });
-    expect(Jobs.progress(m.jobs, 'c', 0).stopMessage).toBe('ENOSPC');
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).stopMessage).toBe('ENOSPC');
   });
 
   it('a failed still regenerates up to its retries, then fails and its clip is never created', () => {
@@ -291,7 +294,7 @@ describe('step: budget, ending, cancel', () => {
       { kind: 'wait', ms: null },
     ]);
     expect(m.jobs.halt.reason).toBe('budget_reached');
-    expect(Jobs.isDone(m.jobs)).toBe(true);
+    expect(Occupancy.isDone(m.jobs)).toBe(true);
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
     expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
   });
@@ -322,7 +325,7 @@ describe('step: budget, ending, cancel', () => {
     expect(m.run.chaining).toBe(0);
     expect(m.jobs.tally.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
     step(m, { kind: 'canceled' });
-    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('canceled');
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('canceled');
   });
 });
 
@@ -367,7 +370,7 @@ describe('step: limits and shares', () => {
       },
     ]);
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
-    expect(Jobs.progress(m.jobs, 'c', 0)).toMatchObject({
+    expect(Progress.campaignProgress(m.jobs, 'c', 0)).toMatchObject({
       outcome: 'plan_unreadable',
       stopMessage: 'no such file',
     });
