@@ -8,19 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
 import type { Effect } from '../../workflows/engine/effects.ts';
-import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
 import type { Model } from '../../workflows/engine/model.ts';
 import * as Progress from '../../workflows/engine/notices/progress.ts';
 import { withPause } from '../../workflows/engine/pacing/outage.ts';
 import { step } from '../../workflows/engine/step.ts';
-import { createdOutcome, jobsOf, kinds, modelOf, type Shape, tick } from './step-fixture.ts';
-
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  step(m, tick);
-  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
-  return m;
-}
+import { createdOutcome, kinds, loaded, tick, viewOf } from './step-fixture.ts';
 
 const down = (i: number, at: number, since = 500): CreateOutcome => ({
   kind: 'unavailable',
@@ -44,7 +36,7 @@ function nextCreate(m: Model): Extract<Effect, { kind: 'create' }> {
 }
 
 const paused = (m: Model) =>
-  withPause(Progress.campaignProgress(m.jobs, 'c', m.clock.at), m.run.outage.current).paused;
+  withPause(Progress.campaignProgress(m.jobs, 'c', m.clock.at), viewOf(m).outage.current).paused;
 
 describe('step: a service outage', () => {
   it('is a row of the failure table that pauses, never fails or stops', () => {
@@ -80,9 +72,9 @@ describe('step: a service outage', () => {
     });
     expect(paused(m)?.until).toBe(6_000);
     expect({
-      failed: m.jobs.tally.counts[0]!.failed,
-      waiting: Occupancy.waitingCount(m.jobs),
-      stop: m.jobs.halt.reason,
+      failed: viewOf(m).counts[0]!.failed,
+      waiting: viewOf(m).waiting,
+      stop: viewOf(m).stop,
     }).toEqual({
       failed: 0,
       waiting: 4,
@@ -121,11 +113,11 @@ describe('step: a service outage', () => {
     let batch = rest.batch;
     for (;;) {
       step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.at)) });
-      if (Occupancy.waitingCount(m.jobs) === 0) break;
+      if (viewOf(m).waiting === 0) break;
       batch = nextCreate(m).batch;
     }
-    expect(m.run.outage.reconcileSince).toBeNull();
-    expect(m.jobs.tally.counts[0]!.failed).toBe(0);
+    expect(viewOf(m).outage.reconcileSince).toBeNull();
+    expect(viewOf(m).counts[0]!.failed).toBe(0);
   });
 
   it('a campaign that ended shows no pause', () => {
@@ -133,6 +125,6 @@ describe('step: a service outage', () => {
     const create = nextCreate(m);
     step(m, { kind: 'created', batch: create.batch, outcomes: [down(0, 1_000)] });
     const progress = { ...Progress.campaignProgress(m.jobs, 'c', m.clock.at), outcome: 'canceled' as const };
-    expect(withPause(progress, m.run.outage.current).paused).toBeUndefined();
+    expect(withPause(progress, viewOf(m).outage.current).paused).toBeUndefined();
   });
 });

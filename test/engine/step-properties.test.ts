@@ -19,10 +19,18 @@ import type { FailureKind } from '../../contract/failure-policy.ts';
 import type { Effect } from '../../workflows/engine/effects.ts';
 import type { CampaignEvent } from '../../workflows/engine/events.ts';
 import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
-import { lostOf } from '../../workflows/engine/jobs/reports.ts';
 import * as Progress from '../../workflows/engine/notices/progress.ts';
 import { step } from '../../workflows/engine/step.ts';
-import { CLIP_USD, createdOutcome, finishedOne, jobsOf, modelOf, STILL_USD, tick } from './step-fixture.ts';
+import {
+  CLIP_USD,
+  createdOutcome,
+  finishedOne,
+  jobsOf,
+  modelOf,
+  STILL_USD,
+  tick,
+  viewOf,
+} from './step-fixture.ts';
 
 const LOST_KINDS: FailureKind[] = [
   'finish_gave_up',
@@ -99,7 +107,7 @@ function world(shape: {
     for (const effect of effects) {
       if (effect.kind === 'load-jobs')
         apply({ kind: 'jobs-loaded', jobs: plan.slice(effect.from, effect.from + effect.count) });
-      if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: m.jobs.limits });
+      if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: viewOf(m).limits });
       if (effect.kind === 'read-released') {
         const { from, count } = effect.span;
         apply({ kind: 'released', span: effect.span, jobs: plan.slice(from, from + count) });
@@ -109,8 +117,8 @@ function world(shape: {
 
   function check(): void {
     if (shape.budget !== null)
-      expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(shape.budget);
-    expect(Occupancy.activeCount(m.jobs)).toBeLessThanOrEqual(Occupancy.maxInFlight(m.jobs));
+      expect(viewOf(m).spent + viewOf(m).committed).toBeLessThanOrEqual(shape.budget);
+    expect(viewOf(m).active).toBeLessThanOrEqual(Occupancy.maxInFlight(m.jobs));
   }
 
   /** What the create activity answers: a child of a parent without an output is skipped, as it finds. */
@@ -142,7 +150,7 @@ function world(shape: {
     if (choice % 7 === 0) {
       if (flight.heir) busy.delete(flight.heir.job.i);
       const kind = LOST_KINDS[choice % LOST_KINDS.length]!;
-      apply({ kind: 'batch-lost', flights: [flight], lost: lostOf(kind, kind) });
+      apply({ kind: 'batch-lost', flights: [flight], lost: { failure: kind, message: kind } });
       return;
     }
     const failed = choice % 5 === 0;

@@ -5,8 +5,9 @@
  */
 import type { Micros } from '../../api/money.ts';
 import type { InFlightJob, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
-import type { Notice } from '../../contract/notify.ts';
+import type { Notice, NotifyTarget } from '../../contract/notify.ts';
 import type { DecisionRecord, ReviewAck } from '../../contract/review.ts';
+import type { CancelPass } from './events.ts';
 import type { Span } from './reviews/review-rules.ts';
 
 /** What the campaign tells its key's rate governor (governor/link.ts sends it). */
@@ -58,11 +59,25 @@ export type Effect =
   /** Until an activity reports (or the campaign is done), or at most `ms` when set. */
   | { readonly kind: 'wait'; readonly ms: number | null }
   /**
-   * Send a notice to every target that wants it (deliverNotice), never awaited on the way: each
-   * delivery answers `notified`. `id` is unique in the campaign: the executor makes it the
-   * `webhook-id`, the same on every attempt, so a receiver takes the notice at most once.
+   * Send a notice to each of `targets` (deliverNotice), never awaited on the way: each delivery
+   * answers `notified`. `id` is unique in the campaign: the executor makes it the `webhook-id`,
+   * the same on every attempt, so a receiver takes the notice at most once.
    */
-  | { readonly kind: 'notify'; readonly id: string; readonly notice: Notice }
+  | {
+      readonly kind: 'notify';
+      readonly id: string;
+      readonly notice: Notice;
+      /** The targets that want it, as `step` returns the effect (notices/notify.ts, addressed). */
+      readonly targets?: readonly NotifyTarget[];
+    }
+  /**
+   * Cancel upstream every prediction the campaign claimed (cancelOutstanding), once what `after`
+   * names has landed (`creates`: no create under way; `heirs`: no finish creating an heir);
+   * answers `canceled`.
+   */
+  | { readonly kind: 'cancel-upstream'; readonly after: CancelPass }
+  /** The failure that caused this (a read of the loop) fails the workflow: the runtime rethrows it. */
+  | { readonly kind: 'fail' }
   /** Nothing left to do: the campaign ends with its outcome. */
   | { readonly kind: 'complete' }
   /** Drained: continue as new, carrying what is still in flight. */

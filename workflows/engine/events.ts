@@ -7,17 +7,18 @@ import type { CreateOutcome, FinishBatchItem } from '../../contract/activities.t
 import type { InFlightJob, JobRef, PendingJob, ServiceLimits } from '../../contract/campaign.ts';
 import type { CapAlert } from '../../contract/caps.ts';
 import type { CapsGrant } from '../../contract/caps-messages.ts';
+import type { FailureKind } from '../../contract/failure-policy.ts';
 import type { Share } from '../../contract/governor-messages.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
-import type { StopReason } from './money/stop.ts';
 import type { Span } from './reviews/review-rules.ts';
 
 /**
- * An activity that failed for good, as its error classified it (runtime/failure-of.ts): a condition of
- * the whole campaign (`stop`), or a failure of its jobs alone, with the words for the user.
+ * An activity that failed for good: the failure-policy kind its error carried (null: none, as in
+ * older histories) and the words for the user. `step` reads what it calls for: a stop of the whole
+ * campaign, or a failure of its jobs alone.
  */
 export interface Lost {
-  readonly stop: StopReason | null;
+  readonly failure: FailureKind | null;
   readonly message: string;
 }
 
@@ -66,15 +67,12 @@ export type CampaignEvent =
   /** Jobs read again for plan indexes that review decisions released. */
   | { readonly kind: 'released'; readonly span: Span; readonly jobs: readonly JobRef[] }
   /**
-   * A read or record of the loop (limits, jobs, released jobs, decisions) failed for good on a
-   * condition of the whole campaign (a failure of any other kind fails the workflow).
+   * A read or record of the loop (limits, jobs, released jobs, decisions) failed for good, with
+   * the failure-policy kind its error carried (null: none, as in older histories).
    */
-  | { readonly kind: 'read-lost'; readonly stop: StopReason; readonly message: string }
-  /**
-   * The service's limits could not be read: it is down (failure kind `service_unavailable`).
-   * Creates pause, and the read is tried again at the pause's end.
-   */
-  | { readonly kind: 'read-unavailable'; readonly reason: string }
+  | { readonly kind: 'read-failed'; readonly failure: FailureKind | null; readonly message: string }
+  /** Decisions of a reviewer's batch could not be recorded (the `review` update fails with the reason). */
+  | { readonly kind: 'record-failed'; readonly failure: FailureKind | null; readonly message: string }
   /** A reviewer's batch of decisions (the `review` update); `at` is the record's timestamp. */
   | { readonly kind: 'review'; readonly decisions: readonly ReviewDecision[]; readonly at: string }
   /** The key's rate governor signalled this campaign's share. */
@@ -87,5 +85,11 @@ export type CampaignEvent =
   | { readonly kind: 'notified'; readonly failure: string | null }
   /** The campaign is being canceled: reports from now on change nothing. */
   | { readonly kind: 'cancel-requested' }
-  /** Its predictions were canceled upstream: every job in flight ends canceled. */
-  | { readonly kind: 'canceled' };
+  /** The predictions it claimed were canceled upstream (a `cancel-upstream` effect's pass ended). */
+  | { readonly kind: 'canceled'; readonly after: CancelPass };
+
+/**
+ * The passes of a cancel: once the creates under way have landed (so the claims log names their
+ * predictions), and once more after the finishes creating heirs have reported, when any were.
+ */
+export type CancelPass = 'creates' | 'heirs';

@@ -22,18 +22,46 @@ import { inFlight, standing } from './jobs/occupancy.ts';
 import { batchFinished, batchLost, created, createLost, readLost } from './jobs/reports.ts';
 import { cancelAll } from './jobs/transitions.ts';
 import type { Model } from './model.ts';
-import { noticed, notified, rearm } from './notices/notify.ts';
+import { stopFor } from './money/stop.ts';
+import { addressed, noticed, notified, rearm } from './notices/notify.ts';
 import { publishing, pulsed } from './notices/publishing.ts';
 import { slept } from './pacing/clock.ts';
 import { joinedOthers, leaving, shareTaken } from './pacing/governor-share.ts';
 import { limitsRead } from './pacing/rate-limits.ts';
 import { limitsUnavailable } from './pacing/service-down.ts';
 import { refusalOfBatch, reviewed } from './reviews/decisions.ts';
+import { deadline } from './reviews/reviews.ts';
 import { ticked } from './tick.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
+  const unchanged = unmoving(m, event);
+  if (unchanged) return unchanged;
   // Spend caps (workflows/reducer/caps.ts) follow every event: asks, spend reports, the reservation given back.
-  return withCaps(m, route(m, event), event.kind === 'canceled');
+  const effects = addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
+  // The review timer (runtime/review-gates.ts) reads the earliest deadline: known after every step.
+  deadline(m.jobs.reviews, m.jobs.steps);
+  return effects;
+}
+
+/**
+ * Answers that move nothing, not even the caps: a read failure that fails the workflow (the
+ * runtime rethrows it), a record failure that stops nothing (the update fails with its reason),
+ * and a cancel's first pass that leaves heirs to cancel in a second one.
+ */
+function unmoving(m: Model, event: CampaignEvent): Effect[] | null {
+  switch (event.kind) {
+    case 'read-failed':
+      return event.failure === 'service_unavailable' || stopFor(event.failure) ? null : [{ kind: 'fail' }];
+    case 'record-failed':
+      return stopFor(event.failure) ? null : [];
+    case 'canceled':
+      // Heirs created while their predecessors were being canceled are canceled in turn.
+      return event.after === 'creates' && m.run.chaining > 0
+        ? [{ kind: 'cancel-upstream', after: 'heirs' }]
+        : null;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -74,11 +102,12 @@ function route(m: Model, event: CampaignEvent): Effect[] {
     case 'released':
       released(m.jobs, event.span, event.jobs);
       return [];
-    case 'read-unavailable':
-      // Counted as a report: the pause (and its next try) is news for the memo.
-      return reported(m, limitsUnavailable(m, event.reason));
-    case 'read-lost':
-      return readLost(m, event.stop, event.message);
+    case 'read-failed':
+      // The service down: counted as a report, the pause (and its next try) is news for the memo.
+      if (event.failure === 'service_unavailable') return reported(m, limitsUnavailable(m, event.message));
+      return readLost(m, stopFor(event.failure)!, event.message);
+    case 'record-failed':
+      return readLost(m, stopFor(event.failure)!, event.message);
     case 'review': {
       const effects = reviewed(m, event.decisions, event.at, standing(m.jobs));
       rearm(m);
@@ -93,8 +122,9 @@ function route(m: Model, event: CampaignEvent): Effect[] {
     case 'cap-alert':
       return capAlerted(m, event.alert);
     case 'cancel-requested':
+      // Creates under way land first, so the claims log names their predictions too.
       m.run.cancelled = true;
-      return [];
+      return [{ kind: 'cancel-upstream', after: 'creates' }];
     case 'canceled':
       cancelAll(m.jobs);
       return [

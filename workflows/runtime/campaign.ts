@@ -75,7 +75,8 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     // Runs a replacement worker replays within one task (decide.ts).
     rollOverLimit: rollOverAt(maxInFlight(jobs)),
     searchable: attributes !== null,
-    ...(input.notify && input.notify.targets.length > 0 && { notices: notices(input.carried?.notices) }),
+    ...(input.notify &&
+      input.notify.targets.length > 0 && { notices: notices(input.carried?.notices, input.notify.targets) }),
   };
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));

@@ -24,16 +24,23 @@ import { progressOf } from '../engine/notices/progress.ts';
 import { step } from '../engine/step.ts';
 import type { GovernorLink } from '../governor/link.ts';
 import {
+  cancelOutstanding,
   createPredictions,
   finishPredictions,
   loadJobs,
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
-import { kindOfFailure, messageOf, stopOf } from './failure-of.ts';
+import { kindOfFailure, messageOf } from './failure-of.ts';
 import { notifier } from './notifier.ts';
 import type { PublishedAttributes } from './search-attributes.ts';
-import { createSummary, finishBatchSummary, loadSummary, READ_LIMITS_SUMMARY } from './summaries.ts';
+import {
+  CANCEL_SUMMARY,
+  createSummary,
+  finishBatchSummary,
+  loadSummary,
+  READ_LIMITS_SUMMARY,
+} from './summaries.ts';
 
 export type Executor = ReturnType<typeof executor>;
 
@@ -50,9 +57,11 @@ export function executor(
     const timeoutMs = input.steps[job.step]?.timeoutMs;
     return timeoutMs === undefined ? {} : { timeoutMs };
   };
-  const { jobs, clock } = model;
+  const { jobs, clock, run: state } = model;
   /** Set by every event: the loop's wait ends on it. */
   let woken = false;
+  /** The cancel's next pass, as `step` asked for it (cancel.ts carries the passes out). */
+  let cancelPass: Extract<Effect, { kind: 'cancel-upstream' }> | null = null;
   /** Signals to the governor not yet delivered: the campaign waits for them before it ends. */
   const telling: Promise<void>[] = [];
   const notices = notifier(input, dispatch);
@@ -81,7 +90,10 @@ export function executor(
         publish(effect.indexed);
         return;
       case 'notify':
-        notices.send(effect.id, effect.notice);
+        notices.send(effect.id, effect.notice, effect.targets ?? []);
+        return;
+      case 'cancel-upstream':
+        cancelPass = effect;
         return;
       case 'log':
         log[effect.level](effect.message, { campaign: input.campaign, ...effect.attrs });
@@ -150,13 +162,15 @@ export function executor(
     try {
       value = await work();
     } catch (error) {
-      if (kindOfFailure(error) === 'service_unavailable' && !isCancellation(error)) {
-        dispatch({ kind: 'read-unavailable', reason: messageOf(error) });
-        return;
-      }
-      const stop = stopOf(error);
-      if (!stop || isCancellation(error)) throw error;
-      dispatch({ kind: 'read-lost', stop: stop.effect.outcome, message: stop.message });
+      if (isCancellation(error)) throw error;
+      const effects = step(model, {
+        kind: 'read-failed',
+        failure: kindOfFailure(error),
+        message: messageOf(error),
+      });
+      if (effects.some((effect) => effect.kind === 'fail')) throw error;
+      woken = true;
+      for (const effect of effects) start(effect);
       return;
     }
     const next = event(value);
@@ -227,10 +241,41 @@ export function executor(
     if (!(await condition(wake, ms))) dispatch({ kind: 'slept', from, ms });
   }
 
+  /**
+   * One pass of a cancel: once what it waits for has landed, every prediction the campaign claimed
+   * is canceled upstream, and `step` hears of it (and may ask for another pass).
+   */
+  async function cancelUpstream({ after }: Extract<Effect, { kind: 'cancel-upstream' }>): Promise<void> {
+    await condition(() => (after === 'creates' ? state.creating : state.chaining) === 0);
+    await cancelOutstanding.executeWithOptions({ summary: CANCEL_SUMMARY }, [context]);
+    dispatch({ kind: 'canceled', after });
+  }
+
   return {
     dispatch,
     run,
     record,
+    /**
+     * Decisions of the `review` update that could not be recorded: `step` stops the campaign on a
+     * condition of the whole campaign, else nothing moves (the update fails with the reason).
+     */
+    recordFailed(error: unknown): void {
+      const effects = step(model, {
+        kind: 'record-failed',
+        failure: kindOfFailure(error),
+        message: messageOf(error),
+      });
+      if (effects.length === 0) return;
+      woken = true;
+      for (const effect of effects) start(effect);
+    },
+    /** The cancel's passes `step` asks for, one at a time, until the campaign is canceled. */
+    async cancelPasses(): Promise<void> {
+      for (let pass = cancelPass; pass !== null; pass = cancelPass) {
+        cancelPass = null;
+        await cancelUpstream(pass);
+      }
+    },
     wake: () => {
       woken = true;
     },
@@ -249,7 +294,7 @@ export function executor(
 /** A failure of an activity, as the reducer takes it (null: canceled with the campaign). */
 function lostOfError(error: unknown): Lost | null {
   if (isCancellation(error)) return null;
-  return { stop: stopOf(error)?.effect.outcome ?? null, message: messageOf(error) };
+  return { failure: kindOfFailure(error), message: messageOf(error) };
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Carries out the reducer's `notify` effects (reducer/notify.ts): one deliverNotice activity per
- * target that wants the notice, started and never awaited on the way, so a slow or dead receiver
+ * Carries out `step`'s `notify` effects (engine/notices/notify.ts): one deliverNotice activity per
+ * target the effect names (those that want the notice), started and never awaited on the way, so a slow or dead receiver
  * neither blocks nor fails the campaign. Each delivery's end comes back as a `notified` event;
  * the campaign waits for deliveries still under way only as it completes, so its last notice is
  * sent before the workflow closes (a closed workflow's activities are dropped).
  */
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { CampaignInput } from '../../contract/campaign.ts';
-import { type Notice, type NotifyTarget, wants } from '../../contract/notify.ts';
+import type { Notice, NotifyTarget } from '../../contract/notify.ts';
 import type { CampaignEvent } from '../engine/events.ts';
 import { deliverNotice } from './activities.ts';
 import { messageOf } from './failure-of.ts';
@@ -30,13 +30,12 @@ export function notifier(input: CampaignInput, dispatch: (event: CampaignEvent) 
   }
 
   return {
-    send(key: string, notice: Notice): void {
+    /** To each of `targets`: those that want the notice, as `step` addressed it. */
+    send(key: string, notice: Notice, targets: readonly NotifyTarget[]): void {
       // Unique per campaign run chain (continue-as-new keeps the first run's id), stable on replay.
       const id = `msg_${workflowInfo().firstExecutionRunId}_${key}`;
       const at = new Date().toISOString();
-      for (const target of input.notify?.targets ?? []) {
-        if (wants(target, notice.type)) sending.push(deliver(id, target, notice, at));
-      }
+      for (const target of targets) sending.push(deliver(id, target, notice, at));
     },
     /** Every delivery started has ended (delivered or given up on). */
     async settled(): Promise<void> {

@@ -1,18 +1,17 @@
 /**
- * The executor's side of review gates (docs/spec-format.md, "Review gates"): the `review` update,
- * whose decisions the reducer takes (reducer/reviews.ts) and which answers once they are
- * recorded, and the timer that wakes the loop when a take times out. Only campaigns with a
- * reviewed step use any of this.
+ * The runtime's side of review gates (docs/spec-format.md, "Review gates"): the `review` update,
+ * whose decisions `step` takes (engine/reviews/decisions.ts) and which answers once they are
+ * recorded, and the timer that wakes the loop when a take times out, at the deadline `step`
+ * keeps (engine/reviews/reviews.ts, dueAt). Only campaigns with a reviewed step use any of this.
  */
 import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../../contract/campaign.ts';
 import { reviewUpdate } from '../../contract/campaign-messages.ts';
 import type { ReviewAck, ReviewBatch } from '../../contract/review.ts';
 import type { Model } from '../engine/model.ts';
-import { deadline } from '../engine/reviews/reviews.ts';
+import { dueAt } from '../engine/reviews/reviews.ts';
 import { refusalOfReview, step } from '../engine/step.ts';
 import type { Executor } from './executor.ts';
-import { stopOf } from './failure-of.ts';
 
 export function hasGates(steps: readonly StepInfo[]): boolean {
   return steps.some((step) => step.review !== undefined);
@@ -40,9 +39,7 @@ export function reviewGates(model: Model, executor: Executor): void {
           } catch (error) {
             // Unrecordable (a full disk…): the campaign stops with that outcome, as for any file
             // it cannot write, and the update fails with the reason; a re-run asks for these again.
-            const stop = stopOf(error);
-            if (stop)
-              executor.dispatch({ kind: 'read-lost', stop: stop.effect.outcome, message: stop.message });
+            executor.recordFailed(error);
             throw error;
           }
         }
@@ -75,16 +72,16 @@ export function reviewGates(model: Model, executor: Executor): void {
    */
   async function watchDeadlines(): Promise<void> {
     for (;;) {
-      await condition(() => deadline(jobs.reviews, jobs.steps) !== null);
-      const due = deadline(jobs.reviews, jobs.steps)!;
+      await condition(() => dueAt(jobs.reviews) !== null);
+      const due = dueAt(jobs.reviews)!;
       const from = clock.at;
       if (due > from) {
-        const sooner = () => (deadline(jobs.reviews, jobs.steps) ?? Number.POSITIVE_INFINITY) < due;
+        const sooner = () => (dueAt(jobs.reviews) ?? Number.POSITIVE_INFINITY) < due;
         if (await condition(sooner, due - from)) continue;
         executor.dispatch({ kind: 'slept', from, ms: due - from });
       }
       executor.wake();
-      await condition(() => (deadline(jobs.reviews, jobs.steps) ?? Number.POSITIVE_INFINITY) > clock.at);
+      await condition(() => (dueAt(jobs.reviews) ?? Number.POSITIVE_INFINITY) > clock.at);
     }
   }
 }

@@ -7,11 +7,10 @@
  */
 import type { CreateOutcome, FinishBatchItem, FinishOutcome } from '../../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../../contract/campaign.ts';
-import { effectOf, type FailureKind } from '../../../contract/failure-policy.ts';
 import type { Effect } from '../effects.ts';
 import type { Lost } from '../events.ts';
 import type { Model } from '../model.ts';
-import type { StopReason } from '../money/stop.ts';
+import { type StopReason, stopFor } from '../money/stop.ts';
 import { observe } from '../pacing/clock.ts';
 import { ASSUMED_LATENCY_MS, mayNameHeir } from '../pacing/decide.ts';
 import { observeLatency } from '../pacing/governor-share.ts';
@@ -107,7 +106,8 @@ export function createLost(m: Model, batch: readonly PendingJob[], lost: Lost | 
   m.run.creating--;
   if (m.run.cancelled || lost === null) return [];
   const indexes = batch.map(({ job }) => job.i);
-  if (lost.stop) stopWith(m.jobs, lost.stop, lost.message, indexes);
+  const stop = stopFor(lost.failure);
+  if (stop) stopWith(m.jobs, stop, lost.message, indexes);
   // Retries are exhausted only for errors the service marks final: reported per job.
   else for (const i of indexes) onRejected(m.jobs, i, lost.message, 'create_gave_up');
   return [];
@@ -151,7 +151,7 @@ export function batchFinished(
       continue;
     }
     if (result.kind === 'stopped') {
-      jobLost(m, flight.pending.job.i, lostOf(result.failure, result.message));
+      jobLost(m, flight.pending.job.i, { failure: result.failure, message: result.message });
       // Whether its heir was created is unknown: it is created again under the same key.
       if (flight.heir) effects.push(...handOver(m, flight, null, unfinished));
       continue;
@@ -187,17 +187,12 @@ function ended(m: Model, pending: PendingJob, outcome: FinishOutcome, waitedMs: 
 
 /** A finish failed for good: the failure policy's effect (a stop keeps the job for the next run). */
 function jobLost(m: Model, i: number, lost: Lost): void {
-  if (lost.stop) stopWith(m.jobs, lost.stop, lost.message, [i]);
+  const stop = stopFor(lost.failure);
+  if (stop) stopWith(m.jobs, stop, lost.message, [i]);
   else {
     const failed = { kind: 'failed', creditsUsed: null, message: lost.message } as const;
     onFinished(m.jobs, i, failed, m.clock.at, 'finish_gave_up');
   }
-}
-
-/** A failure of a known kind, as a Lost: what the failure policy says of it. */
-export function lostOf(kind: FailureKind, message: string): Lost {
-  const effect = effectOf(kind);
-  return { stop: effect.kind === 'stop_campaign' ? effect.outcome : null, message };
 }
 
 /**

@@ -7,6 +7,7 @@
  * Plain data (the model is one JSON object) with free functions over it.
  */
 import type { CampaignOutcome } from '../../../contract/campaign.ts';
+import { effectOf, type FailureKind } from '../../../contract/failure-policy.ts';
 
 export type StopReason = Exclude<CampaignOutcome, 'running' | 'completed'>;
 
@@ -29,6 +30,12 @@ export function stop(s: StopState, reason: StopReason, message: string | null = 
   if (s.reason !== null) return;
   s.reason = reason;
   s.message = message;
+}
+
+/** The stop a failure of this kind calls for (contract/failure-policy.ts), or null: none, or no kind. */
+export function stopFor(failure: FailureKind | null): StopReason | null {
+  const effect = failure === null ? null : effectOf(failure);
+  return effect?.kind === 'stop_campaign' ? effect.outcome : null;
 }
 
 /** A cancel overrides any earlier reason: the user's word is the outcome. */

@@ -4,7 +4,7 @@
  * wave of them is announced once, not once per take. Carried across continue-as-new.
  */
 import type { CarriedNotices } from '../../../contract/campaign.ts';
-import type { NotifyTally } from '../../../contract/notify.ts';
+import type { NotifyTally, NotifyTarget } from '../../../contract/notify.ts';
 
 /** Failures kept for `status`: the latest few say what is wrong; the count says how often. */
 const KEPT_FAILURES = 3;
@@ -18,10 +18,13 @@ export interface Notices {
   waves: number;
   /** Takes awaiting review were announced and not all decided yet. */
   announced: boolean;
+  /** Where notices go (the spec's `notify` targets): not carried, every run has them from its input. */
+  readonly targets: readonly NotifyTarget[];
 }
 
-export function notices(carried?: CarriedNotices): Notices {
+export function notices(carried?: CarriedNotices, targets: readonly NotifyTarget[] = []): Notices {
   return {
+    targets,
     delivered: carried?.delivered ?? 0,
     failed: carried?.failed ?? 0,
     failures: [...(carried?.failures ?? [])],

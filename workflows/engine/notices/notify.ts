@@ -9,7 +9,7 @@
  * A cancel sends nothing: whoever canceled knows.
  */
 import type { CampaignProgress } from '../../../contract/campaign.ts';
-import type { Notice, NoticeSummary } from '../../../contract/notify.ts';
+import { type Notice, type NoticeSummary, wants } from '../../../contract/notify.ts';
 import type { Effect } from '../effects.ts';
 import type { Model } from '../model.ts';
 import { awaiting } from '../reviews/reviews.ts';
@@ -36,6 +36,20 @@ export function noticed(m: Model, effects: Effect[]): Effect[] {
 export function rearm(m: Model): void {
   if (!m.notices?.announced) return;
   if (awaiting(m.jobs.reviews, m.jobs.steps).every((count) => count === 0)) m.notices.announced = false;
+}
+
+/**
+ * Each notice goes to the targets that want it (a target's `events`): the notices decided by any
+ * concern (the caps' threshold alerts too) are addressed here, as `step` returns them.
+ */
+export function addressed(m: Model, effects: Effect[]): Effect[] {
+  const { notices } = m;
+  if (!notices || !effects.some((effect) => effect.kind === 'notify' && !effect.targets)) return effects;
+  return effects.map((effect) =>
+    effect.kind === 'notify' && !effect.targets
+      ? { ...effect, targets: notices.targets.filter((target) => wants(target, effect.notice.type)) }
+      : effect,
+  );
 }
 
 /** A delivery ended; the memo shows it with the next progress published. */

@@ -40,9 +40,8 @@ export interface ReviewsState {
   readonly approved: number[];
   readonly rejectedCount: number[];
   /**
-   * deadline()'s answer until a gate changes (when `earliestKnown`): the executor asks at every
-   * decision and the deadline timer at every activation, and a scan of 10,000 waiting takes each
-   * time adds up.
+   * deadline()'s answer until a gate changes (when `earliestKnown`): `step` asks after every
+   * event and the loop at every tick, and a scan of 10,000 waiting takes each time adds up.
    */
   earliest: number | null;
   earliestKnown: boolean;
@@ -145,6 +144,14 @@ export function recall(
   }
   open(r, job, take, c.now, true);
   accept(r, r.gates[job.key]!, action, c.cursor, prompt);
+}
+
+/**
+ * The earliest deadline as the last `step` left it (null: none), read without changing anything:
+ * what the runtime's review timer waits for.
+ */
+export function dueAt(r: ReviewsState): number | null {
+  return r.earliestKnown ? r.earliest : null;
 }
 
 /** Earliest campaign-clock time a waiting take times out, or null (kept until a gate changes). */
