@@ -9,7 +9,7 @@
  * of the concern it belongs to (jobs/, money/, reviews/, pacing/, notices/), and what one event
  * moves in several concerns is put together here.
  *
- * The model is changed in place: it holds the window, slots and gates of up to 100,000 jobs, and
+ * The model is changed in place: it holds the window, slots and gates of a whole campaign, and
  * copying them on every event would cost each event as much as the campaign's size.
  */
 import type { ReviewAck, ReviewBatch } from '../../contract/review.ts';

@@ -17,10 +17,10 @@ export const { loadJobs, readServiceLimits, cancelOutstanding, recordDecisions }
 
 /**
  * A killed worker's creates and finishes are handed to another worker once this long passes
- * without a beat from them. They beat every 2 s (activities/heartbeating.ts) and the worker sends
- * a beat at least every 2 s (worker/create-worker.ts HEARTBEAT_SENT_EVERY), so a beat lost in a
- * 3 s stall of the server or the machine is no spurious timeout; the SDK's usual 10 s with beats
- * sent every 8 s left 2 s, and the cluster drill's campaigns stood still 10 s per worker lost.
+ * without a beat from them. They beat more often (activities/heartbeating.ts) and the worker sends
+ * beats at least as often (worker/create-worker.ts HEARTBEAT_SENT_EVERY), so a beat lost in a short
+ * stall of the server or the machine is no spurious timeout, while a campaign whose worker died
+ * stands still only briefly (the SDK's default left campaigns idle per worker lost).
  */
 const HEARTBEAT_TIMEOUT = '5 seconds';
 

@@ -3,10 +3,10 @@
  * predictions in flight, paced to the service's create rate, inside the budget, and rolls over
  * with continue-as-new before its history grows large (ARCHITECTURE.md, decisions 4–6, 15).
  *
- * Every decision is the reducer's (reducer/step.ts): this loop asks it what to do next (a tick),
+ * Every decision is the engine's (engine/step.ts): this loop asks it what to do next (a tick),
  * the executor (executor.ts) carries out the effects and feeds each result back as an event, and
  * signals, updates and timers do the same. Determinism: decisions read the campaign clock
- * (clock.ts), never Date.now(). A change of decisions within an engine generation goes behind
+ * (engine/pacing/clock.ts), never Date.now(). A change of decisions within an engine generation goes behind
  * patched(); a new generation (contract/engine.ts) starts clean (docs/engine.md, "Upgrades"):
  * this one, generation 3, has none.
  */
@@ -72,7 +72,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     pacer: bucket(jobs.limits.createsPerSecond, clock.at),
     clock,
     governed: link ? { concurrency: input.concurrency, reportedNeed: null } : null,
-    // Runs a replacement worker replays within one task (decide.ts).
+    // Runs a replacement worker replays within one task (engine/pacing/decide.ts).
     rollOverLimit: rollOverAt(maxInFlight(jobs)),
     searchable: attributes !== null,
     ...(input.notify &&
@@ -123,7 +123,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   return progress;
 }
 
-/** Asks the reducer what to do next and does it, until the campaign completes or rolls over. */
+/** Asks `step` what to do next and does it, until the campaign completes or rolls over. */
 async function loop(model: Model, effects: Executor, gated: boolean): Promise<'complete' | 'roll-over'> {
   for (;;) {
     const info = workflowInfo();

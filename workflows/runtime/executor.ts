@@ -1,5 +1,5 @@
 /**
- * The campaign's executor: it carries out the effects the reducer (reducer/step.ts) returns and
+ * The campaign's executor: it carries out the effects `step` (engine/step.ts) returns and
  * turns each result back into an event, and decides nothing. Activities run as they are started
  * (a created prediction is waited for the moment the create answers); the loop's own reads are
  * awaited by the loop (campaign.ts). Every event also wakes the loop.
@@ -12,12 +12,11 @@ import {
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { CreateItem } from '../../contract/activities.ts';
 import type { CampaignInput, InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
 import type { CapsLink } from '../caps/link.ts';
 import type { Effect } from '../engine/effects.ts';
-import type { CampaignEvent, Lost } from '../engine/events.ts';
+import type { CampaignEvent } from '../engine/events.ts';
 import { isDone } from '../engine/jobs/occupancy.ts';
 import type { Model } from '../engine/model.ts';
 import { progressOf } from '../engine/notices/progress.ts';
@@ -31,7 +30,8 @@ import {
   readServiceLimits,
   recordDecisions,
 } from './activities.ts';
-import { kindOfFailure, messageOf } from './failure-of.ts';
+import { finishItemsOf, itemOf } from './activity-items.ts';
+import { kindOfFailure, lostOf, messageOf } from './failure-of.ts';
 import { notifier } from './notifier.ts';
 import type { PublishedAttributes } from './search-attributes.ts';
 import {
@@ -52,11 +52,6 @@ export function executor(
   caps: CapsLink | null = null,
 ) {
   const context = { campaign: input.campaign, plan: input.plan, outputDir: input.outputDir };
-  /** The step's `timeout:`, which the finish holds the prediction to (an activity input, not a timer). */
-  const deadlineOf = ({ job }: PendingJob) => {
-    const timeoutMs = input.steps[job.step]?.timeoutMs;
-    return timeoutMs === undefined ? {} : { timeoutMs };
-  };
   const { jobs, clock, run: state } = model;
   /** Set by every event: the loop's wait ends on it. */
   let woken = false;
@@ -112,21 +107,13 @@ export function executor(
       ]);
       event = { kind: 'created', batch, outcomes };
     } catch (error) {
-      event = { kind: 'create-lost', batch, lost: lostOfError(error) };
+      event = { kind: 'create-lost', batch, lost: lostOf(error) };
     }
     dispatch(event);
   }
 
   async function finishBatch(flights: readonly InFlightJob[], resumed?: true): Promise<void> {
-    const items = flights.map(({ pending, predictionId, startedAt, heir, paidBefore }) => ({
-      ...itemOf(pending),
-      ...deadlineOf(pending),
-      predictionId,
-      startedAt,
-      resumed: resumed ?? false,
-      ...(heir ? { heir: itemOf(heir) } : {}),
-      ...(paidBefore && { paidBefore }),
-    }));
+    const items = finishItemsOf(input.steps, flights, resumed);
     const options = { summary: finishBatchSummary(flights) };
     const run = () => finishPredictions.executeWithOptions(options, [{ ...context, items }]);
     let event: CampaignEvent;
@@ -139,7 +126,7 @@ export function executor(
         : await run();
       event = { kind: 'batch-finished', flights, results, ...(resumed ? { resumed } : {}) };
     } catch (error) {
-      event = { kind: 'batch-lost', flights, lost: lostOfError(error) };
+      event = { kind: 'batch-lost', flights, lost: lostOf(error) };
     }
     dispatch(event);
   }
@@ -288,25 +275,5 @@ export function executor(
     told: async () => {
       await Promise.all(telling.splice(0));
     },
-  };
-}
-
-/** A failure of an activity, as the reducer takes it (null: canceled with the campaign). */
-function lostOfError(error: unknown): Lost | null {
-  if (isCancellation(error)) return null;
-  return { failure: kindOfFailure(error), message: messageOf(error) };
-}
-
-/**
- * What the activities need of a job: its index and take (and a reviewer's retake and prompt, and
- * the fallback model of a refused job, when given).
- */
-function itemOf({ job, regen, retake, prompt, model }: PendingJob): CreateItem {
-  return {
-    i: job.i,
-    regen,
-    ...(retake ? { retake } : {}),
-    ...(prompt === undefined ? {} : { prompt }),
-    ...(model === undefined ? {} : { model }),
   };
 }

@@ -4,8 +4,9 @@
  * histories hold only those, so they keep their old effect). What a kind calls for is the
  * engine's to say (engine/money/stop.ts, stopFor): the runtime only reads the error.
  */
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import { type FailureKind, isFailureKind } from '../../contract/failure-policy.ts';
+import type { Lost } from '../engine/events.ts';
 
 export function kindOfFailure(error: unknown): FailureKind | null {
   let current: unknown = error;
@@ -21,4 +22,10 @@ export function messageOf(error: unknown): string {
   // Activity failures wrap the activity's own error: report the innermost message.
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;
   return current instanceof Error ? current.message : String(error);
+}
+
+/** A failure of an activity, as `step` takes it (null: canceled with the campaign). */
+export function lostOf(error: unknown): Lost | null {
+  if (isCancellation(error)) return null;
+  return { failure: kindOfFailure(error), message: messageOf(error) };
 }

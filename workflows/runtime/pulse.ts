@@ -1,11 +1,11 @@
 /**
- * Progress on a wall-clock interval, whatever the activities are doing (issue 21): the memo and
- * the search attributes were published only when a report arrived, so a download retrying for
- * minutes froze `status` ("15/18, $0.36 in flight, 0s left" while jobs had ended). One timer
- * every PULSE_MS for the whole run, not one per wait of the loop: a wait ended early by a report
- * would add a canceled timer (two events) to every turn of a busy campaign. The pulse moves the
- * campaign clock by what it slept (clock.ts: only facts the history records), and the reducer
- * publishes when nothing was published for a whole interval (reducer/next.ts, `pulsed`).
+ * Progress on a wall-clock interval, whatever the activities are doing: published only when a
+ * report arrived, the memo and the search attributes froze while a download retried for minutes,
+ * and `status` showed jobs in flight that had ended. One timer every PULSE_MS for the whole run,
+ * not one per wait of the loop: a wait ended early by a report would add a canceled timer (two
+ * events) to every turn of a busy campaign. The pulse moves the campaign clock by what it slept
+ * (engine/pacing/clock.ts: only facts the history records), and `step` publishes when nothing was
+ * published for a whole interval (engine/notices/publishing.ts, `pulsed`).
  */
 import { isCancellation, sleep } from '@temporalio/workflow';
 import type { Model } from '../engine/model.ts';

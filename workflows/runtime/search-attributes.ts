@@ -32,7 +32,7 @@ export const BUDGET_USD_KEY = defineSearchAttributeKey('MediaflowBudgetUsd', Sea
  */
 export const ENGINE_KEY = defineSearchAttributeKey('MediaflowEngine', SearchAttributeType.KEYWORD);
 /**
- * The faults the campaign met (issue 21), for finding them across a fleet: each kind once
+ * The faults the campaign met, for finding them across a fleet: each kind once
  * (`MediaflowFaults = 'download_failed'`) and its count beside it (`download_failed:3`), plus
  * `service_unavailable` while an outage pauses it (a full disk, a revoked key or an empty balance
  * end the campaign: `MediaflowOutcome` says those). A keyword list, for the same reason as

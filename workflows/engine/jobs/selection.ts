@@ -86,9 +86,8 @@ export function stepHeights(from: readonly (number | undefined)[]): number[] {
  * The waiting jobs with the longest chains below them first, in their order otherwise: critical
  * path first, as list schedulers do. A still whose video waits for it goes before videos whose
  * stills are done, so no still is left for the end, where its video would run alone while the
- * other slots idle (chain-1k lost ~4 s that way: its last still started 39.6 s into a 40 s
- * bound; the window reads far ahead for it, window.ts). A copy; the same list when every
- * step is a leaf.
+ * other slots idle (the window reads far ahead for it, window.ts). A copy; the same list when
+ * every step is a leaf.
  */
 export function longestChainsFirst(
   waiting: readonly PendingJob[],

@@ -10,8 +10,8 @@ import type { JobRef, PendingJob } from '../../../contract/campaign.ts';
 /**
  * Jobs read ahead of submission: enough to keep every slot fed, never the whole plan. A chained
  * campaign whose parents go first (selection.ts, longestChainsFirst) reads the most: parents then
- * run ahead of their children by up to that many jobs, so none is left for the end (chain-1k:
- * 44.4 s with 4 × C read ahead, 42.1 s with the most; each job read is ~200 bytes of history).
+ * run ahead of their children by up to that many jobs, so none is left for the end (a shorter
+ * lookahead left chain-1k slower; each job read costs history, docs/benchmarks.md).
  */
 const MIN_LOOKAHEAD = 100;
 const MAX_LOOKAHEAD = 2_000;

@@ -4,7 +4,7 @@
  * Date.now() in a workflow is the time of the current workflow task, and it is not always the
  * same live and on replay: after a worker was SIGKILLed, its sticky task timed out and another
  * worker ran the task, the time that worker saw differed from the one a later replay saw (by the
- * 10 s of the timeout), the pacer decided differently, and every replay failed with
+ * task's timeout), the pacer decided differently, and every replay failed with
  * `[TMPRL1100] Nondeterminism error: Activity machine does not handle this event: TimerStarted`
  * (reproduced by test/engine/durability.int.test.ts with finer pacing; docs/engine.md).
  *

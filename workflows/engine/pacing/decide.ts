@@ -13,39 +13,37 @@ export const MIN_PACING_MS = 100;
  * Re-reading the service's limits after a 429 happens at most this often. No heir is named while
  * the limits are stale (mayNameHeir), so each second a 429 leaves them unread is a second of slots
  * refilled through the loop instead of handed over, and those batch creates on top of the heirs'
- * meet more 429s: a campaign whose window binds as hard as its rate lost 7 % of its pace to a 5 s
- * interval (measured in docs/benchmarks.md, "saturation-10k"). A read a second costs one request.
+ * meet more 429s: a campaign whose window binds as hard as its rate loses pace to a longer
+ * interval (docs/benchmarks.md, "saturation-10k"). A read a second costs one request.
  */
 export const LIMITS_REREAD_MS = 1_000;
 /** Heirs are used while C / latency stays within this factor of the create rate (see mayNameHeir). */
 export const CHAIN_RATE_MARGIN = 1.05;
 /**
- * The latency assumed before any is measured: generations take a second
- * or more, so a campaign whose window binds at that latency names heirs from its first wave, where
- * it waited for the first prediction to end (its slots then idled ~0.4 s each in chain-1k). A
- * shorter real latency shows in the first results and turns heirs off from then on.
+ * The latency assumed before any is measured: generations take a second or more, so a campaign
+ * whose window binds at that latency names heirs from its first wave, rather than waiting for the
+ * first prediction to end while its slots idle. A shorter real latency shows in the first results
+ * and turns heirs off from then on.
  */
 export const ASSUMED_LATENCY_MS = 1_000;
 /**
  * Continue-as-new drains first (decision 6): a run that completes while activity results keep
  * arriving has its last task refused by the server (UnhandledCommand), and the SDK then replays
- * the whole history, during which more results arrive: seconds lost per roll-over, measured.
- * A drain costs about one prediction latency, so runs should be long: our servers suggest
- * continue-as-new at 9,500 events (worker/dev-server.ts, docker-compose.yml) rather than 4,096,
- * and this ceiling, lower with more jobs in flight, leaves room under 10,000 for the drain's own
- * events. Predictions still running after MAX_DRAIN_MS (long videos) go on in the next run.
+ * the whole history, during which more results arrive: seconds lost per roll-over. A drain costs
+ * about one prediction latency, so runs should be long: our servers suggest continue-as-new later
+ * than Temporal's default (worker/dev-server.ts, docker-compose.yml), and this ceiling, lower with
+ * more jobs in flight, leaves room under the server's limit for the drain's own events.
+ * Predictions still running after MAX_DRAIN_MS (long videos) go on in the next run.
  */
 export const MIN_EVENTS_PER_RUN = 2_000;
 export const MAX_DRAIN_MS = 5_000;
 /**
  * The ceiling: a worker that takes over a run (its predecessor killed, or the run evicted from its
- * cache) replays the whole history within one workflow task, and the SDK's replay costs about
- * 1.4 ms of CPU per event (a 9,970-event field-drill run: 13.5 s on a quiet machine, most of it the
- * SDK's promise hooks), over the task timeout: the field drill's replacement worker timed out three
- * times and the campaign made nothing for 77 s. 5,000 events replay in about 7 s; the cost is one
- * more roll-over (a drain of about 1 s) per 5,000 events. Each job in flight still adds history
- * events while a run drains (measured at 2 to 2.5 per job: a 10k run drained from 8,000 to 8,392
- * events with ~100 in flight), so room is left for them.
+ * cache) replays the whole history within one workflow task, and a history near the server's limit
+ * takes the SDK longer than the task timeout to replay: the replacement worker times out again and
+ * again while the campaign makes nothing. A run this long replays well within the timeout, at the
+ * cost of one more roll-over (a short drain) per run. Each job in flight still adds history events
+ * while a run drains, so room is left for them (docs/benchmarks.md, "field drill").
  */
 const MAX_EVENTS = 5_000;
 const EVENTS_PER_DRAINING_JOB = 3;
@@ -124,8 +122,8 @@ export function decide(s: Situation): Command {
 /**
  * The batch worth gathering tokens for: the creates of MIN_PACING_MS at the campaign's rate. A
  * token spent as soon as it refills makes a batch of one or two (each report wakes the loop), and
- * each batch costs a create activity, a finish activity and their workflow tasks: a 10k run made
- * 3,597 batches of ~2.8 jobs. Waiting for this many loses no rate (the bucket keeps refilling).
+ * each batch costs a create activity, a finish activity and their workflow tasks, so tiny batches
+ * fill the history. Waiting for this many loses no rate (the bucket keeps refilling).
  */
 export function batchWorth(createsPerSecond: number, ms = MIN_PACING_MS): number {
   return Math.min(MAX_BATCH, Math.max(1, Math.floor((createsPerSecond * ms) / 1_000)));

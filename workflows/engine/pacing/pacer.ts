@@ -1,5 +1,5 @@
 /**
- * A token bucket for creates, run on the campaign clock (workflows/clock.ts: deterministic, unlike
+ * A token bucket for creates, run on the campaign clock (clock.ts: deterministic, unlike
  * Date.now()). The service refills its own bucket continuously, so pacing to the same rate keeps
  * 429s rare instead of discovering the limit by hitting it. Reading it changes nothing: the bucket
  * moves only when tokens are taken, creates paused or the rate set, each at a time the caller gives.

@@ -1,6 +1,6 @@
 /**
  * Review gates carried across continue-as-new, compactly (contract/campaign.ts, CarriedReviews): a
- * gate is eight numbers and its key, so 10,000 waiting takes carry in a few hundred kilobytes.
+ * gate is eight numbers and its key, so thousands of waiting takes carry in little history.
  * The state they come from and go back to is reviews.ts's (its `carry`).
  */
 import type { CarriedReviews } from '../../../contract/campaign.ts';

@@ -41,7 +41,7 @@ export interface ReviewsState {
   readonly rejectedCount: number[];
   /**
    * deadline()'s answer until a gate changes (when `earliestKnown`): `step` asks after every
-   * event and the loop at every tick, and a scan of 10,000 waiting takes each time adds up.
+   * event and the loop at every tick, and a scan of thousands of waiting takes each time adds up.
    */
   earliest: number | null;
   earliestKnown: boolean;
