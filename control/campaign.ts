@@ -325,7 +325,7 @@ export async function campaignProgress(client: Client, campaign: string): Promis
 }
 
 /**
- * A running campaign publishes its progress in its memo (workflows/campaign.ts), which the server
+ * A running campaign publishes its progress in its memo (workflows/runtime/campaign.ts), which the server
  * answers from its own records: no query, so no worker is asked to apply history for a client
  * (docs/engine.md, "Progress without queries"). Campaigns started before that have only the
  * query, asked of a worker when one polls.

@@ -134,7 +134,7 @@ function sqliteArgs(): string[] {
     : [];
 }
 
-/** mediaflow's search attributes (workflows/search-attributes.ts), registered in every namespace. */
+/** mediaflow's search attributes (workflows/runtime/search-attributes.ts), registered in every namespace. */
 function searchAttributeArgs(): string[] {
   return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeOf(key.type)}`]);
 }

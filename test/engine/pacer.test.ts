@@ -1,4 +1,4 @@
-/** The campaign clock and the create pacer: plain data of the reducer's state, moved by functions. */
+/** The campaign clock and the create pacer: plain data of the model, moved by functions. */
 import { describe, expect, it } from 'vitest';
 import * as Clock from '../../workflows/engine/pacing/clock.ts';
 import * as Pacer from '../../workflows/engine/pacing/pacer.ts';

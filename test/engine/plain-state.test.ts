@@ -1,5 +1,5 @@
 /**
- * The campaign state is plain data (issue 19): no class instance, Map, Set, closure or getter
+ * The campaign state is plain data: no class instance, Map, Set, closure or getter
  * anywhere in it, only plain objects, arrays, finite numbers, strings, booleans and null, each
  * object reached once, so a JSON round trip gives it back as it was. Driven through
  * picks, heirs, creates, finishes, a failure, a review gate and spend caps, checked at each stage.

@@ -1,5 +1,5 @@
 /**
- * Review gates moving with the campaign's window (state/gates.ts through CampaignState), without a
+ * Review gates moving with the campaign's window (engine/jobs/gated-window.ts and engine/reviews/ through CampaignState), without a
  * server: parked descendants, releases, skips, time-outs, carried state and its size.
  */
 

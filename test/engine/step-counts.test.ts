@@ -1,8 +1,8 @@
 /**
- * The counts and money a campaign publishes, driven through the reducer (workflows/reducer/step.ts)
+ * The counts and money a campaign publishes, driven through the reducer (workflows/engine/step.ts)
  * as the executor would drive it: at every event, no step counts more jobs than it planned, no
  * count is negative, and the steps' spend adds up to the campaign's. A retake is an extra take of
- * a job, never a second job (issue 20).
+ * a job, never a second job.
  */
 
 import { describe, expect, it } from 'vitest';

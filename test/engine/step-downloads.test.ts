@@ -1,5 +1,5 @@
 /**
- * The reducer's cases for download faults (issue 21), as tables: what a finish that ended with a
+ * The reducer's cases for download faults, as tables: what a finish that ended with a
  * named download outcome does to its job and the counts `status` shows, and a batch that reports
  * its first jobs while others still run (each job reported about as it ends).
  */

@@ -1,5 +1,5 @@
 /**
- * Which notices the reducer decides (workflows/reducer/notify.ts), as tables without Temporal:
+ * Which notices the reducer decides (workflows/engine/notices/notify.ts), as tables without Temporal:
  * none without targets; the end, completed or stopped, with exact counts and money; a wave of
  * takes awaiting review once, and the next wave again under a new id.
  */

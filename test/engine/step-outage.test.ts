@@ -1,5 +1,5 @@
 /**
- * A service outage through the reducer (failure kind `service_unavailable`, workflows/outage.ts):
+ * A service outage through the reducer (failure kind `service_unavailable`, workflows/engine/pacing/outage.ts):
  * jobs the service could not take wait, creates pause and back off, the progress names the pause
  * and its next try, and the first prediction created resumes the campaign. Nothing fails.
  */

@@ -1,5 +1,5 @@
 /**
- * Content refusals and deadlines through the reducer (workflows/reducer/step.ts), as tables: what
+ * Content refusals and deadlines through the reducer (workflows/engine/step.ts), as tables: what
  * each take of a still becomes under its step's `on_refusal:` (skip, retry: N, fallback: model),
  * what it costs, and what its clip is left to do. The failure policy's rows `refused` and
  * `timed_out` (contract/failure-policy.ts) are what is exercised.

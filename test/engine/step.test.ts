@@ -1,5 +1,5 @@
 /**
- * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
+ * The reducer's decisions as tables (workflows/engine/step.ts): given a model and an event, the
  * effects it asks for and what it changes, without Temporal.
  */
 
