@@ -91,7 +91,7 @@ describe('the campaign state is plain data', () => {
     Transitions.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, now);
     Slots.promoteHeir(state.slots, 0);
     Transitions.onCreated(state, 2, 'p2', 6, { paidBefore: true });
-    expect(Occupancy.inFlight(state).map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
+    expect(Slots.inFlight(state.slots).map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
     expectPlain(state);
 
     // A review gate: still-0 awaits a decision, its clip is parked; an approval releases it.

@@ -18,8 +18,9 @@ import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { resumedBatches } from './jobs/batches.ts';
 import { admit, released } from './jobs/gated-window.ts';
-import { inFlight, standing } from './jobs/occupancy.ts';
+import { standing } from './jobs/occupancy.ts';
 import { batchFinished, batchLost, created, createLost, readLost } from './jobs/reports.ts';
+import { inFlight } from './jobs/slots.ts';
 import { cancelAll } from './jobs/transitions.ts';
 import type { Model } from './model.ts';
 import { stopFor } from './money/stop.ts';
@@ -80,7 +81,7 @@ function route(m: Model, event: CampaignEvent): Effect[] {
       if (event.joinedOthers) joinedOthers(m);
       // What the last run handed over is finished in batches: one activity per step, not one
       // per prediction (up to C of them at every roll-over).
-      return resumedBatches(m, inFlight(m.jobs));
+      return resumedBatches(m, inFlight(m.jobs.slots));
     case 'slept':
       slept(m.clock, event.from, event.ms);
       return [];

@@ -11,9 +11,8 @@ import { newBudget } from '../money/budget.ts';
 import { type StopReason, stopOf } from '../money/stop.ts';
 import { carry as carryReviews, reviewsOf } from '../reviews/reviews.ts';
 import { hold } from './holds.ts';
-import { inFlight } from './occupancy.ts';
 import { stepHeights } from './selection.ts';
-import { emptySlots, nameHeir, occupy } from './slots.ts';
+import { emptySlots, inFlight, nameHeir, occupy } from './slots.ts';
 import { newTally } from './tally.ts';
 import { openWindow } from './window.ts';
 
@@ -68,7 +67,7 @@ export function openCampaign(
  * a job still being created has no prediction id to hand over.
  */
 export function carry(s: CampaignState): Omit<CarriedState, 'clock'> {
-  const flights = inFlight(s);
+  const flights = inFlight(s.slots);
   if (flights.length < s.slots.activeCount) throw new Error('continue-as-new with a create under way');
   return {
     cursor: s.window.cursor,

@@ -4,12 +4,11 @@
  * (workflows/reducer/caps.ts) and the runtime ask these; what each event of a job does is
  * transitions.ts.
  */
-import type { InFlightJob } from '../../../contract/campaign.ts';
 import type { CampaignState } from '../model.ts';
 import { stopped } from '../money/stop.ts';
 import type { Standing } from '../reviews/decisions.ts';
 import { busy } from '../reviews/reviews.ts';
-import { countByStep, inFlight as slotsInFlight } from './slots.ts';
+import { countByStep } from './slots.ts';
 import { isRead, parentUnfinished, unfinishedHas, wanted as windowWanted } from './window.ts';
 
 /** Predictions in flight at once: the campaign's own limit within the service's. */
@@ -61,11 +60,6 @@ export function unstarted(s: CampaignState): number {
 export function isDone(s: CampaignState): boolean {
   if (s.slots.activeCount > 0) return false;
   return stopped(s.halt) || (isRead(s.window, s.jobCount) && !busy(s.reviews));
-}
-
-/** Jobs whose prediction exists and is being waited on. */
-export function inFlight(s: CampaignState): InFlightJob[] {
-  return slotsInFlight(s.slots);
 }
 
 /** What a reviewer's decision is judged against besides its gate (reviews/decisions.ts). */
