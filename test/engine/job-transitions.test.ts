@@ -36,7 +36,7 @@ function newState(options: { budget?: number | null; concurrency?: number; chain
 
 const ids = (jobs: { job: JobRef }[]) => jobs.map(({ job }) => job.name);
 
-describe('CampaignState', () => {
+describe('the jobs of a campaign state, moved by their transitions', () => {
   it('starts a child only after its parent has left the window', () => {
     const state = newState();
     expect(ids(Transitions.pick(state, 10))).toEqual(['hero-0', 'hero-1', 'hero-2']);
@@ -224,7 +224,7 @@ describe('CampaignState', () => {
   });
 });
 
-/** Issue 20: every count of the progress means what its name says, at every moment. */
+/** Every count of the progress means what its name says, at every moment. */
 describe('progress counts', () => {
   const step = (p: ReturnType<typeof Progress.campaignProgress>, id: string) =>
     p.steps.find((s) => s.id === id)!;
