@@ -100,7 +100,12 @@ describe('review gates in the campaign state', () => {
       now: 0,
     });
     expect(Occupancy.isDone(next)).toBe(false);
+    // The review timer reads the deadline without writing the model: only the engine caches it.
+    const unread = JSON.stringify(next);
+    expect(Reviews.dueAt(next.reviews, next.steps)).toBe(60_000);
+    expect(JSON.stringify(next)).toBe(unread);
     expect(Reviews.deadline(next.reviews, next.steps)).toBe(60_000);
+    expect(Reviews.dueAt(next.reviews, next.steps)).toBe(60_000);
     now = 60_000;
     expect(Reviews.timeOut(next.reviews, next.steps, now, 'T', next.window.cursor)).toEqual([
       { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },

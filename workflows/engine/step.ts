@@ -31,17 +31,13 @@ import { joinedOthers, leaving, shareTaken } from './pacing/governor-share.ts';
 import { limitsRead } from './pacing/rate-limits.ts';
 import { limitsUnavailable } from './pacing/service-down.ts';
 import { refusalOfBatch, reviewed } from './reviews/decisions.ts';
-import { deadline } from './reviews/reviews.ts';
 import { ticked } from './tick.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
   const unchanged = unmoving(m, event);
   if (unchanged) return unchanged;
   // Spend caps (workflows/reducer/caps.ts) follow every event: asks, spend reports, the reservation given back.
-  const effects = addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
-  // The review timer (runtime/review-gates.ts) reads the earliest deadline: known after every step.
-  deadline(m.jobs.reviews, m.jobs.steps);
-  return effects;
+  return addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
 }
 
 /**

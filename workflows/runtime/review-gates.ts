@@ -1,8 +1,9 @@
 /**
  * The runtime's side of review gates (docs/spec-format.md, "Review gates"): the `review` update,
  * whose decisions `step` takes (engine/reviews/decisions.ts) and which answers once they are
- * recorded, and the timer that wakes the loop when a take times out, at the deadline `step`
- * keeps (engine/reviews/reviews.ts, dueAt). Only campaigns with a reviewed step use any of this.
+ * recorded, and the timer that wakes the loop when a take times out, at the deadline the engine
+ * computes (engine/reviews/reviews.ts, dueAt: read, never written). Only campaigns with a
+ * reviewed step use any of this.
  */
 import { ApplicationFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { StepInfo } from '../../contract/campaign.ts';
@@ -72,16 +73,16 @@ export function reviewGates(model: Model, executor: Executor): void {
    */
   async function watchDeadlines(): Promise<void> {
     for (;;) {
-      await condition(() => dueAt(jobs.reviews) !== null);
-      const due = dueAt(jobs.reviews)!;
+      await condition(() => dueAt(jobs.reviews, jobs.steps) !== null);
+      const due = dueAt(jobs.reviews, jobs.steps)!;
       const from = clock.at;
       if (due > from) {
-        const sooner = () => (dueAt(jobs.reviews) ?? Number.POSITIVE_INFINITY) < due;
+        const sooner = () => (dueAt(jobs.reviews, jobs.steps) ?? Number.POSITIVE_INFINITY) < due;
         if (await condition(sooner, due - from)) continue;
         executor.dispatch({ kind: 'slept', from, ms: due - from });
       }
       executor.wake();
-      await condition(() => (dueAt(jobs.reviews) ?? Number.POSITIVE_INFINITY) > clock.at);
+      await condition(() => (dueAt(jobs.reviews, jobs.steps) ?? Number.POSITIVE_INFINITY) > clock.at);
     }
   }
 }

@@ -40,8 +40,9 @@ export interface ReviewsState {
   readonly approved: number[];
   readonly rejectedCount: number[];
   /**
-   * deadline()'s answer until a gate changes (when `earliestKnown`): `step` asks after every
-   * event and the loop at every tick, and a scan of thousands of waiting takes each time adds up.
+   * deadline()'s answer until a gate changes (when `earliestKnown`): the loop asks at every tick
+   * and the review timer at every activation, and a scan of thousands of waiting takes each time
+   * adds up.
    */
   earliest: number | null;
   earliestKnown: boolean;
@@ -147,25 +148,28 @@ export function recall(
 }
 
 /**
- * The earliest deadline as the last `step` left it (null: none), read without changing anything:
- * what the runtime's review timer waits for.
+ * Earliest campaign-clock time a waiting take times out, or null, read without changing anything:
+ * what the runtime's review timer waits for (the tick keeps it known, `deadline`).
  */
-export function dueAt(r: ReviewsState): number | null {
-  return r.earliestKnown ? r.earliest : null;
+export function dueAt(r: ReviewsState, steps: readonly StepInfo[]): number | null {
+  return r.earliestKnown ? r.earliest : earliestDeadline(r, steps);
 }
 
-/** Earliest campaign-clock time a waiting take times out, or null (kept until a gate changes). */
+/** The same, kept known until a gate changes: the tick asks at every turn of the loop. */
 export function deadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
   if (r.earliestKnown) return r.earliest;
-  let earliest: number | null = null;
-  if (steps.some((step) => step.review?.timeoutMs)) {
-    for (const gate of Object.values(r.gates)) {
-      const due = deadlineOf(gate, ruleOf(steps, gate.step));
-      if (due !== null && (earliest === null || due < earliest)) earliest = due;
-    }
-  }
-  r.earliest = earliest;
+  r.earliest = earliestDeadline(r, steps);
   r.earliestKnown = true;
+  return r.earliest;
+}
+
+function earliestDeadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
+  let earliest: number | null = null;
+  if (!steps.some((step) => step.review?.timeoutMs)) return earliest;
+  for (const gate of Object.values(r.gates)) {
+    const due = deadlineOf(gate, ruleOf(steps, gate.step));
+    if (due !== null && (earliest === null || due < earliest)) earliest = due;
+  }
   return earliest;
 }
 
