@@ -1,6 +1,6 @@
 /**
  * Can a worker of this task queue do a campaign's work? `run` asks one before it shows progress
- * (workflows/check-access.ts, control/check-access.ts): the worker reads the stored plan (checking
+ * (workflows/runtime/check-access.ts, control/check-access.ts): the worker reads the stored plan (checking
  * its digest, as every activity does) and creates and removes a probe in the output location (a
  * folder or a bucket). A worker on another machine without the shared folder or the bucket's
  * credentials, a read-only mount or a full disk is then named in seconds, with the worker and the

@@ -1,6 +1,6 @@
 /**
  * What `run`, `status` and the live view say while a campaign pauses on its own because the
- * service is down (progress `paused`, workflows/outage.ts): the reason, since when, and when it
+ * service is down (progress `paused`, workflows/engine/pacing/outage.ts): the reason, since when, and when it
  * tries again. It resumes by itself: the user need do nothing, so the line says so. The same
  * place says when a spend cap holds the campaign (progress `cap_reached`, docs/caps.md).
  */

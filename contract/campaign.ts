@@ -116,11 +116,11 @@ export interface CarriedState {
   readonly latencyMs: number | null;
   /** Per step; absent in runs carried over by versions that measured one mean. */
   readonly stepLatencyMs?: readonly (number | null)[];
-  /** The campaign clock's reading (workflows/clock.ts). */
+  /** The campaign clock's reading (workflows/engine/pacing/clock.ts). */
   readonly clock: number;
-  /** Review gates still open or releasing (workflows/state/reviews.ts); absent without gates. */
+  /** Review gates still open or releasing (workflows/engine/reviews/reviews.ts); absent without gates. */
   readonly reviews?: CarriedReviews;
-  /** Notifications so far (workflows/state/notices.ts); absent without `notify` targets. */
+  /** Notifications so far (workflows/engine/notices/notices.ts); absent without `notify` targets. */
   readonly notices?: CarriedNotices;
   /** The campaign's part of its key's spend caps (docs/caps.md); absent when uncapped. */
   readonly caps?: CarriedAllowance;
@@ -170,7 +170,7 @@ export interface CampaignInput {
   readonly budget: Micros | null;
   readonly concurrency: number;
   /**
-   * Whether the namespace has mediaflow's search attributes registered (workflows/search-attributes.ts),
+   * Whether the namespace has mediaflow's search attributes registered (workflows/runtime/search-attributes.ts),
    * checked by the client at start: the workflow upserts them only then, since an upsert of an
    * unregistered attribute fails its workflow task. Absent in campaigns started before them.
    */

@@ -86,7 +86,7 @@ export type FailureEffect =
     }
   /**
    * The jobs go back to the queue, nothing failed; no create is sent until the pause ends (backing
-   * off while the cause lasts: workflows/outage.ts), then the campaign resumes by itself.
+   * off while the cause lasts: workflows/engine/pacing/outage.ts), then the campaign resumes by itself.
    */
   | { readonly kind: 'pause_campaign' };
 

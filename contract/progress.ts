@@ -121,7 +121,7 @@ export const CampaignProgress = z.object({
   cap_reached: z.string().optional(),
   /**
    * Set while the campaign pauses on its own and resumes by itself: the service is down
-   * (failure kind `service_unavailable`, workflows/outage.ts). Times are ms since the epoch
+   * (failure kind `service_unavailable`, workflows/engine/pacing/outage.ts). Times are ms since the epoch
    * (campaign clock): since when, and the next try. Absent otherwise, and in older memos.
    */
   paused: z

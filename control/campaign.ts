@@ -22,9 +22,13 @@ import { noCounts } from '../contract/no-counts.ts';
 import { CampaignProgress } from '../contract/progress.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
-import type { campaignWorkflow } from '../workflows/campaign.ts';
-import { FAULTS_KEY, SEARCH_ATTRIBUTE_KEYS, startAttributes } from '../workflows/search-attributes.ts';
-import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
+import type { campaignWorkflow } from '../workflows/runtime/campaign.ts';
+import {
+  FAULTS_KEY,
+  SEARCH_ATTRIBUTE_KEYS,
+  startAttributes,
+} from '../workflows/runtime/search-attributes.ts';
+import { campaignDetails, campaignSummary } from '../workflows/runtime/summaries.ts';
 import { capsRunning } from './caps.ts';
 import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
@@ -321,7 +325,7 @@ export async function campaignProgress(client: Client, campaign: string): Promis
 }
 
 /**
- * A running campaign publishes its progress in its memo (workflows/campaign.ts), which the server
+ * A running campaign publishes its progress in its memo (workflows/runtime/campaign.ts), which the server
  * answers from its own records: no query, so no worker is asked to apply history for a client
  * (docs/engine.md, "Progress without queries"). Campaigns started before that have only the
  * query, asked of a worker when one polls.

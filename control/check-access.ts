@@ -1,6 +1,6 @@
 /**
  * Before `run` shows progress it asks one worker of the campaign's task queue whether it can do
- * the work: read the stored plan and write the output folder (workflows/check-access.ts). The
+ * the work: read the stored plan and write the output folder (workflows/runtime/check-access.ts). The
  * answer is a verdict the CLI can print as one line: the worker that answered, or what is wrong
  * (`plan_unreadable`, `output_unwritable`, `disk_full`), or `no_worker` when nothing polls the
  * queue. It takes a few milliseconds when a worker is there, and `waitMs` (15 s) when none is.
@@ -14,7 +14,7 @@ import {
   type CheckAccessVerdict,
   checkAccessWorkflow,
   DEFAULT_ACCESS_WAIT_MS,
-} from '../workflows/check-access.ts';
+} from '../workflows/runtime/check-access.ts';
 
 export type AccessReport = CheckAccessVerdict;
 

@@ -1,7 +1,7 @@
 /**
  * Where each job's descendants end in a plan, and what they cost: jobs are listed parents first
  * and depth first (plan/expand.ts), so a job's descendants are exactly the indexes between it and
- * its `end`. Review gates hold back that range while a job awaits review (workflows/state/reviews.ts).
+ * its `end`. Review gates hold back that range while a job awaits review (workflows/engine/reviews/reviews.ts).
  */
 import type { Micros } from '../api/money.ts';
 import type { PlannedJob, PlannedStep } from '../plan/types.ts';

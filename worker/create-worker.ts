@@ -97,7 +97,7 @@ export const STICKY_TASK_TIMEOUT = '3 seconds';
 
 /**
  * The SDK sends an activity's beats at most every 0.8 × its heartbeat timeout; this sends them at
- * least this often, so a beat reaches the server 3 s before the 5 s timeout (workflows/activities.ts)
+ * least this often, so a beat reaches the server 3 s before the 5 s timeout (workflows/runtime/activities.ts)
  * runs out rather than 1 s. Only activities that last past their first beat send any.
  */
 const HEARTBEAT_SENT_EVERY = '2 seconds';

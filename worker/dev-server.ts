@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.ts';
+import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../workflows/runtime/search-attributes.ts';
 import { PRIVATE_FILE_MODE, SPAWN_PRIVATE } from './private-state.ts';
 import { freePort, groupAlive, terminateGroup } from './process-group.ts';
 import { ephemeralExecutable, findTemporalCli, INSTALL_HINT, SDK_DOWNLOAD } from './temporal-cli.ts';
@@ -134,7 +134,7 @@ function sqliteArgs(): string[] {
     : [];
 }
 
-/** mediaflow's search attributes (workflows/search-attributes.ts), registered in every namespace. */
+/** mediaflow's search attributes (workflows/runtime/search-attributes.ts), registered in every namespace. */
 function searchAttributeArgs(): string[] {
   return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeOf(key.type)}`]);
 }

@@ -1,4 +1,4 @@
-export { campaignWorkflow } from './campaign.ts';
 export { capsWorkflow } from './caps/caps.ts';
-export { checkAccessWorkflow } from './check-access.ts';
 export { governorWorkflow } from './governor/governor.ts';
+export { campaignWorkflow } from './runtime/campaign.ts';
+export { checkAccessWorkflow } from './runtime/check-access.ts';

@@ -3,7 +3,7 @@
  * dependency: the worker's environment, where the secrets and secret URLs are read by the names
  * the workflow passes (the workflow, and so its history, never holds them), and `fetch`.
  *
- * One attempt per call; Temporal retries it with backoff (workflows/activities.ts) under the same
+ * One attempt per call; Temporal retries it with backoff (workflows/runtime/activities.ts) under the same
  * `webhook-id`, so a receiver that took an attempt whose reply was lost drops the repeat. A
  * receiver's 4xx (other than 408 and 429) refuses the notice: asking again would not change that.
  * Every error names the receiver's host only, never a URL's path, a query or a secret.

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { campaignView } from '../../control/campaign.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import type { Stack } from '../lib/stack.ts';
 
 const READ_EVERY_MS = 1_000;

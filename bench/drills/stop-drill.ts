@@ -12,7 +12,7 @@ import { startOrAttach } from '../../control/campaign.ts';
 import { formatProblem, planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { type Stack, startStack } from '../lib/stack.ts';
 import { check, type DrillReport, drillReport } from './report.ts';
 import { stillsSpec } from './specs.ts';

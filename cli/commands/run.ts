@@ -277,7 +277,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     const final = await finalView(handle);
     // The user's manifest.jsonl is made from the records, now they are all in: the bucket's
     // always, a folder's when it differs (a garbled line, an edit since: records/manifest-view.ts).
-    // (What killed attempts left in a folder the campaign removed itself: workflows/sweep.ts.)
+    // (What killed attempts left in a folder the campaign removed itself: workflows/runtime/sweep.ts.)
     await rewriteManifest(plan.outputDir);
     // The final state is the frame left on screen, never one from a second before the end.
     display.update(final.progress);

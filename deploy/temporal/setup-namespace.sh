@@ -1,6 +1,6 @@
 #!/bin/sh
 # The namespace campaigns run in and mediaflow's search attributes (search-attributes.txt beside
-# this file, the list in workflows/search-attributes.ts), each created only when missing, so it is
+# this file, the list in workflows/runtime/search-attributes.ts), each created only when missing, so it is
 # safe on every start. Run by docker-compose.yml (admin-tools image) and by the local cluster
 # (bench/lib/cluster.ts) with the `temporal` CLI; reads TEMPORAL_ADDRESS and NAMESPACE.
 # A namespace just created takes a moment to reach the frontend's cache, hence the waits.

@@ -20,7 +20,7 @@ import { planCampaign } from '../../plan/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 
 export type CampaignHandle = WorkflowHandle<typeof campaignWorkflow>;
 

@@ -18,7 +18,7 @@ import { planCampaign } from '../../plan/index.ts';
 import { MANIFEST_FILE, type ManifestEntry } from '../../records/manifest.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { openStore, recordKey } from '../../store/index.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { BIN, SPEC, withOwnState } from './helpers.ts';
 

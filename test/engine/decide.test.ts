@@ -11,7 +11,7 @@ import {
   mayPublish,
   rollOverAt,
   type Situation,
-} from '../../workflows/decide.ts';
+} from '../../workflows/engine/pacing/decide.ts';
 
 /** A campaign in full swing: nothing special going on, tokens in hand, jobs waiting. */
 const running: Situation = {

@@ -18,7 +18,7 @@ import type { Plan } from '../../plan/types.ts';
 import { readClaims } from '../../records/claims.ts';
 import { openStore } from '../../store/index.ts';
 import { startDevServer } from '../../worker/dev-server.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { type Harness, harness } from './harness.ts';
 
 /** `n` I4 stills, nothing chained. */

@@ -17,7 +17,7 @@ import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
 import { sharedWorkflowThread } from '../../worker/workflow-thread.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { type Harness, harness } from './harness.ts';
 
@@ -122,7 +122,7 @@ describe('rate governor', () => {
     expect(longPart).toBeLessThan(0.65);
     // Alone, the long campaign takes the whole rate once the short one ended: never more than the
     // key allows (its rate over the span, plus the one second of burst the service and the pacer
-    // allow, workflows/pacer.ts), and well above its half while both ran. Compared with its own
+    // allow, workflows/engine/pacing/pacer.ts), and well above its half while both ran. Compared with its own
     // shared rate rather than with RATE, so a loaded machine that slows both still tells whether
     // the share grew; and over the second half of its creates alone, since the news that the
     // short one left takes three workflow tasks to reach its pacer (a few seconds under load).

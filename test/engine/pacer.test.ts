@@ -1,7 +1,7 @@
-/** The campaign clock and the create pacer: plain data of the reducer's state, moved by functions. */
+/** The campaign clock and the create pacer: plain data of the model, moved by functions. */
 import { describe, expect, it } from 'vitest';
-import * as Clock from '../../workflows/clock.ts';
-import * as Pacer from '../../workflows/pacer.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import * as Pacer from '../../workflows/engine/pacing/pacer.ts';
 
 describe('the campaign clock', () => {
   it('moves only forward, with reported times and the timers slept', () => {

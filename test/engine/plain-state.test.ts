@@ -1,16 +1,22 @@
 /**
- * The campaign state is plain data (issue 19): no class instance, Map, Set, closure or getter
+ * The campaign state is plain data: no class instance, Map, Set, closure or getter
  * anywhere in it, only plain objects, arrays, finite numbers, strings, booleans and null, each
  * object reached once, so a JSON round trip gives it back as it was. Driven through
  * picks, heirs, creates, finishes, a failure, a review gate and spend caps, checked at each stage.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { JobRef, StepInfo } from '../../contract/campaign.ts';
 import type { ReviewRule } from '../../plan/review.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import * as Moves from '../../workflows/job-moves.ts';
+import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
+import * as GatedWindow from '../../workflows/engine/jobs/gated-window.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import * as Slots from '../../workflows/engine/jobs/slots.ts';
+import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
+import type { CampaignState } from '../../workflows/engine/model.ts';
+import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
+import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
 import * as Allowance from '../../workflows/state/allowance.ts';
-import * as Gates from '../../workflows/state/gates.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -50,7 +56,7 @@ function impurities(value: unknown, path: string, seen: Set<object>): string[] {
   });
 }
 
-function expectPlain(state: Jobs.CampaignState): void {
+function expectPlain(state: CampaignState): void {
   expect(impurities(state, 'state', new Set())).toEqual([]);
   expect(JSON.parse(JSON.stringify(state))).toStrictEqual(state);
 }
@@ -58,7 +64,7 @@ function expectPlain(state: Jobs.CampaignState): void {
 describe('the campaign state is plain data', () => {
   it('in every part, through picks, heirs, finishes, a review, a failure and caps', () => {
     let now = 0;
-    const state = Jobs.openCampaign(steps, 6, 10, 2_000, {
+    const state = CarryOver.openCampaign(steps, 6, 10, 2_000, {
       limits: { createsPerSecond: 10, maxInFlight: 10 },
       now: 0,
       caps: {
@@ -77,32 +83,37 @@ describe('the campaign state is plain data', () => {
     const allowance = state.allowance!;
 
     // Picks, an heir, creates (one paid by an earlier run).
-    Moves.admit(state, jobs(0, 6));
-    expect(Moves.pick(state, 1).map(({ job }) => job.name)).toEqual(['still-0']);
-    expect(Moves.reserveHeir(state, 0)?.job.name).toBe('still-1');
-    Moves.onCreated(state, 0, 'p0', 5);
+    GatedWindow.admit(state, jobs(0, 6));
+    expect(Transitions.pick(state, 1).map(({ job }) => job.name)).toEqual(['still-0']);
+    expect(Transitions.reserveHeir(state, 0)?.job.name).toBe('still-1');
+    Transitions.onCreated(state, 0, 'p0', 5);
     expectPlain(state);
-    Moves.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, now);
-    Moves.promoteHeir(state, 0);
-    Moves.onCreated(state, 2, 'p2', 6, { paidBefore: true });
-    expect(Jobs.inFlight(state).map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
+    Transitions.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, now);
+    Slots.promoteHeir(state.slots, 0);
+    Transitions.onCreated(state, 2, 'p2', 6, { paidBefore: true });
+    expect(Slots.inFlight(state.slots).map((f) => [f.predictionId, f.paidBefore])).toEqual([['p2', true]]);
     expectPlain(state);
 
     // A review gate: still-0 awaits a decision, its clip is parked; an approval releases it.
-    expect(Gates.awaiting(state)).toEqual([1, 0]);
-    expect(Gates.deadline(state)).toBe(60_000);
+    expect(Reviews.awaiting(state.reviews, state.steps)).toEqual([1, 0]);
+    expect(Reviews.deadline(state.reviews, state.steps)).toBe(60_000);
     expectPlain(state);
-    const { ack } = Moves.review(state, [{ key: key(0), action: 'approve' }], 'T');
+    const { ack } = Decisions.review(
+      state,
+      [{ key: key(0), action: 'approve' }],
+      'T',
+      Occupancy.standing(state),
+    );
     expect(ack.accepted).toEqual([key(0)]);
-    Gates.released(state, Gates.nextRead(state)!, jobs(1, 2));
+    GatedWindow.released(state, Reviews.nextRead(state.reviews)!, jobs(1, 2));
     expectPlain(state);
 
     // Caps: the clip does not fit the V4 reservation, so V4 is asked for, then granted.
-    expect(Moves.pick(state, 10)).toEqual([]);
+    expect(Transitions.pick(state, 10)).toEqual([]);
     expect(Allowance.takeNeeds(allowance)).toEqual([{ model: 'V4', unit: 250 }]);
     expectPlain(state);
     Allowance.granted(allowance, 'V4', 500, null);
-    expect(Moves.pick(state, 10).map(({ job }) => job.name)).toEqual(['clip-0', 'still-2']);
+    expect(Transitions.pick(state, 10).map(({ job }) => job.name)).toEqual(['clip-0', 'still-2']);
     expect(Allowance.hasUnreported(allowance)).toBe(true);
     expect(allowance.reportedAt).toBeNull();
     now = 1_000;
@@ -112,23 +123,23 @@ describe('the campaign state is plain data', () => {
     expectPlain(state);
 
     // A failure regenerates once, then is recorded; a rejection skips a descendant.
-    Moves.onCreated(state, 1, 'p1', 7);
-    Moves.onFinished(state, 1, { kind: 'failed', message: 'bad', creditsUsed: 0 }, now);
-    Moves.onCreated(state, 4, 'p4', 8);
-    Moves.onFinished(state, 4, { kind: 'failed', message: 'worse', creditsUsed: 0 }, now);
-    expect(Moves.pick(state, 10).map(({ job }) => job.name)).toEqual(['still-2']);
-    Moves.onCreated(state, 4, 'p4b', 9);
-    Moves.onFinished(state, 4, { kind: 'failed', message: 'worst', creditsUsed: 0 }, now);
+    Transitions.onCreated(state, 1, 'p1', 7);
+    Transitions.onFinished(state, 1, { kind: 'failed', message: 'bad', creditsUsed: 0 }, now);
+    Transitions.onCreated(state, 4, 'p4', 8);
+    Transitions.onFinished(state, 4, { kind: 'failed', message: 'worse', creditsUsed: 0 }, now);
+    expect(Transitions.pick(state, 10).map(({ job }) => job.name)).toEqual(['still-2']);
+    Transitions.onCreated(state, 4, 'p4b', 9);
+    Transitions.onFinished(state, 4, { kind: 'failed', message: 'worst', creditsUsed: 0 }, now);
     expect(state.tally.recentFailures.map(({ message }) => message)).toEqual(['bad', 'worst']);
     expectPlain(state);
 
     // A cancel with a job in flight and an heir named: both let go.
-    Moves.onFinished(state, 2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' }, now);
-    Moves.review(state, [{ key: key(2), action: 'reject' }], 'T');
-    Gates.released(state, Gates.nextRead(state)!, jobs(3, 4));
+    Transitions.onFinished(state, 2, { kind: 'succeeded', creditsUsed: 100, file: 'b.png' }, now);
+    Decisions.review(state, [{ key: key(2), action: 'reject' }], 'T', Occupancy.standing(state));
+    GatedWindow.released(state, Reviews.nextRead(state.reviews)!, jobs(3, 4));
     expectPlain(state);
-    Moves.cancelAll(state);
-    expect(Jobs.isDone(state)).toBe(true);
+    Transitions.cancelAll(state);
+    expect(Occupancy.isDone(state)).toBe(true);
     expectPlain(state);
   });
 });

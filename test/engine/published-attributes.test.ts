@@ -7,7 +7,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { noCounts } from '../../contract/no-counts.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/progress.ts';
-import { faultsOf, PublishedAttributes } from '../../workflows/search-attributes.ts';
+import { faultsOf, PublishedAttributes } from '../../workflows/runtime/search-attributes.ts';
 import { progressWith } from '../helpers/progress.ts';
 
 const step = { id: 'still', model: 'I4', planned: 4, running: 0, waiting: 0, ...noCounts() } as const;

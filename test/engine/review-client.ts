@@ -12,7 +12,7 @@ import {
 } from '../../contract/review.ts';
 import { campaignView } from '../../control/campaign.ts';
 import type { Plan } from '../../plan/types.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import type { Harness } from './harness.ts';
 
 export type Handle = WorkflowHandle<typeof campaignWorkflow>;

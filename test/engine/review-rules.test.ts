@@ -16,7 +16,7 @@ import {
   releaseOf,
   spanOf,
   splitRead,
-} from '../../workflows/state/review-rules.ts';
+} from '../../workflows/engine/reviews/review-rules.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const gate: Gate = {

@@ -22,7 +22,7 @@ import {
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { findTemporalCli } from '../../worker/temporal-cli.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import {
   BUDGET_USD_KEY,
   CAMPAIGN_KEY,
@@ -35,7 +35,7 @@ import {
   SEARCH_ATTRIBUTE_KEYS,
   SPEC_DIGEST_KEY,
   SPENT_USD_KEY,
-} from '../../workflows/search-attributes.ts';
+} from '../../workflows/runtime/search-attributes.ts';
 import { suiteWorkflowBundle, temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 

@@ -5,7 +5,7 @@ import {
   type SelectionRules,
   select,
   stepHeights,
-} from '../../workflows/state/selection.ts';
+} from '../../workflows/engine/jobs/selection.ts';
 
 const job = (i: number, step: number, parent: string | null = null, usd = 100): PendingJob => ({
   job: { i, key: `k${i}`, name: `job-${i}`, parent, step, usd } satisfies JobRef,

@@ -4,46 +4,29 @@
  * the next batch: one activity per batch of jobs, not per job, with every heir held, paced,
  * canceled and lost.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem } from '../../contract/activities.ts';
 import type { InFlightJob } from '../../contract/campaign.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import * as Clock from '../../workflows/clock.ts';
-import * as Pacer from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import * as Pacer from '../../workflows/engine/pacing/pacer.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
+  createAll,
   createdOutcome,
   flightsOf,
-  jobsOf,
   kinds,
-  modelOf,
+  loaded,
   type Shape,
   STILL_USD,
   succeeded,
   tick,
+  viewOf,
 } from './step-fixture.ts';
 
 /** Window-bound (C = 2, 100 creates/s): every created job names an heir. */
 const WINDOW_BOUND: Shape = { stills: 6, concurrency: 2, limits: { createsPerSecond: 100, maxInFlight: 50 } };
-
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  step(m, tick);
-  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
-  return m;
-}
-
-function createAll(m: Model): Effect[] {
-  const [create] = step(m, tick);
-  if (create?.kind !== 'create') throw new Error(`expected a create, got ${create?.kind}`);
-  return step(m, {
-    kind: 'created',
-    batch: create.batch,
-    outcomes: create.batch.map(({ job }) => createdOutcome(job.i)),
-  });
-}
 
 const names = (flights: readonly InFlightJob[]) =>
   flights.map((f) => [f.pending.job.name, f.heir?.job.name ?? null]);
@@ -65,7 +48,7 @@ describe('step: heirs in batched finishes', () => {
       ['still-1', 'still-3'],
     ]);
     // Held like a single finish's heirs: cancel waits for the batch.
-    expect(m.run.chaining).toBe(2);
+    expect(viewOf(m).chaining).toBe(2);
   });
 
   it('the batch reports: the heirs it created take the slots, paced, and go on in one batch naming the next', () => {
@@ -79,10 +62,10 @@ describe('step: heirs in batched finishes', () => {
       ['still-3', 'still-5'],
     ]);
     expect(Pacer.available(m.pacer, 2_000)).toBe(tokens - 2);
-    expect(m.jobs.budget.spent).toBe(2 * STILL_USD);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 2, created: 4 });
-    expect(m.run.chaining).toBe(2);
-    expect(Jobs.activeCount(m.jobs)).toBe(2);
+    expect(viewOf(m).spent).toBe(2 * STILL_USD);
+    expect(viewOf(m).counts[0]).toMatchObject({ succeeded: 2, created: 4 });
+    expect(viewOf(m).chaining).toBe(2);
+    expect(viewOf(m).active).toBe(2);
   });
 
   it('an item still running keeps its heir and joins the heirs created in the next batch', () => {
@@ -94,7 +77,7 @@ describe('step: heirs in batched finishes', () => {
       ['still-2', 'still-4'],
       ['still-1', 'still-3'],
     ]);
-    expect(m.run.chaining).toBe(2);
+    expect(viewOf(m).chaining).toBe(2);
   });
 
   it('an item stopped by a campaign-wide failure: its heir goes back to the queue, to be created again under its key', () => {
@@ -104,19 +87,19 @@ describe('step: heirs in batched finishes', () => {
     const stopped: FinishBatchItem = { kind: 'stopped', failure: 'disk_full', message: 'no space left' };
     const effects = step(m, { kind: 'batch-finished', flights, results: [stopped, second!] });
     expect(names(flightsOf(effects))).toEqual([['still-3', null]]);
-    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('running');
-    expect(m.run.chaining).toBe(0);
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('running');
+    expect(viewOf(m).chaining).toBe(0);
     // still-2 (the stopped one's heir) is waiting again, not lost: nothing new starts after a stop.
-    expect(m.jobs.tally.counts[0]).toMatchObject({ created: 3 });
+    expect(viewOf(m).counts[0]).toMatchObject({ created: 3 });
   });
 
   it('a batch lost for good fails its jobs and sends their heirs back', () => {
     const m = loaded({ ...WINDOW_BOUND, retries: 0 });
     const flights = flightsOf(createAll(m));
-    expect(step(m, { kind: 'batch-lost', flights, lost: { stop: null, message: 'boom' } })).toEqual([]);
-    expect(m.run.chaining).toBe(0);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ failed: 2 });
-    expect(Jobs.activeCount(m.jobs)).toBe(0);
+    expect(step(m, { kind: 'batch-lost', flights, lost: { failure: null, message: 'boom' } })).toEqual([]);
+    expect(viewOf(m).chaining).toBe(0);
+    expect(viewOf(m).counts[0]).toMatchObject({ failed: 2 });
+    expect(viewOf(m).active).toBe(0);
     // The heirs are picked again by the next tick.
     expect(kinds(step(m, tick))).toContain('create');
   });
@@ -128,15 +111,15 @@ describe('step: heirs in batched finishes', () => {
     const [ended] = endedWithHeirs(flights);
     const effects = step(m, { kind: 'batch-finished', flights, results: [ended!, { kind: 'pending' }] });
     expect(names(flightsOf(effects))).toEqual([['still-1', 'still-3']]);
-    expect(m.run.chaining).toBe(1);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ canceled: 1 });
+    expect(viewOf(m).chaining).toBe(1);
+    expect(viewOf(m).counts[0]).toMatchObject({ canceled: 1 });
     const last = step(m, {
       kind: 'batch-finished',
       flights: flightsOf(effects),
       results: [{ kind: 'finished', ...succeeded(STILL_USD, 2_000, null) }],
     });
     expect(last).toEqual([]);
-    expect(m.run.chaining).toBe(0);
+    expect(viewOf(m).chaining).toBe(0);
   });
 
   it('window-bound creates gather 250 ms of the rate into one batch, so fewer, larger batches cycle', () => {
@@ -158,7 +141,7 @@ describe('step: heirs in batched finishes', () => {
     m.run.chaining = 0; // as a new run starts: nothing of its own under way yet
     const effects = step(m, { kind: 'started', joinedOthers: false });
     expect(effects).toMatchObject([{ kind: 'finish-batch', resumed: true, flights }]);
-    expect(m.run.chaining).toBe(2);
+    expect(viewOf(m).chaining).toBe(2);
     const [ended] = endedWithHeirs(flights);
     const next = step(m, {
       kind: 'batch-finished',
@@ -172,6 +155,6 @@ describe('step: heirs in batched finishes', () => {
       { kind: 'finish-batch', flights: [{ pending: { job: { name: 'still-2' } } }] },
     ]);
     expect(next[1]).not.toHaveProperty('resumed');
-    expect(m.jobs.tally.latencyMs).toBeNull();
+    expect(viewOf(m).latencyMs).toBeNull();
   });
 });

@@ -6,33 +6,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapHold } from '../../contract/caps.ts';
-import * as Clock from '../../workflows/clock.ts';
-import { progressOf } from '../../workflows/progress.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import { notices } from '../../workflows/state/notices.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import { notices } from '../../workflows/engine/notices/notices.ts';
+import { progressOf } from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
+  EVERY_NOTICE,
   finishedOne,
   flightsOf,
-  jobsOf,
   kinds,
-  modelOf,
-  type Shape,
+  loaded,
   STILL_USD,
   succeeded,
+  TARGETS,
   tick,
+  viewOf,
 } from './step-fixture.ts';
 
 const HOLD: CapHold = { cap: 'monthly', model: null, limit: 5_000_000_000, spent: 4_987_200_000 };
-
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  step(m, tick);
-  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
-  return m;
-}
 
 const capsNotes = (effects: readonly Effect[]) =>
   effects.flatMap((e) => (e.kind === 'tell-caps' ? [e.note] : []));
@@ -52,7 +46,7 @@ describe('step: spend caps', () => {
     expect(capsNotes(first)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 4 }]);
     // Asked and unanswered: no second ask.
     expect(capsNotes(step(m, tick))).toEqual([]);
-    expect(m.jobs.budget.committed).toBe(0);
+    expect(viewOf(m).committed).toBe(0);
   });
 
   it('a grant lets as many jobs start as their worst cases fit; the rest ask again, for no more than are left', () => {
@@ -63,7 +57,7 @@ describe('step: spend caps', () => {
     const create = effects.find((e) => e.kind === 'create');
     expect(create?.kind === 'create' && create.batch.map((p) => p.job.name)).toEqual(['still-0', 'still-1']);
     expect(capsNotes(effects)).toEqual([{ kind: 'ask', model: 'I4', unit: STILL_USD, count: 2 }]);
-    expect(m.jobs.budget.committed).toBe(2 * STILL_USD);
+    expect(viewOf(m).committed).toBe(2 * STILL_USD);
   });
 
   it('a held ask pauses the campaign with the cap in its progress, never stops it; a grant resumes it', () => {
@@ -107,7 +101,7 @@ describe('step: spend caps', () => {
   });
 
   it('an alert becomes a cap.threshold notice to the campaign targets, under the alert id', () => {
-    const m = { ...loaded({ stills: 1, capped: true }), notices: notices() };
+    const m = { ...loaded({ stills: 1, capped: true }), notices: notices(undefined, TARGETS) };
     const alert = {
       cap: 'daily' as const,
       model: null,
@@ -128,6 +122,8 @@ describe('step: spend caps', () => {
           spent: 650_000_000,
           limit: 800_000_000,
         },
+        // The target that wants only the campaign's end is not sent it.
+        targets: [EVERY_NOTICE],
       },
     ]);
     expect(step(loaded({ stills: 1, capped: true }), { kind: 'cap-alert', alert })).toEqual([]);

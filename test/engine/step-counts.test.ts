@@ -1,18 +1,19 @@
 /**
- * The counts and money a campaign publishes, driven through the reducer (workflows/reducer/step.ts)
+ * The counts and money a campaign publishes, driven through the reducer (workflows/engine/step.ts)
  * as the executor would drive it: at every event, no step counts more jobs than it planned, no
  * count is negative, and the steps' spend adds up to the campaign's. A retake is an extra take of
- * a job, never a second job (issue 20).
+ * a job, never a second job.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishOutcome } from '../../contract/activities.ts';
 import type { CampaignProgress, JobRef } from '../../contract/campaign.ts';
 import type { ReviewAction } from '../../contract/review.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent } from '../../workflows/reducer/events.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent } from '../../workflows/engine/events.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
 import { CLIP_USD, createdOutcome, jobsOf, modelOf, type Shape, STILL_USD, tick } from './step-fixture.ts';
 
 const shape: Shape = { stills: 2, chained: true, reviewed: true, retries: 0 };
@@ -61,7 +62,7 @@ class Drive {
   }
 
   get progress(): CampaignProgress {
-    return Jobs.progress(this.m.jobs, 'c', this.now);
+    return Progress.campaignProgress(this.m.jobs, 'c', this.now);
   }
 
   private send(event: CampaignEvent): Effect[] {

@@ -1,14 +1,15 @@
 /**
- * The reducer's cases for download faults (issue 21), as tables: what a finish that ended with a
+ * The reducer's cases for download faults, as tables: what a finish that ended with a
  * named download outcome does to its job and the counts `status` shows, and a batch that reports
  * its first jobs while others still run (each job reported about as it ends).
  */
+
 import { describe, expect, it } from 'vitest';
 import type { FinishBatchItem, FinishOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   flightsOf,
@@ -18,6 +19,7 @@ import {
   STILL_USD,
   succeeded,
   tick,
+  viewOf,
 } from './step-fixture.ts';
 
 /** `stills` stills (one retry each) created and in flight, none naming an heir: one finish batch. */
@@ -46,10 +48,10 @@ const failedWith = (failure: FailureKind): FinishBatchItem => ({
 
 function countsAfter(m: Model) {
   const { failed, regenerated, succeeded, download_failed, download_stalled, outputs_expired } =
-    m.jobs.tally.counts[0]!;
+    viewOf(m).counts[0]!;
   return {
-    waiting: Jobs.waitingCount(m.jobs),
-    spent: m.jobs.budget.spent,
+    waiting: viewOf(m).waiting,
+    spent: viewOf(m).spent,
     counts: { succeeded, failed, regenerated, download_failed, download_stalled, outputs_expired },
   };
 }
@@ -117,8 +119,8 @@ describe('step: a finish that ended with a named download outcome', () => {
     expect(create.batch).toMatchObject([{ regen: 1 }]);
     const again = flightsOf(step(m, { kind: 'created', batch: create.batch, outcomes: [createdOutcome(0)] }));
     step(m, { kind: 'batch-finished', flights: again, results: [failedWith('output_expired')] });
-    expect(m.jobs.tally.counts[0]).toMatchObject({ failed: 1, regenerated: 1, outputs_expired: 2 });
-    expect(Jobs.progress(m.jobs, 'c', 0).recentFailures).toEqual([
+    expect(viewOf(m).counts[0]).toMatchObject({ failed: 1, regenerated: 1, outputs_expired: 2 });
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).recentFailures).toEqual([
       { job: 'still-0', step: 'still', message: 'because output_expired' },
     ]);
   });
@@ -133,7 +135,7 @@ describe('step: a finish that ended with a named download outcome', () => {
       refreshed: true,
     };
     step(m, { kind: 'batch-finished', flights, results: [{ kind: 'finished', ...fresh, outcome }] });
-    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 1, links_refreshed: 1 });
+    expect(viewOf(m).counts[0]).toMatchObject({ succeeded: 1, links_refreshed: 1 });
   });
 });
 
@@ -146,8 +148,8 @@ describe('step: a finish batch reports each job about as it ends', () => {
       results: [{ kind: 'finished', ...succeeded(STILL_USD) }, { kind: 'pending' }, { kind: 'pending' }],
     });
     expect(effects).toEqual([{ kind: 'finish-batch', flights: [flights[1], flights[2]] }]);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 1 });
-    expect(Jobs.activeCount(m.jobs)).toBe(2);
+    expect(viewOf(m).counts[0]).toMatchObject({ succeeded: 1 });
+    expect(viewOf(m).active).toBe(2);
     // The rest report later, from their own batch: every job ends once.
     step(m, {
       kind: 'batch-finished',
@@ -157,9 +159,9 @@ describe('step: a finish batch reports each job about as it ends', () => {
         { kind: 'finished', ...succeeded(STILL_USD) },
       ],
     });
-    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 3 });
-    expect(Jobs.activeCount(m.jobs)).toBe(0);
-    expect(m.jobs.budget.spent).toBe(3 * STILL_USD);
+    expect(viewOf(m).counts[0]).toMatchObject({ succeeded: 3 });
+    expect(viewOf(m).active).toBe(0);
+    expect(viewOf(m).spent).toBe(3 * STILL_USD);
   });
 
   it('a batch with nothing pending asks for no further batch', () => {
@@ -188,7 +190,7 @@ describe('step: the wall-clock pulse publishes whatever the activities are doing
       { kind: 'publish', indexed: false },
     ]);
     expect(m.clock.at).toBe(before + 10_000);
-    expect(Jobs.progress(m.jobs, 'c', m.clock.at).at).toBe(before + 10_000);
+    expect(Progress.campaignProgress(m.jobs, 'c', m.clock.at).at).toBe(before + 10_000);
   });
 
   it('a campaign that published within the pulse publishes nothing more', () => {

@@ -1,18 +1,24 @@
 /**
- * Models and events for the reducer's tables (step.test.ts, step-properties.test.ts): a campaign
- * of stills, or of stills each feeding a clip, built as the workflow builds it, without Temporal.
+ * The one fixture of the engine's tables (step*.test.ts): a campaign of stills, or of stills each
+ * feeding a clip, built as the workflow builds it, without Temporal; the moves every table starts
+ * with (`loaded`, `createAll`); and `viewOf`, the small view of the state the tables assert on, so
+ * a re-shape of the model breaks this file, not the tables.
  */
+
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { InFlightJob, JobRef, ServiceLimits, StepInfo } from '../../contract/campaign.ts';
+import type { NotifyTarget } from '../../contract/notify.ts';
 import type { RefusalRule } from '../../plan/refusal.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Clock } from '../../workflows/clock.ts';
-import { rollOverAt } from '../../workflows/decide.ts';
-import { bucket } from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent, Tick } from '../../workflows/reducer/events.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { runState } from '../../workflows/run-state.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent, Tick } from '../../workflows/engine/events.ts';
+import { openCampaign } from '../../workflows/engine/jobs/carry-over.ts';
+import { activeCount, isDone, maxInFlight, waitingCount } from '../../workflows/engine/jobs/occupancy.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import type { Clock } from '../../workflows/engine/pacing/clock.ts';
+import { rollOverAt } from '../../workflows/engine/pacing/decide.ts';
+import { bucket } from '../../workflows/engine/pacing/pacer.ts';
+import { runState } from '../../workflows/engine/pacing/run-state.ts';
+import { step } from '../../workflows/engine/step.ts';
 
 export const STILL_USD = 40_000;
 export const CLIP_USD = 250_000;
@@ -78,7 +84,7 @@ export function modelOf(shape: Shape): Model {
   ];
   const clock: Clock = { at: 0 };
   const limits = shape.limits ?? { createsPerSecond: 10, maxInFlight: 50 };
-  const jobs = Jobs.openCampaign(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
+  const jobs = openCampaign(steps, jobsOf(shape).length, shape.concurrency ?? 50, shape.budget ?? null, {
     limits,
     now: 0,
     longestChainsFirst: shape.chained ?? false,
@@ -90,7 +96,7 @@ export function modelOf(shape: Shape): Model {
     pacer: bucket(limits.createsPerSecond, 0),
     clock,
     governed: shape.governed ? { concurrency: shape.concurrency ?? 50, reportedNeed: null } : null,
-    rollOverLimit: rollOverAt(Jobs.maxInFlight(jobs)),
+    rollOverLimit: rollOverAt(maxInFlight(jobs)),
     searchable: false,
   };
 }
@@ -124,3 +130,60 @@ export function flightsOf(effects: readonly Effect[]): InFlightJob[] {
 export function finishedOne(flight: InFlightJob, result: FinishResult): CampaignEvent {
   return { kind: 'batch-finished', flights: [flight], results: [{ kind: 'finished', ...result }] };
 }
+
+/** A campaign of `shape` whose plan is read into its window: the state every table starts from. */
+export function loaded(shape: Shape): Model {
+  const m = modelOf(shape);
+  const [first] = step(m, tick);
+  if (first?.kind !== 'load-jobs') throw new Error(`expected the plan to be read, got ${first?.kind}`);
+  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
+  return m;
+}
+
+/** The tick creates a batch, and every job of it is created: the effects of the creates' answer. */
+export function createAll(m: Model): Effect[] {
+  const [create] = step(m, tick);
+  if (create?.kind !== 'create') throw new Error(`expected a create, got ${create?.kind}`);
+  return step(m, {
+    kind: 'created',
+    batch: create.batch,
+    outcomes: create.batch.map(({ job }) => createdOutcome(job.i)),
+  });
+}
+
+/** What the tables read of the state, by name: the jobs' counts, the money, the stop and the run's work. */
+export function viewOf({ jobs, run }: Model) {
+  return {
+    counts: jobs.tally.counts,
+    spent: jobs.budget.spent,
+    committed: jobs.budget.committed,
+    stop: jobs.halt.reason,
+    limits: jobs.limits,
+    latencyMs: jobs.tally.latencyMs,
+    recentFailures: jobs.tally.recentFailures,
+    active: activeCount(jobs),
+    waiting: waitingCount(jobs),
+    done: isDone(jobs),
+    creating: run.creating,
+    chaining: run.chaining,
+    limitsStale: run.limitsStale,
+    outage: run.outage,
+  };
+}
+
+/** A campaign's `notify` targets: one wants every notice, one only the campaign's end. */
+export const EVERY_NOTICE: NotifyTarget = {
+  kind: 'standard',
+  url: 'https://hooks.example.com/all',
+  urlEnv: null,
+  secretEnv: 'HOOK_SECRET',
+  events: null,
+};
+export const ENDS_ONLY: NotifyTarget = {
+  kind: 'slack',
+  url: null,
+  urlEnv: 'SLACK_URL',
+  secretEnv: null,
+  events: ['campaign.completed', 'campaign.stopped'],
+};
+export const TARGETS = [EVERY_NOTICE, ENDS_ONLY];

@@ -1,19 +1,30 @@
 /**
- * Which notices the reducer decides (workflows/reducer/notify.ts), as tables without Temporal:
+ * Which notices the reducer decides (workflows/engine/notices/notify.ts), as tables without Temporal:
  * none without targets; the end, completed or stopped, with exact counts and money; a wave of
  * takes awaiting review once, and the next wave again under a new id.
  */
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { JobRef } from '../../contract/campaign.ts';
+import type { NotifyTarget } from '../../contract/notify.ts';
 import type { ReviewAction } from '../../contract/review.ts';
-import { progressOf } from '../../workflows/progress.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent } from '../../workflows/reducer/events.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import * as Notices from '../../workflows/state/notices.ts';
-import { createdOutcome, jobsOf, modelOf, type Shape, STILL_USD, tick } from './step-fixture.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent } from '../../workflows/engine/events.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Notices from '../../workflows/engine/notices/notices.ts';
+import { progressOf } from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
+import {
+  createdOutcome,
+  ENDS_ONLY,
+  EVERY_NOTICE,
+  jobsOf,
+  modelOf,
+  type Shape,
+  STILL_USD,
+  TARGETS,
+  tick,
+} from './step-fixture.ts';
 
 type Notify = Extract<Effect, { kind: 'notify' }>;
 
@@ -26,8 +37,9 @@ class Drive {
   private readonly plan: JobRef[];
   private now = 0;
 
-  constructor(shape: Shape, notify = true) {
-    this.m = { ...modelOf(shape), ...(notify && { notices: Notices.notices() }) };
+  /** `targets` null: the campaign has no `notify` targets. */
+  constructor(shape: Shape, targets: readonly NotifyTarget[] | null = TARGETS) {
+    this.m = { ...modelOf(shape), ...(targets && { notices: Notices.notices(undefined, targets) }) };
     this.plan = jobsOf(shape);
   }
 
@@ -86,7 +98,7 @@ class Drive {
 
 describe('notices: the end of a campaign', () => {
   it('a campaign without targets decides no notice at all (its commands stay as before)', () => {
-    const drive = new Drive({ stills: 3 }, false).settle();
+    const drive = new Drive({ stills: 3 }, null).settle();
     expect(drive.kinds).toContain('complete');
     expect(drive.kinds).not.toContain('notify');
   });
@@ -105,6 +117,7 @@ describe('notices: the end of a campaign', () => {
             budget: 1_000_000,
           },
         },
+        targets: [EVERY_NOTICE, ENDS_ONLY],
       },
     ]);
     expect(drive.kinds.slice(-2)).toEqual(['notify', 'complete']);
@@ -135,6 +148,8 @@ describe('notices: takes awaiting review', () => {
         kind: 'notify',
         id: 'review-awaiting-1',
         notice: { type: 'review.awaiting', steps: [{ id: 'still', awaiting: 2 }] },
+        // The target that wants only the campaign's end is not sent it.
+        targets: [EVERY_NOTICE],
       },
     ]);
     drive.settle().decide('still-0', 'approve');
@@ -179,6 +194,22 @@ describe('notices: deliveries', () => {
       failed: 4,
       failures: ['b.example: 502', 'c.example: 404', 'd.example: 503'],
     });
-    expect(progressOf(new Drive({ stills: 1 }, false).m, 'c', 0).notifications).toBeUndefined();
+    expect(progressOf(new Drive({ stills: 1 }, null).m, 'c', 0).notifications).toBeUndefined();
   });
+});
+
+describe('notices: who is sent what', () => {
+  it.each([
+    ['every notice', null, [EVERY_NOTICE, ENDS_ONLY]],
+    ['the campaign’s end', ['campaign.completed'], [EVERY_NOTICE, ENDS_ONLY]],
+    ['other notices only', ['review.awaiting'], [EVERY_NOTICE]],
+  ] as const)(
+    'a completed campaign is told to the targets that want it: one wanting %s',
+    (_, events, told) => {
+      const other = { ...ENDS_ONLY, events };
+      const drive = new Drive({ stills: 1 }, [EVERY_NOTICE, other]).settle();
+      const expected = told.map((target) => (target === ENDS_ONLY ? other : target));
+      expect(drive.notices.map((notice) => notice.targets)).toEqual([expected]);
+    },
+  );
 });

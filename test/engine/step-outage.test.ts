@@ -1,24 +1,18 @@
 /**
- * A service outage through the reducer (failure kind `service_unavailable`, workflows/outage.ts):
+ * A service outage through the reducer (failure kind `service_unavailable`, workflows/engine/pacing/outage.ts):
  * jobs the service could not take wait, creates pause and back off, the progress names the pause
  * and its next try, and the first prediction created resumes the campaign. Nothing fails.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import { effectOf } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import { withPause } from '../../workflows/outage.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import { createdOutcome, jobsOf, kinds, modelOf, type Shape, tick } from './step-fixture.ts';
-
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  step(m, tick);
-  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
-  return m;
-}
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import { withPause } from '../../workflows/engine/pacing/outage.ts';
+import { step } from '../../workflows/engine/step.ts';
+import { createdOutcome, kinds, loaded, tick, viewOf } from './step-fixture.ts';
 
 const down = (i: number, at: number, since = 500): CreateOutcome => ({
   kind: 'unavailable',
@@ -41,7 +35,8 @@ function nextCreate(m: Model): Extract<Effect, { kind: 'create' }> {
   throw new Error('no create after 10 ticks');
 }
 
-const paused = (m: Model) => withPause(Jobs.progress(m.jobs, 'c', m.clock.at), m.run.outage.current).paused;
+const paused = (m: Model) =>
+  withPause(Progress.campaignProgress(m.jobs, 'c', m.clock.at), viewOf(m).outage.current).paused;
 
 describe('step: a service outage', () => {
   it('is a row of the failure table that pauses, never fails or stops', () => {
@@ -77,9 +72,9 @@ describe('step: a service outage', () => {
     });
     expect(paused(m)?.until).toBe(6_000);
     expect({
-      failed: m.jobs.tally.counts[0]!.failed,
-      waiting: Jobs.waitingCount(m.jobs),
-      stop: m.jobs.halt.reason,
+      failed: viewOf(m).counts[0]!.failed,
+      waiting: viewOf(m).waiting,
+      stop: viewOf(m).stop,
     }).toEqual({
       failed: 0,
       waiting: 4,
@@ -118,18 +113,18 @@ describe('step: a service outage', () => {
     let batch = rest.batch;
     for (;;) {
       step(m, { kind: 'created', batch, outcomes: batch.map((p) => createdOutcome(p.job.i, m.clock.at)) });
-      if (Jobs.waitingCount(m.jobs) === 0) break;
+      if (viewOf(m).waiting === 0) break;
       batch = nextCreate(m).batch;
     }
-    expect(m.run.outage.reconcileSince).toBeNull();
-    expect(m.jobs.tally.counts[0]!.failed).toBe(0);
+    expect(viewOf(m).outage.reconcileSince).toBeNull();
+    expect(viewOf(m).counts[0]!.failed).toBe(0);
   });
 
   it('a campaign that ended shows no pause', () => {
     const m = loaded({ stills: 1 });
     const create = nextCreate(m);
     step(m, { kind: 'created', batch: create.batch, outcomes: [down(0, 1_000)] });
-    const progress = { ...Jobs.progress(m.jobs, 'c', m.clock.at), outcome: 'canceled' as const };
-    expect(withPause(progress, m.run.outage.current).paused).toBeUndefined();
+    const progress = { ...Progress.campaignProgress(m.jobs, 'c', m.clock.at), outcome: 'canceled' as const };
+    expect(withPause(progress, viewOf(m).outage.current).paused).toBeUndefined();
   });
 });

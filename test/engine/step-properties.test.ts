@@ -10,17 +10,27 @@
  * And the model is plain data: swapped for its JSON copy at any event (with review decisions and
  * caps grants among the events), the run decides exactly what it would have decided without.
  */
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { InFlightJob, PendingJob } from '../../contract/campaign.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import type { CampaignEvent } from '../../workflows/reducer/events.ts';
-import { lostOf } from '../../workflows/reducer/jobs.ts';
-import { step } from '../../workflows/reducer/step.ts';
-import { CLIP_USD, createdOutcome, finishedOne, jobsOf, modelOf, STILL_USD, tick } from './step-fixture.ts';
+import type { Effect } from '../../workflows/engine/effects.ts';
+import type { CampaignEvent } from '../../workflows/engine/events.ts';
+import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import { step } from '../../workflows/engine/step.ts';
+import {
+  CLIP_USD,
+  createdOutcome,
+  finishedOne,
+  jobsOf,
+  modelOf,
+  STILL_USD,
+  tick,
+  viewOf,
+} from './step-fixture.ts';
 
 const LOST_KINDS: FailureKind[] = [
   'finish_gave_up',
@@ -97,7 +107,7 @@ function world(shape: {
     for (const effect of effects) {
       if (effect.kind === 'load-jobs')
         apply({ kind: 'jobs-loaded', jobs: plan.slice(effect.from, effect.from + effect.count) });
-      if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: m.jobs.limits });
+      if (effect.kind === 'read-limits') apply({ kind: 'limits-read', limits: viewOf(m).limits });
       if (effect.kind === 'read-released') {
         const { from, count } = effect.span;
         apply({ kind: 'released', span: effect.span, jobs: plan.slice(from, from + count) });
@@ -107,8 +117,8 @@ function world(shape: {
 
   function check(): void {
     if (shape.budget !== null)
-      expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(shape.budget);
-    expect(Jobs.activeCount(m.jobs)).toBeLessThanOrEqual(Jobs.maxInFlight(m.jobs));
+      expect(viewOf(m).spent + viewOf(m).committed).toBeLessThanOrEqual(shape.budget);
+    expect(viewOf(m).active).toBeLessThanOrEqual(Occupancy.maxInFlight(m.jobs));
   }
 
   /** What the create activity answers: a child of a parent without an output is skipped, as it finds. */
@@ -140,7 +150,7 @@ function world(shape: {
     if (choice % 7 === 0) {
       if (flight.heir) busy.delete(flight.heir.job.i);
       const kind = LOST_KINDS[choice % LOST_KINDS.length]!;
-      apply({ kind: 'batch-lost', flights: [flight], lost: lostOf(kind, kind) });
+      apply({ kind: 'batch-lost', flights: [flight], lost: { failure: kind, message: kind } });
       return;
     }
     const failed = choice % 5 === 0;
@@ -218,7 +228,7 @@ describe('step: properties over random worlds', () => {
           expect(w.isDone()).toBe(true);
           // No output saved twice; a campaign that completed ended every job in one outcome.
           for (const [key, count] of w.saved) expect(count, key).toBe(1);
-          const progress = Jobs.progress(w.m.jobs, 'c', w.m.clock.at);
+          const progress = Progress.campaignProgress(w.m.jobs, 'c', w.m.clock.at);
           const ended = progress.steps.reduce(
             (n, s) => n + s.succeeded + s.cached + s.failed + s.skipped + s.canceled,
             0,

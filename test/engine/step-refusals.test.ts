@@ -1,25 +1,24 @@
 /**
- * Content refusals and deadlines through the reducer (workflows/reducer/step.ts), as tables: what
+ * Content refusals and deadlines through the reducer (workflows/engine/step.ts), as tables: what
  * each take of a still becomes under its step's `on_refusal:` (skip, retry: N, fallback: model),
  * what it costs, and what its clip is left to do. The failure policy's rows `refused` and
  * `timed_out` (contract/failure-policy.ts) are what is exercised.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome, FinishResult } from '../../contract/activities.ts';
 import type { PendingJob } from '../../contract/campaign.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   createdOutcome,
   FALLBACK_USD,
   flightsOf,
-  jobsOf,
-  modelOf,
+  loaded,
   type Shape,
   STILL_USD,
   succeeded,
   tick,
+  viewOf,
 } from './step-fixture.ts';
 
 /** What the service does with one take of the still. */
@@ -31,13 +30,6 @@ type Take =
   | 'succeeded'
   | 'timed out'
   | 'failed';
-
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  step(m, tick);
-  step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) });
-  return m;
-}
 
 function ended(outcome: FinishResult['outcome']): FinishResult {
   return { outcome, heir: null, waitedMs: 1_000, at: 1_000 };
@@ -83,10 +75,10 @@ function play(shape: Omit<Shape, 'stills'>, takes: readonly Take[]) {
     step(m, { kind: 'batch-finished', flights: [flight!], results: [{ kind: 'finished', ...result }] });
   }
   const [next] = step(m, tick);
-  const still = m.jobs.tally.counts[0]!;
+  const still = viewOf(m).counts[0]!;
   return {
     created,
-    spent: m.jobs.budget.spent,
+    spent: viewOf(m).spent,
     still: {
       succeeded: still.succeeded,
       refused: still.refused,
@@ -216,8 +208,8 @@ describe('on_refusal: a refusal is its own outcome, never a blind retry', () => 
       batch: create.batch,
       outcomes: [{ kind: 'rejected', i: 0, code: 'CONTENT_REFUSED', message: 'no', failure: 'refused' }],
     });
-    expect(m.jobs.tally.recentFailures).toEqual([{ job: 'still-0', step: 'still', message: 'refused: no' }]);
-    expect(Jobs.isDone(m.jobs)).toBe(true);
+    expect(viewOf(m).recentFailures).toEqual([{ job: 'still-0', step: 'still', message: 'refused: no' }]);
+    expect(viewOf(m).done).toBe(true);
   });
 
   it('a retry after a refusal is held to the budget like any job: none is created past it', () => {

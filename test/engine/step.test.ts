@@ -1,50 +1,36 @@
 /**
- * The reducer's decisions as tables (workflows/reducer/step.ts): given a model and an event, the
+ * The reducer's decisions as tables (workflows/engine/step.ts): given a model and an event, the
  * effects it asks for and what it changes, without Temporal.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { CreateOutcome } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import * as Jobs from '../../workflows/campaign-state.ts';
-import * as Clock from '../../workflows/clock.ts';
-import { LIMITS_REREAD_MS } from '../../workflows/decide.ts';
-import * as Pacer from '../../workflows/pacer.ts';
-import type { Effect } from '../../workflows/reducer/effects.ts';
-import { lostOf } from '../../workflows/reducer/jobs.ts';
-import type { Model } from '../../workflows/reducer/model.ts';
-import { step } from '../../workflows/reducer/step.ts';
+import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
+import type { Model } from '../../workflows/engine/model.ts';
+import * as Progress from '../../workflows/engine/notices/progress.ts';
+import * as Clock from '../../workflows/engine/pacing/clock.ts';
+import { LIMITS_REREAD_MS } from '../../workflows/engine/pacing/decide.ts';
+import * as Pacer from '../../workflows/engine/pacing/pacer.ts';
+import { step } from '../../workflows/engine/step.ts';
 import {
   CLIP_USD,
+  createAll,
   createdOutcome,
   finishedOne,
   flightsOf,
   jobsOf,
   kinds,
-  modelOf,
-  type Shape,
+  loaded,
   STILL_USD,
   succeeded,
   tick,
+  viewOf,
 } from './step-fixture.ts';
 
 /** The model after its first reads: every job of the plan in the window. */
-function loaded(shape: Shape): Model {
-  const m = modelOf(shape);
-  expect(step(m, tick)).toEqual([{ kind: 'load-jobs', from: 0, count: jobsOf(shape).length }]);
-  expect(step(m, { kind: 'jobs-loaded', jobs: jobsOf(shape) })).toEqual([]);
-  return m;
-}
 
 /** Ticks until the reducer asks for a create, and answers it with each job created. */
-function createAll(m: Model): Effect[] {
-  const [create] = step(m, tick);
-  if (create?.kind !== 'create') throw new Error(`expected a create, got ${create?.kind}`);
-  return step(m, {
-    kind: 'created',
-    batch: create.batch,
-    outcomes: create.batch.map(({ job }) => createdOutcome(job.i)),
-  });
-}
 
 describe('step: creating', () => {
   it('a tick with tokens and jobs waiting creates a batch, paced and counted as under way', () => {
@@ -54,8 +40,8 @@ describe('step: creating', () => {
       kind: 'create',
       batch: jobsOf({ stills: 4 }).map((job) => ({ job, regen: 0 })),
     });
-    expect(m.run.creating).toBe(1);
-    expect(m.jobs.budget.committed).toBe(4 * STILL_USD);
+    expect(viewOf(m).creating).toBe(1);
+    expect(viewOf(m).committed).toBe(4 * STILL_USD);
     // Ten tokens a second, four spent: the next tick may create six more but has none waiting.
     expect(Pacer.available(m.pacer, 0)).toBe(6);
   });
@@ -70,7 +56,7 @@ describe('step: creating', () => {
       ['still-2', null],
       ['still-3', null],
     ]);
-    expect(m.run.creating).toBe(0);
+    expect(viewOf(m).creating).toBe(0);
   });
 
   it('window-bound: each created job names the next waiting job as its heir, all in one finish', () => {
@@ -81,7 +67,7 @@ describe('step: creating', () => {
       ['still-0', 'still-2'],
       ['still-1', 'still-3'],
     ]);
-    expect(m.run.chaining).toBe(2);
+    expect(viewOf(m).chaining).toBe(2);
   });
 
   it('an ended job hands its slot to its heir, whose create spent a token', () => {
@@ -93,8 +79,8 @@ describe('step: creating', () => {
       ['still-1', 'still-2'],
     ]);
     expect(Pacer.available(m.pacer, 1_000)).toBe(tokens - 1);
-    expect(m.jobs.budget.spent).toBe(STILL_USD);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ succeeded: 1, created: 2 });
+    expect(viewOf(m).spent).toBe(STILL_USD);
+    expect(viewOf(m).counts[0]).toMatchObject({ succeeded: 1, created: 2 });
   });
 
   it('a prediction adopted as paid before keeps the mark to its finish and across continue-as-new', () => {
@@ -111,7 +97,7 @@ describe('step: creating', () => {
       ['still-1', undefined],
     ]);
     // What continue-as-new carries keeps it: the next run's finish is told too.
-    expect(Jobs.carry(m.jobs).inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
+    expect(CarryOver.carry(m.jobs).inFlight.map((f) => [f.pending.job.name, f.paidBefore])).toEqual([
       ['still-0', true],
       ['still-1', undefined],
     ]);
@@ -130,9 +116,9 @@ describe('step: creating', () => {
       { kind: 'log', level: 'warn', message: 'rate limited: creates pause', attrs: { forMs: 2_000 } },
       { kind: 'tell-governor', note: { kind: 'throttled', retryAfterMs: 2_000 } },
     ]);
-    expect(m.run.limitsStale).toBe(true);
-    expect(Jobs.waitingCount(m.jobs)).toBe(2);
-    expect(m.jobs.budget.committed).toBe(0);
+    expect(viewOf(m).limitsStale).toBe(true);
+    expect(viewOf(m).waiting).toBe(2);
+    expect(viewOf(m).committed).toBe(0);
     expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(2_000);
     // Stale limits are read again once the refresh interval has passed, before any create.
     Clock.observe(m.clock, 5_000);
@@ -155,8 +141,8 @@ describe('step: creating', () => {
     Clock.observe(m.clock, LIMITS_REREAD_MS);
     expect(step(m, tick)).toEqual([{ kind: 'read-limits' }]);
     // Read: heirs may be named again (decide.ts, mayNameHeir), and creates go on.
-    step(m, { kind: 'limits-read', limits: m.jobs.limits });
-    expect(m.run.limitsStale).toBe(false);
+    step(m, { kind: 'limits-read', limits: viewOf(m).limits });
+    expect(viewOf(m).limitsStale).toBe(false);
   });
 });
 
@@ -197,11 +183,11 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
   function lostWith(kind: FailureKind) {
     const m = loaded({ stills: 1, retries: 1 });
     const [flight] = flightsOf(createAll(m));
-    step(m, { kind: 'batch-lost', flights: [flight!], lost: lostOf(kind, `because ${kind}`) });
-    const counts = m.jobs.tally.counts[0]!;
+    step(m, { kind: 'batch-lost', flights: [flight!], lost: { failure: kind, message: `because ${kind}` } });
+    const counts = viewOf(m).counts[0]!;
     return {
-      stop: m.jobs.halt.reason,
-      waiting: Jobs.waitingCount(m.jobs),
+      stop: viewOf(m).stop,
+      waiting: viewOf(m).waiting,
       failed: counts.failed,
       regenerated: counts.regenerated,
     };
@@ -232,7 +218,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
       batch: create!.kind === 'create' ? create.batch : [],
       outcomes: [{ kind: 'rejected', i: 0, code: 'X', message: 'no', failure }, createdOutcome(1)],
     });
-    expect({ stop: m.jobs.halt.reason, failed: m.jobs.tally.counts[0]!.failed }).toEqual(expected);
+    expect({ stop: viewOf(m).stop, failed: viewOf(m).counts[0]!.failed }).toEqual(expected);
   });
 
   it('a create batch lost to a stop keeps every job of it for the next run', () => {
@@ -241,18 +227,18 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
     step(m, {
       kind: 'create-lost',
       batch: create!.kind === 'create' ? create.batch : [],
-      lost: lostOf('disk_full', 'ENOSPC'),
+      lost: { failure: 'disk_full', message: 'ENOSPC' },
     });
     expect({
-      stop: m.jobs.halt.reason,
-      waiting: Jobs.waitingCount(m.jobs),
-      committed: m.jobs.budget.committed,
+      stop: viewOf(m).stop,
+      waiting: viewOf(m).waiting,
+      committed: viewOf(m).committed,
     }).toEqual({
       stop: 'disk_full',
       waiting: 3,
       committed: 0,
     });
-    expect(Jobs.progress(m.jobs, 'c', 0).stopMessage).toBe('ENOSPC');
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).stopMessage).toBe('ENOSPC');
   });
 
   it('a failed still regenerates up to its retries, then fails and its clip is never created', () => {
@@ -268,7 +254,7 @@ describe('step: what a failure does (the failure policy, through the reducer)', 
       expect(flight!.pending).toMatchObject({ job: { name: 'still-0' }, regen: take });
       step(m, { kind: 'batch-finished', flights: [flight!], results: [{ kind: 'finished', ...failed }] });
     }
-    expect(m.jobs.tally.counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
+    expect(viewOf(m).counts[0]).toMatchObject({ regenerated: 1, failed: 1 });
     // The clip may start (its parent left the window) and the create reports it skipped.
     const [create] = step(m, tick);
     expect(create).toMatchObject({ kind: 'create', batch: [{ job: { name: 'clip-0' } }] });
@@ -290,10 +276,10 @@ describe('step: budget, ending, cancel', () => {
       { kind: 'publish', indexed: false },
       { kind: 'wait', ms: null },
     ]);
-    expect(m.jobs.halt.reason).toBe('budget_reached');
-    expect(Jobs.isDone(m.jobs)).toBe(true);
+    expect(viewOf(m).stop).toBe('budget_reached');
+    expect(viewOf(m).done).toBe(true);
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
-    expect(m.jobs.budget.spent + m.jobs.budget.committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
+    expect(viewOf(m).spent + viewOf(m).committed).toBeLessThanOrEqual(STILL_USD + CLIP_USD - 1);
   });
 
   it('a governed campaign that completes leaves its governor and publishes its final progress', () => {
@@ -319,10 +305,50 @@ describe('step: budget, ending, cancel', () => {
     step(m, { kind: 'cancel-requested' });
     const effects = step(m, finishedOne(flight!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
     expect(effects).toEqual([]);
-    expect(m.run.chaining).toBe(0);
-    expect(m.jobs.tally.counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
-    step(m, { kind: 'canceled' });
-    expect(Jobs.progress(m.jobs, 'c', 0).outcome).toBe('canceled');
+    expect(viewOf(m).chaining).toBe(0);
+    expect(viewOf(m).counts[0]).toMatchObject({ created: 2, canceled: 1, succeeded: 0 });
+    step(m, { kind: 'canceled', after: 'creates' });
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('canceled');
+  });
+});
+
+describe('step: the cancel protocol', () => {
+  const canceledEnd = [
+    { kind: 'publish', indexed: false },
+    { kind: 'log', level: 'info', message: 'campaign canceled' },
+  ];
+
+  it('cancels upstream once the creates under way have landed, then ends canceled', () => {
+    const m = loaded({ stills: 2 });
+    createAll(m);
+    expect(step(m, { kind: 'cancel-requested' })).toEqual([{ kind: 'cancel-upstream', after: 'creates' }]);
+    expect(step(m, { kind: 'canceled', after: 'creates' })).toEqual(canceledEnd);
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('canceled');
+    expect(viewOf(m).counts[0]).toMatchObject({ created: 2, canceled: 2 });
+  });
+
+  it('with finishes creating heirs under way, a second pass cancels the heirs they made', () => {
+    const m = loaded({ stills: 3, concurrency: 1, limits: { createsPerSecond: 100, maxInFlight: 50 } });
+    const [flight] = flightsOf(createAll(m));
+    expect(flight?.heir).not.toBeNull();
+    step(m, { kind: 'cancel-requested' });
+    // The first pass moves nothing while the heir's finish is under way: not even the outcome.
+    expect(step(m, { kind: 'canceled', after: 'creates' })).toEqual([
+      { kind: 'cancel-upstream', after: 'heirs' },
+    ]);
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('running');
+    step(m, finishedOne(flight!, succeeded(STILL_USD, 1_000, createdOutcome(1, 1_000))));
+    expect(step(m, { kind: 'canceled', after: 'heirs' })).toEqual(canceledEnd);
+    expect(Progress.campaignProgress(m.jobs, 'c', 0).outcome).toBe('canceled');
+  });
+
+  it('a governed campaign leaves its governor as it ends canceled', () => {
+    const m = loaded({ stills: 1, governed: true });
+    step(m, { kind: 'cancel-requested' });
+    expect(step(m, { kind: 'canceled', after: 'creates' })).toEqual([
+      { kind: 'tell-governor', note: { kind: 'leave' } },
+      ...canceledEnd,
+    ]);
   });
 });
 
@@ -341,7 +367,7 @@ describe('step: limits and shares', () => {
         },
       },
     ]);
-    expect(m.jobs.limits.createsPerSecond).toBe(5);
+    expect(viewOf(m).limits.createsPerSecond).toBe(5);
   });
 
   it('with a governor, limits read go to the governor, and its share becomes the campaign’s', () => {
@@ -350,26 +376,52 @@ describe('step: limits and shares', () => {
     expect(step(m, { kind: 'limits-read', limits })).toEqual([
       { kind: 'tell-governor', note: { kind: 'limits', limits } },
     ]);
-    expect(m.jobs.limits).toEqual({ createsPerSecond: 10, maxInFlight: 50 });
+    expect(viewOf(m).limits).toEqual({ createsPerSecond: 10, maxInFlight: 50 });
     step(m, { kind: 'share', share: { createsPerSecond: 4, maxInFlight: 20, pauseMs: 1_500 } });
-    expect(m.jobs.limits).toEqual({ createsPerSecond: 4, maxInFlight: 20 });
+    expect(viewOf(m).limits).toEqual({ createsPerSecond: 4, maxInFlight: 20 });
     expect(Pacer.msUntilNext(m.pacer, 0)).toBeGreaterThanOrEqual(1_500);
   });
 
-  it('a read lost to a stop ends submission with that outcome', () => {
+  it.each([
+    ['plan_unreadable', 'stops the campaign', 'campaign stopping'],
+    ['disk_full', 'stops the campaign', 'campaign stopping'],
+    ['service_unavailable', 'pauses creates', 'service unavailable: creates pause'],
+  ] as const)('a read of the loop that fails with %s %s', (failure, _, message) => {
     const m = loaded({ stills: 2 });
-    expect(step(m, { kind: 'read-lost', stop: 'plan_unreadable', message: 'no such file' })).toEqual([
-      {
-        kind: 'log',
-        level: 'warn',
-        message: 'campaign stopping',
-        attrs: { outcome: 'plan_unreadable', reason: 'no such file' },
-      },
-    ]);
+    const effects = step(m, { kind: 'read-failed', failure, message: 'no such file' });
+    expect(effects).toEqual([expect.objectContaining({ kind: 'log', level: 'warn', message })]);
+    if (failure === 'service_unavailable') {
+      expect(viewOf(m).outage.current?.reason).toBe('no such file');
+      expect(viewOf(m).stop).toBeNull();
+      return;
+    }
     expect(kinds(step(m, tick))).toEqual(['publish', 'complete']);
-    expect(Jobs.progress(m.jobs, 'c', 0)).toMatchObject({
-      outcome: 'plan_unreadable',
+    expect(Progress.campaignProgress(m.jobs, 'c', 0)).toMatchObject({
+      outcome: failure,
       stopMessage: 'no such file',
     });
   });
+
+  it.each([null, 'prediction_failed', 'create_gave_up'] as const)(
+    'a read of the loop that fails with %s fails the workflow, and moves nothing',
+    (failure) => {
+      const m = loaded({ stills: 2 });
+      const before = JSON.stringify(m);
+      expect(step(m, { kind: 'read-failed', failure, message: 'boom' })).toEqual([{ kind: 'fail' }]);
+      expect(JSON.stringify(m)).toBe(before);
+    },
+  );
+
+  it.each([
+    ['disk_full', ['log']],
+    [null, []],
+    ['service_unavailable', []],
+  ] as const)(
+    'decisions unrecordable with %s: stop on a condition of the whole campaign, else nothing',
+    (failure, effects) => {
+      const m = loaded({ stills: 2 });
+      expect(kinds(step(m, { kind: 'record-failed', failure, message: 'ENOSPC' }))).toEqual(effects);
+      expect(viewOf(m).stop).toBe(failure === 'disk_full' ? 'disk_full' : null);
+    },
+  );
 });

@@ -18,7 +18,7 @@ import {
 } from '../../control/campaign.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
-import type { campaignWorkflow } from '../../workflows/campaign.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 import { keysOf, review, reviewedSpec, until } from './review-client.ts';

@@ -44,7 +44,7 @@ it('maps a workflow stack frame to its TypeScript file and line, with no sources
   );
   expect(payload.sourcesContent).toBeUndefined();
   const marker = "'campaign run started'";
-  const source = fileURLToPath(new URL('../../workflows/campaign.ts', import.meta.url));
+  const source = fileURLToPath(new URL('../../workflows/runtime/campaign.ts', import.meta.url));
   const line = readFileSync(source, 'utf8')
     .split('\n')
     .findIndex((text) => text.includes(marker));

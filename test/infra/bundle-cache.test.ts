@@ -29,7 +29,7 @@ describe('the workflow bundle cache', () => {
     expect(await codeFingerprint(root)).toBe(before);
     expect(await codeFingerprint(ROOT)).toBe(before);
     for (const [file, text] of [
-      ['workflows/campaign.ts', '\n// one more line\n'],
+      ['workflows/runtime/campaign.ts', '\n// one more line\n'],
       ['contract/new-rule.ts', 'export const X = 1;\n'],
       ['package-lock.json', '{}'],
     ] as const) {

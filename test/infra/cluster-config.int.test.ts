@@ -21,7 +21,7 @@ import {
   TEMPORAL_SERVICES,
 } from '../../bench/lib/cluster.ts';
 import { DYNAMIC_CONFIG_DEFAULTS } from '../../worker/dev-server.ts';
-import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes.ts';
+import { cliTypeOf, SEARCH_ATTRIBUTE_KEYS } from '../../workflows/runtime/search-attributes.ts';
 
 const execFile = promisify(execFileCallback);
 

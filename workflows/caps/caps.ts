@@ -24,7 +24,7 @@ import {
   capsSetSignal,
   capsSpentSignal,
 } from '../../contract/caps-messages.ts';
-import { messageOf } from '../failure-of.ts';
+import { messageOf } from '../runtime/failure-of.ts';
 import { emptyLedger, Ledger, type LedgerOut, type LedgerState } from './ledger.ts';
 import { viewOf } from './view.ts';
 

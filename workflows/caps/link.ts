@@ -13,9 +13,9 @@ import {
   capsSpentSignal,
   capsWorkflowId,
 } from '../../contract/caps-messages.ts';
-import { messageOf } from '../failure-of.ts';
-import type { CapsNote } from '../reducer/effects.ts';
-import type { CampaignEvent } from '../reducer/events.ts';
+import type { CapsNote } from '../engine/effects.ts';
+import type { CampaignEvent } from '../engine/events.ts';
+import { messageOf } from '../runtime/failure-of.ts';
 
 /** The campaign's link to its key's caps ledger; null when its client named none (no caps set). */
 export function capsLinkOf(input: CampaignInput): CapsLink | null {

@@ -25,7 +25,7 @@ import {
   shareSignal,
   throttledSignal,
 } from '../../contract/governor-messages.ts';
-import { messageOf } from '../failure-of.ts';
+import { messageOf } from '../runtime/failure-of.ts';
 import { sharesOf } from './shares.ts';
 
 /** With no campaign left, the governor ends after this long (a later campaign starts a new one). */

@@ -23,8 +23,8 @@ import {
   shareSignal,
   throttledSignal,
 } from '../../contract/governor-messages.ts';
-import { messageOf } from '../failure-of.ts';
-import type { GovernorNote } from '../reducer/effects.ts';
+import type { GovernorNote } from '../engine/effects.ts';
+import { messageOf } from '../runtime/failure-of.ts';
 
 /** The campaign's link to its key's governor; null when its client started none. */
 export function governorOf(input: CampaignInput): GovernorLink | null {

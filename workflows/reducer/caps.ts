@@ -8,10 +8,10 @@
  */
 import type { CapAlert } from '../../contract/caps.ts';
 import type { CapsGrant } from '../../contract/caps-messages.ts';
-import * as Jobs from '../campaign-state.ts';
+import type { Effect } from '../engine/effects.ts';
+import * as Jobs from '../engine/jobs/occupancy.ts';
+import type { Model } from '../engine/model.ts';
 import * as Allowance from '../state/allowance.ts';
-import type { Effect } from './effects.ts';
-import type { Model } from './model.ts';
 
 /** Spend is reported to the ledger at most this often (campaign clock): a signal per job would not scale. */
 export const REPORT_EVERY_MS = 1_000;

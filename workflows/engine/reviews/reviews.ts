@@ -1,0 +1,279 @@
+/**
+ * Review gates of a campaign (docs/spec-format.md, "Review gates"): the jobs whose output waits
+ * for a reviewer, the descendants they hold back, and what decisions released. A waiting job
+ * holds no slot and no window space: its descendants are dropped from the window (they are read
+ * again from the plan once it is approved) and the window moves on. The rules are pure functions
+ * in review-rules.ts; the functions here move the state, and reviews-carried.ts carries it
+ * compactly across continue-as-new. The state is plain data.
+ */
+import type { CarriedReviews, JobRef, Release, StepInfo } from '../../../contract/campaign.ts';
+import type { DecisionRecord, ReviewAction } from '../../../contract/review.ts';
+import {
+  covers,
+  deadlineOf,
+  type Gate,
+  releaseOf,
+  ruleOf,
+  type Span,
+  spanOf,
+  splitRead,
+} from './review-rules.ts';
+import { carriedGates, carriedOf } from './reviews-carried.ts';
+
+export interface ReviewsState {
+  /**
+   * Jobs awaiting review (or being retaken) by key, in the order their gates opened: job keys are
+   * never integer-like (32 hex characters), so the record keeps that order as a Map did.
+   */
+  readonly gates: Record<string, Gate>;
+  /** How many gates are open: `busy` and `filters` read it at every event. */
+  gateCount: number;
+  /** Plan indexes of the gates with descendants, sorted: those descendants are parked. */
+  readonly starts: number[];
+  /** Plan index just past the descendants of the gate at each of `starts`. */
+  readonly ends: Record<number, number>;
+  /** Keys decided in this run, to say "decided already" rather than "unknown" (not carried). */
+  readonly decided: Record<string, true>;
+  /** Descendants of rejected jobs the plan's cursor has not passed yet: skipped as they are read. */
+  rejected: [number, number][];
+  releases: Release[];
+  readonly approved: number[];
+  readonly rejectedCount: number[];
+  /**
+   * deadline()'s answer until a gate changes (when `earliestKnown`): the loop asks at every tick
+   * and the review timer at every activation, and a scan of thousands of waiting takes each time
+   * adds up.
+   */
+  earliest: number | null;
+  earliestKnown: boolean;
+}
+
+export function reviewsOf(steps: readonly StepInfo[], carried?: CarriedReviews): ReviewsState {
+  const r: ReviewsState = {
+    gates: {},
+    gateCount: 0,
+    starts: [],
+    ends: {},
+    decided: {},
+    rejected: (carried?.rejected ?? []).map(([from, end]) => [from, end]),
+    releases: [...(carried?.releases ?? [])],
+    approved: steps.map((_, s) => carried?.approved[s] ?? 0),
+    rejectedCount: steps.map((_, s) => carried?.rejectedCount[s] ?? 0),
+    earliest: null,
+    earliestKnown: false,
+  };
+  for (const gate of carriedGates(carried)) add(r, gate);
+  return r;
+}
+
+/** Gates open or releases to read: the campaign is not done. */
+export function busy(r: ReviewsState): boolean {
+  return r.gateCount > 0 || r.releases.length > 0;
+}
+
+/** Jobs read from the plan may be held back or skipped: some gate is open or rejected range left. */
+export function filters(r: ReviewsState): boolean {
+  return r.gateCount > 0 || r.rejected.length > 0;
+}
+
+/**
+ * The job's take is saved (`cached`: found recorded by an earlier run): it waits for a decision,
+ * and its descendants wait with it.
+ */
+export function open(r: ReviewsState, job: JobRef, take: number, now: number, cached = false): void {
+  r.earliestKnown = false;
+  const gate = r.gates[job.key];
+  if (gate) {
+    gate.take = take;
+    gate.since = now;
+    gate.retaking = false;
+    gate.cached = cached;
+    return;
+  }
+  const end = job.end ?? job.i + 1;
+  add(r, {
+    i: job.i,
+    key: job.key,
+    step: job.step,
+    end,
+    usd: job.usd,
+    belowUsd: job.belowUsd ?? 0,
+    take,
+    since: now,
+    retaking: false,
+    cached,
+  });
+}
+
+/** A descendant of a job awaiting review (or being retaken): it is not admitted now. */
+export function parks(r: ReviewsState, i: number): boolean {
+  return covers(r.starts, (from) => r.ends[from]!, i);
+}
+
+/** A descendant of a rejected job. */
+export function skips(r: ReviewsState, i: number): boolean {
+  return r.rejected.some(([from, end]) => i >= from && i < end);
+}
+
+/** Rejected ranges the cursor has passed are forgotten: nothing in them is read again. */
+export function prune(r: ReviewsState, cursor: number): void {
+  r.rejected = r.rejected.filter(([, end]) => end > cursor);
+}
+
+/** The gate of a job awaiting review (or being retaken), if any. */
+export function gateOf(r: ReviewsState, key: string): Gate | undefined {
+  return r.gates[key];
+}
+
+/** Decided earlier in this workflow run. */
+export function wasDecided(r: ReviewsState, key: string): boolean {
+  return r.decided[key] === true;
+}
+
+/** A decision recorded by an earlier run (the job was cached): applied again, not asked again. */
+export function recall(
+  r: ReviewsState,
+  job: JobRef,
+  take: number,
+  action: ReviewAction,
+  prompt: string | undefined,
+  c: { now: number; cursor: number },
+): void {
+  if (action === 'approve') {
+    r.approved[job.step]!++;
+    return;
+  }
+  open(r, job, take, c.now, true);
+  accept(r, r.gates[job.key]!, action, c.cursor, prompt);
+}
+
+/**
+ * Earliest campaign-clock time a waiting take times out, or null, read without changing anything:
+ * what the runtime's review timer waits for (the tick keeps it known, `deadline`).
+ */
+export function dueAt(r: ReviewsState, steps: readonly StepInfo[]): number | null {
+  return r.earliestKnown ? r.earliest : earliestDeadline(r, steps);
+}
+
+/** The same, kept known until a gate changes: the tick asks at every turn of the loop. */
+export function deadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
+  if (r.earliestKnown) return r.earliest;
+  r.earliest = earliestDeadline(r, steps);
+  r.earliestKnown = true;
+  return r.earliest;
+}
+
+function earliestDeadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
+  let earliest: number | null = null;
+  if (!steps.some((step) => step.review?.timeoutMs)) return earliest;
+  for (const gate of Object.values(r.gates)) {
+    const due = deadlineOf(gate, ruleOf(steps, gate.step));
+    if (due !== null && (earliest === null || due < earliest)) earliest = due;
+  }
+  return earliest;
+}
+
+/** Takes whose timeout has passed: decided by their step's `on_timeout`, recorded as such. */
+export function timeOut(
+  r: ReviewsState,
+  steps: readonly StepInfo[],
+  now: number,
+  at: string,
+  cursor: number,
+): DecisionRecord[] {
+  const records: DecisionRecord[] = [];
+  for (const gate of Object.values(r.gates)) {
+    const rule = ruleOf(steps, gate.step);
+    const due = deadlineOf(gate, rule);
+    if (due === null || due > now || !rule) continue;
+    records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
+    accept(r, gate, rule.onTimeout, cursor, undefined);
+  }
+  return records;
+}
+
+/** A job being retaken failed for good: its descendants are skipped, as for a rejection. */
+export function abandon(r: ReviewsState, key: string, cursor: number): void {
+  const gate = r.gates[key];
+  if (gate?.retaking) close(r, gate, 'reject', cursor, undefined);
+}
+
+/** Plan indexes read per `loadJobs` when decisions release many: one read serves neighbours together. */
+const RELEASE_PAGE = 500;
+
+/** Plan indexes to read for the releases waiting (review-rules.ts, spanOf), a page at most; undefined when none. */
+export function nextRead(r: ReviewsState): Span | undefined {
+  return spanOf(r.releases, RELEASE_PAGE);
+}
+
+/** The jobs of a read: the releases it served, each with its jobs (the rest wait). */
+export function served(
+  r: ReviewsState,
+  span: Span,
+  jobs: readonly JobRef[],
+): { release: Release; jobs: JobRef[] }[] {
+  const { served, left } = splitRead(r.releases, span, jobs);
+  r.releases = left;
+  return served;
+}
+
+export function awaiting(r: ReviewsState, steps: readonly StepInfo[]): number[] {
+  const counts = steps.map(() => 0);
+  for (const gate of Object.values(r.gates)) if (!gate.retaking) counts[gate.step]!++;
+  return counts;
+}
+
+export function carry(r: ReviewsState): CarriedReviews {
+  const { rejected, releases, approved, rejectedCount } = r;
+  return carriedOf(Object.values(r.gates), { rejected, releases, approved, rejectedCount });
+}
+
+/** A decision applies: the gate closes (its descendants released) or a new take is asked for. */
+export function accept(
+  r: ReviewsState,
+  gate: Gate,
+  action: ReviewAction,
+  cursor: number,
+  prompt: string | undefined,
+): void {
+  r.earliestKnown = false;
+  r.decided[gate.key] = true;
+  if (action === 'approve') r.approved[gate.step]!++;
+  if (action === 'reject') r.rejectedCount[gate.step]!++;
+  if (action === 'regenerate') {
+    gate.retaking = true;
+    r.releases.push(releaseOf(gate, action, cursor, prompt)!);
+    return;
+  }
+  close(r, gate, action, cursor, prompt);
+}
+
+function close(
+  r: ReviewsState,
+  gate: Gate,
+  action: 'approve' | 'reject',
+  cursor: number,
+  prompt: string | undefined,
+): void {
+  r.earliestKnown = false;
+  delete r.gates[gate.key];
+  r.gateCount--;
+  if (gate.end > gate.i + 1) {
+    r.starts.splice(r.starts.indexOf(gate.i), 1);
+    delete r.ends[gate.i];
+  }
+  const release = releaseOf(gate, action, cursor, prompt);
+  if (release) r.releases.push(release);
+  if (action === 'reject' && gate.end > cursor) r.rejected.push([Math.max(cursor, gate.i + 1), gate.end]);
+}
+
+function add(r: ReviewsState, gate: Gate): void {
+  r.earliestKnown = false;
+  if (r.gates[gate.key] === undefined) r.gateCount++;
+  r.gates[gate.key] = gate;
+  if (gate.end <= gate.i + 1) return;
+  let at = r.starts.length;
+  while (at > 0 && r.starts[at - 1]! > gate.i) at--;
+  r.starts.splice(at, 0, gate.i);
+  r.ends[gate.i] = gate.end;
+}
