@@ -28,6 +28,7 @@ import { campaignDetails, campaignSummary } from '../workflows/summaries.ts';
 import { capsRunning } from './caps.ts';
 import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
+import { continuedReason } from './handover.ts';
 import { workerServing } from './worker-presence.ts';
 
 /** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
@@ -106,11 +107,6 @@ export class NewerEngineError extends Error {
     this.campaign = campaign;
     this.engine = engine;
   }
-}
-
-/** Why an older run ends, as the Temporal UI and `temporal workflow describe` show it. */
-export function continuedReason(engine: number): string {
-  return `continued from its records by mediaflow engine ${ENGINE} (this run was engine ${engine}); nothing made is paid again`;
 }
 
 /** A run of the campaign with another plan is under way; the caller says how to stop it. */
