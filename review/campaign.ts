@@ -3,7 +3,8 @@
  * the `review` update that carries decisions to it. The CLI and the end-to-end test share it.
  */
 import type { Client } from '@temporalio/client';
-import { campaignHandle, campaignView } from '../control/campaign.ts';
+import { campaignHandle } from '../control/campaign.ts';
+import { campaignView } from '../control/campaign-view.ts';
 import { currentRun } from '../control/handover.ts';
 import { sendDecisions } from '../control/review-decisions.ts';
 import { readDecisions } from '../records/decisions.ts';
@@ -36,7 +37,7 @@ export class CampaignEndedError extends Error {}
  * the first decision is sent, for a worker of the campaign's task queue: an update waits for a
  * worker to answer it, and on the embedded default a campaign whose `run` was detached has none.
  * Whether one polls cannot be told in time (a detached worker is seen as a poller for two minutes
- * after it left, control/campaign.ts), and a second worker beside a `run` still attached
+ * after it left, control/worker-presence.ts), and a second worker beside a `run` still attached
  * only shares its queue, so it is started whenever given.
  */
 export async function openReviewCampaign(

@@ -8,13 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ENGINE } from '../../contract/engine.ts';
-import {
-  campaignHandle,
-  campaignInputOf,
-  planIdentity,
-  startOrAttach,
-  workflowIdOf,
-} from '../../control/campaign.ts';
+import { campaignHandle, planIdentity, startOrAttach, workflowIdOf } from '../../control/campaign.ts';
+import { campaignInputOf } from '../../control/campaign-input.ts';
 import { continuedReason } from '../../control/handover.ts';
 import { sendDecisions } from '../../control/review-decisions.ts';
 import { readDecisions } from '../../records/decisions.ts';
