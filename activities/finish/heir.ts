@@ -6,7 +6,9 @@ import { retryRead } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishRequest } from '../../contract/activities.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
-import { type CreateDeps, type Prepared, prepareCreates, sendPrepared } from '../create/index.ts';
+import type { CreateDeps } from '../create/deps.ts';
+import { type Prepared, prepareCreates } from '../create/prepare.ts';
+import { sendPrepared } from '../create/send.ts';
 
 /**
  * The heir's create, reconciled when an earlier try or attempt may have made it. A passing fault
