@@ -141,15 +141,14 @@ export async function startOrAttach(
 
 /**
  * How long one workflow task of a campaign may take. A worker that takes a run over replays its
- * whole history in one task: ~1.4 ms of CPU per event on a quiet machine, so 7 s for a run rolled
- * over at 5,000 events (decide.ts), and 12.5 s on the loaded machine of the full `field` drill,
- * whose replacement worker then lost four tasks in a row to Temporal's default 10 s, 41 s without
- * progress (and a replay that never fits would never end). A larger campaign gets 20 s, 1.6 × that
- * worst replay. The price is paid when a worker dies in the middle of a task (not between tasks):
- * the server, having no other sign, hands the task on only when this passes (the cluster drill
- * lost 30 s to one such SIGKILL when this was 30 s), so a campaign whose whole history stays
- * small (at most ~3 events per job: ~4 s of replay at 1,000 jobs) keeps the default. Continue-as-new
- * keeps it (the server copies the run's timeout when the command names none;
+ * whole history in one task, and on a loaded machine the replay of a run near its roll-over
+ * (decide.ts) can pass Temporal's default 10 s: the replacement worker then loses task after task
+ * and the campaign makes no progress (a replay that never fits would never end). A larger campaign
+ * therefore gets 20 s, with room above the worst replay seen (docs/benchmarks.md, "field"). The
+ * price is paid when a worker dies in the middle of a task (not between tasks): the server, having
+ * no other sign, hands the task on only when this passes (docs/benchmarks.md, "cluster"), so a
+ * campaign whose whole history stays small (a few events per job) keeps the default.
+ * Continue-as-new keeps it (the server copies the run's timeout when the command names none;
  * test/engine/durability.int.test.ts checks every run).
  */
 export function taskTimeoutOf(jobCount: number): '10s' | '20s' {

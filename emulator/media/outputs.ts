@@ -5,7 +5,8 @@
  *   prediction of the same input) is a different picture, and the same link the same bytes;
  * - a video: its still (still.ts, else a picture of its own prompt) panning slowly, 8 frames a
  *   second for the asked duration, shown at the asked resolution.
- * A 5 s video of a 512×288 still: ~31 KB (a 27 KB first frame, ~60 bytes a frame after), ~5 ms CPU.
+ * A video is small and cheap to make: its first frame holds the picture, each frame after only
+ * the pan (docs/benchmarks.md, "Measurements behind the code").
  */
 import { MODELS } from '../../api/catalogue/index.ts';
 import type { StoredPrediction } from '../predictions/prediction.ts';
