@@ -20,7 +20,7 @@ import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
 import { emptyLedger, Ledger } from '../../workflows/caps/ledger.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
-import { startReceiver } from '../notify/receiver.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 import { harness } from './harness.ts';
 
 const STILL = parseUsd('0.03'); // I4's price
