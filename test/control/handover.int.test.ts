@@ -7,20 +7,32 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import type { PlanRef } from '../../contract/campaign.ts';
 import { ENGINE } from '../../contract/engine.ts';
 import { campaignHandle, planIdentity, startOrAttach, workflowIdOf } from '../../control/campaign.ts';
 import { campaignInputOf } from '../../control/campaign-input.ts';
 import { continuedReason } from '../../control/handover.ts';
 import { sendDecisions } from '../../control/review-decisions.ts';
+import type { Plan } from '../../plan/types.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/campaign.ts';
-import { harness } from '../engine/harness.ts';
+import { type Harness, harness } from '../engine/harness.ts';
 import { keysOf, review, reviewedSpec, until } from '../engine/review-client.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 
 const nothing = async () => {};
+
+/** A run of the campaign as an older engine started it: no engine in its memo. */
+function olderRun(h: Harness, plan: Plan, ref: PlanRef) {
+  return h.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
+    workflowId: workflowIdOf(plan.campaign),
+    taskQueue: h.taskQueue,
+    args: [campaignInputOf(plan, ref)],
+    memo: { planIdentity: planIdentity(plan) },
+  });
+}
 
 describe('a decision at the handover from an older engine', () => {
   it('is taken by the run that continues the campaign, not lost with the run it reached', async () => {
@@ -28,13 +40,8 @@ describe('a decision at the handover from an older engine', () => {
     const plan = await h.plan(reviewedSpec('{}'));
     const ref = await storePlan(plan);
     const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
-    // The older engine's run (no engine in its memo), its stills made and awaiting review.
-    const old = await h.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
-      workflowId: workflowIdOf(plan.campaign),
-      taskQueue: h.taskQueue,
-      args: [campaignInputOf(plan, ref)],
-      memo: { planIdentity: planIdentity(plan) },
-    });
+    // The older engine's run, its stills made and awaiting review.
+    const old = await olderRun(h, plan, ref);
     const worker = (taskQueue: string) =>
       createMediaflowWorker({
         connection: h.connection,
@@ -81,12 +88,7 @@ describe('a decision at the handover from an older engine', () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{}'));
     const ref = await storePlan(plan);
-    const old = await h.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
-      workflowId: workflowIdOf(plan.campaign),
-      taskQueue: h.taskQueue,
-      args: [campaignInputOf(plan, ref)],
-      memo: { planIdentity: planIdentity(plan) },
-    });
+    const old = await olderRun(h, plan, ref);
     // Ended by a newer engine that has not started its own run yet.
     await old.terminate(continuedReason(1));
     const handle = campaignHandle(h.temporal, plan.campaign);
