@@ -4,7 +4,7 @@
  * into activity failures (retryable or not, with the service's Retry-After).
  */
 import { Context } from '@temporalio/activity';
-import { finishOutageFailure, outageSince } from './finish/outage.ts';
+import { finishOutageFailure, outageSince } from './finish-outage.ts';
 import { retryableFailure } from './service-failure.ts';
 
 /**
@@ -17,7 +17,7 @@ const HEARTBEAT_EVERY_MS = 2_000;
 
 /**
  * `namesOutage`: the finishes, whose retries the workflow never sees, name a service outage in
- * their failures (finish/outage.ts); their beats carry its start on to the next attempt.
+ * their failures (finish-outage.ts); their beats carry its start on to the next attempt.
  */
 export async function heartbeating<T>(
   details: Record<string, unknown> | undefined,

@@ -8,7 +8,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { ConfigurationError } from '../api/client/configuration-error.ts';
 import { maxDownloadBytes } from '../api/client/link-policy.ts';
 import { checkServiceUrl } from '../api/client/service-address.ts';
-import { registerSearchAttributes } from '../control/campaign.ts';
+import { registerSearchAttributes } from '../control/registered-attributes.ts';
 import { connectClient, loadTemporalTarget, temporalConfigured } from '../worker/connection.ts';
 import { type Embedded, startEmbedded } from '../worker/embedded.ts';
 import { command } from './invocation.ts';

@@ -4,6 +4,7 @@
  * other modules) say what to do; anything else is named as unexpected, since it is a bug.
  */
 import { NewerEngineError, PlanMismatchError } from '../control/campaign.ts';
+import { HandoverError } from '../control/handover.ts';
 import { missingAwsSetting } from './aws-settings.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError, type Environment } from './environment.ts';
@@ -32,7 +33,12 @@ export function errorLine(error: unknown): string {
   if (error instanceof PlanMismatchError) {
     return `${error.message}; wait for it to finish, or stop it with: ${command('cancel', error.campaign)}`;
   }
-  if (error instanceof ConfigurationError || error instanceof NewerEngineError) return error.message;
+  if (
+    error instanceof ConfigurationError ||
+    error instanceof NewerEngineError ||
+    error instanceof HandoverError
+  )
+    return error.message;
   const missing = missingAwsSetting(error);
   if (missing !== null) return missing;
   const message = error instanceof Error ? error.message : String(error);

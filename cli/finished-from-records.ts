@@ -11,7 +11,7 @@
  * workflow as before.
  */
 import type { CampaignProgress, StepProgress } from '../contract/progress.ts';
-import type { CampaignView } from '../control/campaign.ts';
+import type { CampaignView } from '../control/campaign-view.ts';
 import type { Plan } from '../plan/types.ts';
 import { readDecisions } from '../records/decisions.ts';
 import { Manifest } from '../records/manifest.ts';

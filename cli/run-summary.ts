@@ -1,6 +1,6 @@
 /** What `run` leaves on stdout when a campaign ends: the summary table or, with --json, its progress. */
 import type { Micros } from '../api/money.ts';
-import type { CampaignView } from '../control/campaign.ts';
+import type { CampaignView } from '../control/campaign-view.ts';
 import { jsonOutput } from './json-output.ts';
 import { notifyLine } from './notify-line.ts';
 import { summaryTable } from './progress-view.ts';

@@ -189,7 +189,8 @@ export interface CampaignInput {
   readonly governor?: { readonly key: string };
   /**
    * The key's caps ledger (workflows/caps/, docs/caps.md), by the key's fingerprint: named only
-   * when caps were set for the key, so a campaign without issues the same commands as before.
+   * when caps were set for the key, so a campaign without caps issues the commands it always did
+   * and its history replays.
    */
   readonly caps?: { readonly key: string; readonly priority?: number };
   /** Where notices go (docs/notifications.md); absent: none are sent, and the workflow runs as before. */

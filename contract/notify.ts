@@ -60,7 +60,7 @@ export type Notice =
       readonly summary: NoticeSummary;
     }
   | {
-      /** Emitted by spend caps (issue 24; not built yet): a cap's 50, 80 or 100 % crossed. */
+      /** Emitted by spend caps (docs/caps.md): a cap's 50, 80 or 100 % crossed. */
       readonly type: 'cap.threshold';
       readonly cap: 'daily' | 'monthly';
       /** The model a per-model cap holds; null: all models. */

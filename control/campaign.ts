@@ -1,25 +1,12 @@
 /**
- * The client side of a campaign: start it (or attach to the run already under way), read its
- * progress, wait for it, cancel it. The workflow id is derived from the campaign name, so
- * Temporal itself refuses a second concurrent run of one campaign (decision 2).
+ * The client side of a campaign's identity and start: its workflow id (derived from the campaign
+ * name, so Temporal itself refuses a second concurrent run of one campaign, decision 2), starting
+ * it or attaching to the run already under way, and continuing an older engine's run.
  */
 import { createHash } from 'node:crypto';
-import {
-  type Client,
-  ServiceError,
-  WorkflowExecutionAlreadyStartedError,
-  type WorkflowHandle,
-} from '@temporalio/client';
-import {
-  encodeSearchAttributeIndexedValueType,
-  type SearchAttributeKey,
-  type SearchAttributeType,
-} from '@temporalio/common/lib/search-attributes.js';
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
-import { progressQuery } from '../contract/campaign-messages.ts';
 import { ENGINE, engineOf, engineQueue } from '../contract/engine.ts';
-import { noCounts } from '../contract/no-counts.ts';
-import { CampaignProgress } from '../contract/progress.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
 import type { Plan } from '../plan/types.ts';
 import type { campaignWorkflow } from '../workflows/runtime/campaign.ts';
@@ -29,59 +16,11 @@ import {
   startAttributes,
 } from '../workflows/runtime/search-attributes.ts';
 import { campaignDetails, campaignSummary } from '../workflows/runtime/summaries.ts';
+import { campaignInputOf, nothingRunYet } from './campaign-input.ts';
 import { capsRunning } from './caps.ts';
-import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
-import { workerServing } from './worker-presence.ts';
-
-/** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
-export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
-  return {
-    campaign: plan.campaign,
-    plan: ref,
-    steps: plan.steps.map(
-      ({ id, model, from, retries, concurrency, jobCount, review, onRefusal, timeoutMs }) => ({
-        id,
-        model,
-        retries,
-        concurrency,
-        jobCount,
-        ...(from === null ? {} : { from: plan.steps.findIndex((step) => step.id === from) }),
-        ...(review ? { review } : {}),
-        ...(onRefusal ? { onRefusal } : {}),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      }),
-    ),
-    outputDir: plan.outputDir,
-    budget: plan.budget,
-    concurrency: plan.concurrency,
-    ...(plan.notify && { notify: plan.notify }),
-  };
-}
-
-/** The progress of a campaign that has not started any job (`run` draws it while its worker starts). */
-export function nothingRunYet(input: CampaignInput): CampaignProgress {
-  return {
-    campaign: input.campaign,
-    outcome: 'running',
-    steps: input.steps.map(({ id, model, jobCount, review }) => ({
-      id,
-      model,
-      planned: jobCount,
-      waiting: jobCount,
-      running: 0,
-      ...noCounts(),
-      ...(review ? { awaiting_review: 0, approved: 0, rejected: 0 } : {}),
-    })),
-    spent: 0,
-    committed: 0,
-    budget: input.budget,
-    recentFailures: [],
-    startedAt: Date.now(),
-    etaMs: null,
-    runs: 1,
-  };
-}
+import { continuedReason } from './handover.ts';
+import { registeredKeys } from './registered-attributes.ts';
 
 export function workflowIdOf(campaign: string): string {
   return `mediaflow-${campaign}`;
@@ -110,11 +49,6 @@ export class NewerEngineError extends Error {
     this.campaign = campaign;
     this.engine = engine;
   }
-}
-
-/** Why an older run ends, as the Temporal UI and `temporal workflow describe` show it. */
-export function continuedReason(engine: number): string {
-  return `continued from its records by mediaflow engine ${ENGINE} (this run was engine ${engine}); nothing made is paid again`;
 }
 
 /** A run of the campaign with another plan is under way; the caller says how to stop it. */
@@ -211,67 +145,18 @@ export async function startOrAttach(
 
 /**
  * How long one workflow task of a campaign may take. A worker that takes a run over replays its
- * whole history in one task: ~1.4 ms of CPU per event on a quiet machine, so 7 s for a run rolled
- * over at 5,000 events (decide.ts), and 12.5 s on the loaded machine of the full `field` drill,
- * whose replacement worker then lost four tasks in a row to Temporal's default 10 s, 41 s without
- * progress (and a replay that never fits would never end). A larger campaign gets 20 s, 1.6 × that
- * worst replay. The price is paid when a worker dies in the middle of a task (not between tasks):
- * the server, having no other sign, hands the task on only when this passes (the cluster drill
- * lost 30 s to one such SIGKILL when this was 30 s), so a campaign whose whole history stays
- * small (at most ~3 events per job: ~4 s of replay at 1,000 jobs) keeps the default. Continue-as-new
- * keeps it (the server copies the run's timeout when the command names none;
+ * whole history in one task, and on a loaded machine the replay of a run near its roll-over
+ * (decide.ts) can pass Temporal's default 10 s: the replacement worker then loses task after task
+ * and the campaign makes no progress (a replay that never fits would never end). A larger campaign
+ * therefore gets 20 s, with room above the worst replay seen (docs/benchmarks.md, "field"). The
+ * price is paid when a worker dies in the middle of a task (not between tasks): the server, having
+ * no other sign, hands the task on only when this passes (docs/benchmarks.md, "cluster"), so a
+ * campaign whose whole history stays small (a few events per job) keeps the default.
+ * Continue-as-new keeps it (the server copies the run's timeout when the command names none;
  * test/engine/durability.int.test.ts checks every run).
  */
 export function taskTimeoutOf(jobCount: number): '10s' | '20s' {
   return jobCount <= 1_000 ? '10s' : '20s';
-}
-
-/**
- * Whether the namespace has every mediaflow search attribute with its type (the embedded dev
- * server and docker-compose.yml register them; other servers by hand, docs/deployment.md).
- * Without them a campaign runs all the same, unsearchable: starting or upserting an unregistered
- * attribute would fail. A server that will not say (permissions) counts as without.
- */
-export async function searchAttributesRegistered(client: Client): Promise<boolean> {
-  return (await registeredKeys(client)).size === SEARCH_ATTRIBUTE_KEYS.length;
-}
-
-/**
- * The mediaflow search attributes the namespace has, each with its type. A namespace set up before
- * MediaflowFaults existed has every other one: its campaigns stay searchable and leave that one out.
- */
-async function registeredKeys(client: Client): Promise<Set<string>> {
-  try {
-    const { customAttributes } = await client.connection.operatorService.listSearchAttributes({
-      namespace: client.options.namespace,
-    });
-    const has = (key: SearchAttributeKey<SearchAttributeType>) =>
-      customAttributes?.[key.name] === encodeSearchAttributeIndexedValueType(key.type);
-    return new Set(SEARCH_ATTRIBUTE_KEYS.filter(has).map((key) => key.name));
-  } catch {
-    return new Set();
-  }
-}
-
-/**
- * Registers mediaflow's search attributes that the namespace lacks. For the embedded dev server
- * only: it registers them when it creates its database, so a state folder made by an older
- * mediaflow would otherwise keep campaigns unsearchable (other servers are the operator's).
- */
-export async function registerSearchAttributes(client: Client): Promise<void> {
-  const { namespace } = client.options;
-  const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
-  const missing = SEARCH_ATTRIBUTE_KEYS.filter((key) => customAttributes?.[key.name] === undefined);
-  if (missing.length === 0) return;
-  await client.connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: Object.fromEntries(
-      missing.flatMap((key) => {
-        const type = encodeSearchAttributeIndexedValueType(key.type);
-        return type === undefined ? [] : [[key.name, type]];
-      }),
-    ),
-  });
 }
 
 /** The running campaign of this plan; refuses when it runs another version of the spec. */
@@ -287,83 +172,4 @@ export async function attach(client: Client, plan: Plan): Promise<WorkflowHandle
 
 export function campaignHandle(client: Client, campaign: string): WorkflowHandle<typeof campaignWorkflow> {
   return client.workflow.getHandle<typeof campaignWorkflow>(workflowIdOf(campaign));
-}
-
-export interface CampaignView {
-  readonly progress: CampaignProgress;
-  /**
-   * When its last run closed (epoch ms), null while it runs. With `progress.startedAt` (the first
-   * run's start, carried across continue-as-new) it gives how long the campaign took, which no
-   * later reading of the clock would.
-   */
-  readonly closedAt: number | null;
-  /** Running with no worker polling its task queue: nothing moves until one starts. */
-  readonly paused: boolean;
-}
-
-export class NoWorkerError extends Error {
-  constructor(workflowId: string, taskQueue: string, reason: string) {
-    const campaign = workflowId.replace(/^mediaflow-/, ''); // workflowIdOf's prefix
-    super(
-      `${campaign} is running, but no worker on task queue ${taskQueue} answered for its progress (${reason})`,
-    );
-  }
-}
-
-/** The server's own words (e.g. "no poller seen for task queue recently") behind a client error. */
-function grpcDetails(error: ServiceError): string | undefined {
-  const { cause } = error;
-  return cause && 'details' in cause && typeof cause.details === 'string' ? cause.details : undefined;
-}
-
-/**
- * Progress of a running campaign, or the final progress of a finished one (its result). Neither
- * needs a worker. Throws WorkflowNotFoundError when unknown.
- */
-export async function campaignProgress(client: Client, campaign: string): Promise<CampaignView> {
-  return campaignView(client, campaignHandle(client, campaign));
-}
-
-/**
- * A running campaign publishes its progress in its memo (workflows/runtime/campaign.ts), which the server
- * answers from its own records: no query, so no worker is asked to apply history for a client
- * (docs/engine.md, "Progress without queries"). Campaigns started before that have only the
- * query, asked of a worker when one polls.
- */
-export async function campaignView(
-  client: Client,
-  handle: WorkflowHandle<typeof campaignWorkflow>,
-): Promise<CampaignView> {
-  // Without a run id, describe() answers for the latest run: the one whose close ends the campaign.
-  const { status, closeTime, taskQueue, memo, raw } = await handle.describe();
-  if (status.name !== 'RUNNING') {
-    return { progress: await handle.result(), closedAt: closeTime?.getTime() ?? null, paused: false };
-  }
-  const paused = !(await workerServing(client, taskQueue, raw.pendingWorkflowTask));
-  const published = CampaignProgress.safeParse(memo?.progress);
-  if (published.success) {
-    // Finishes waiting out an outage pause nothing the workflow knows of: named here (finish-outage.ts).
-    const waiting = published.data.paused
-      ? undefined
-      : finishOutagePause(raw.pendingActivities ?? [], decoderOf(client), Date.now());
-    const progress =
-      waiting && published.data.outcome === 'running'
-        ? { ...published.data, paused: waiting }
-        : published.data;
-    return { progress, closedAt: null, paused };
-  }
-  // The server holds a query for a poller for half a minute; with none seen, say so at once.
-  if (paused) throw new NoWorkerError(handle.workflowId, taskQueue, 'no worker polling it');
-  const progress = await handle.query(progressQuery).catch((error: unknown) => {
-    if (!(error instanceof ServiceError)) throw error;
-    throw new NoWorkerError(handle.workflowId, taskQueue, grpcDetails(error) ?? error.message);
-  });
-  return { progress, closedAt: null, paused };
-}
-
-/** Waits for the campaign to end (a worker has to carry it there) and returns its final view. */
-export async function finalView(handle: WorkflowHandle<typeof campaignWorkflow>): Promise<CampaignView> {
-  const progress = await handle.result();
-  const { closeTime } = await handle.describe();
-  return { progress, closedAt: closeTime?.getTime() ?? null, paused: false };
 }

@@ -3,8 +3,8 @@
  *
  * DescribeTaskQueue lists a poller for minutes after its worker left (the server forgets pollers
  * five minutes after their last poll), and an idle worker's long poll is renewed only about once a
- * minute, so "polled lately" cannot tell a worker gone a minute ago from an idle one: after a
- * Ctrl-C `status` said `Running … + $0.65` for two minutes. A workflow task can: the campaign's
+ * minute, so "polled lately" cannot tell a worker gone a minute ago from an idle one (`status`
+ * would say Running for minutes after a Ctrl-C). A workflow task can: the campaign's
  * pulse (workflows/runtime/pulse.ts) schedules one every 10 s, which a worker starts at once; one left
  * unstarted for TASK_UNSTARTED_MS says nobody polls. So a campaign shows paused at most about
  * PULSE (10 s) + a sticky queue's time-out (10 s) + TASK_UNSTARTED_MS (30 s) = 50 s after its worker

@@ -4,8 +4,8 @@
  * the emulator must never be the bottleneck of a benchmark.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { installGuard } from './auth/guard.ts';
 import type { EmulatorContext } from './context.ts';
-import { installGuard } from './http/guard.ts';
 import { allowedHostNames, installHostCheck } from './http/host-check.ts';
 import { recordRoutes } from './http/methods.ts';
 import { installProtocol } from './http/protocol.ts';

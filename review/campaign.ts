@@ -2,10 +2,11 @@
  * A campaign as the review pages see it: found by its workflow, its read model's sources, and
  * the `review` update that carries decisions to it. The CLI and the end-to-end test share it.
  */
-import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { REVIEW_UPDATE, ReviewAck } from '../contract/review.ts';
-import { campaignHandle, campaignView } from '../control/campaign.ts';
+import type { Client } from '@temporalio/client';
+import { campaignHandle } from '../control/campaign.ts';
+import { campaignView } from '../control/campaign-view.ts';
+import { currentRun } from '../control/handover.ts';
+import { sendDecisions } from '../control/review-decisions.ts';
 import { readDecisions } from '../records/decisions.ts';
 import type { ModelSources } from './model.ts';
 import type { SendBatch } from './send.ts';
@@ -31,20 +32,12 @@ export interface ReviewCampaign {
 /** Thrown by send when the campaign is no longer running: nothing awaits a decision. */
 export class CampaignEndedError extends Error {}
 
-/** The refusals a validator rejected a batch with: an answer, not an error. */
-function refusalsOf(error: unknown): ReviewAck | null {
-  if (!(error instanceof WorkflowUpdateFailedError) || !(error.cause instanceof ApplicationFailure))
-    return null;
-  const parsed = ReviewAck.safeParse(error.cause.details?.[0]);
-  return parsed.success ? parsed.data : null;
-}
-
 /**
  * Throws WorkflowNotFoundError for an unknown campaign. `worker`, when given, is asked once, before
  * the first decision is sent, for a worker of the campaign's task queue: an update waits for a
  * worker to answer it, and on the embedded default a campaign whose `run` was detached has none.
  * Whether one polls cannot be told in time (a detached worker is seen as a poller for two minutes
- * after it left, control/campaign.ts), and a second worker beside a `run` still attached
+ * after it left, control/worker-presence.ts), and a second worker beside a `run` still attached
  * only shares its queue, so it is started whenever given.
  */
 export async function openReviewCampaign(
@@ -61,7 +54,7 @@ export async function openReviewCampaign(
   let helper: Promise<Helper | null> | null = null;
   /** The campaign's task queue while it runs, with the worker started for it; throws once it ended. */
   const running = async (): Promise<void> => {
-    const { status, taskQueue } = await handle.describe();
+    const { status, taskQueue } = await currentRun(client, handle);
     if (status.name !== 'RUNNING') {
       throw new CampaignEndedError(
         `${campaign} has ended (${status.name.toLowerCase()}): nothing awaits a decision`,
@@ -81,16 +74,7 @@ export async function openReviewCampaign(
     start,
     load,
     prepare: running,
-    async send(batch) {
-      await running();
-      try {
-        return ReviewAck.parse(await handle.executeUpdate(REVIEW_UPDATE, { args: [batch] }));
-      } catch (error) {
-        const refusals = refusalsOf(error);
-        if (refusals) return refusals;
-        throw error;
-      }
-    },
+    send: (batch) => sendDecisions(client, handle, batch, running),
     async close() {
       return (await (await helper)?.stop()) ?? true;
     },

@@ -123,8 +123,8 @@ const failuresRegenerations = toItsEnd(
 /**
  * Everything stopped mid-run (the worker killed outright) and started again with an emulator that
  * lost its memory: the finishes the new worker resumes (after their heartbeats time out, 10 s)
- * meet 404s and their jobs regenerate. How the campaign of the bug report
- * nondeterminism-resume-after-404.json was made. No query is sent: a query would make a worker
+ * meet 404s and their jobs regenerate. The corpus history nondeterminism-resume-after-404.json
+ * is made this way. No query is sent: a query would make a worker
  * replay the history early, which is not what happened there.
  */
 async function detachResume(t: Temporal): Promise<Campaign> {

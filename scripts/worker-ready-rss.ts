@@ -2,7 +2,7 @@
  * The memory of `mediaflow worker` before its first task (docs/engine.md, "Memory at start"),
  * without a benchmark: an in-memory dev server and an in-process emulator, then the worker started
  * as the Dockerfile starts it, read from /proc once it says it polls and `settle` seconds more.
- * The numbers vary by ±10 MiB from run to run on a busy machine, hence the median of several.
+ * The numbers vary from run to run on a busy machine, hence the median of several.
  *
  *   npx tsx scripts/worker-ready-rss.ts [runs=3] [settle=5] [-- node flags (default WORKER_NODE_FLAGS)]
  *

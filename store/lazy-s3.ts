@@ -1,8 +1,7 @@
 /**
- * An S3 store that loads the AWS SDK at its first call. The SDK costs a process about 20 MB of
- * memory on import (measured: 41 → 64 MiB RSS for @aws-sdk/client-s3 and lib-storage), which a
- * worker writing to a folder, and every CLI command that never meets an s3:// location, should
- * not pay (docs/engine.md, "Memory").
+ * An S3 store that loads the AWS SDK at its first call. The SDK costs a process memory on import
+ * (docs/benchmarks.md, "Measurements behind the code"), which a worker writing to a folder, and
+ * every CLI command that never meets an s3:// location, should not pay (docs/engine.md, "Memory").
  */
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';

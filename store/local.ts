@@ -199,7 +199,7 @@ export class LocalStore implements Store {
 
   /**
    * `body` in a complete temporary file beside `key`'s, to be linked or renamed into place. Written
-   * synchronously, like the manifest's lines (records/jsonl.ts): a record is about 1 KB, and the
+   * synchronously, like the manifest's lines (records/jsonl.ts): a record is small, and the
    * thread-pool hops of fs/promises' open, write, close and link cost the worker's main thread
    * several times the writes themselves (docs/engine.md, "The ceiling above ~50 jobs/s").
    */

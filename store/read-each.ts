@@ -1,15 +1,14 @@
 /**
  * Many small files of a folder read at once (a re-run reads every record): synchronously while the
- * page cache answers, several at a time while the reads wait on the disk. Measured on 100,000
- * records (docs/benchmarks.md, "rerun-100k"): cached, one after another took 1.4 s where
- * fs/promises took 7.3 s (its thread-pool hops cost more than the read); from the disk, one after
- * another took 120 s and 16 at a time 9 s. No library reads a batch both ways, so this does.
+ * page cache answers, several at a time while the reads wait on the disk: a cached read is cheaper
+ * than fs/promises' thread-pool hops around it, and reads that wait on the disk overlap
+ * (docs/benchmarks.md, "rerun-100k"). No library reads a batch both ways, so this does.
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers/promises';
 import pLimit from 'p-limit';
 
-/** A read slower than this waited on the disk (a cached record takes about 15 µs). */
+/** A read slower than this waited on the disk: a cached record takes far less. */
 const SLOW_MS = 0.5;
 /** Reads made synchronously before their speed is judged. */
 const SAMPLE = 16;

@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startS3Server } from '../testkit/s3-server.ts';
 import { startDevServer, UNSYNCED_ENV } from '../worker/dev-server.ts';
 import { PREBUILT_BUNDLE_ENV, workflowBundle } from '../worker/workflow-bundle.ts';
-import { startS3Server } from './helpers/s3.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,8 +1,8 @@
 /**
  * The workflow bundle kept between processes, named by a fingerprint of everything it is made
- * from. Bundling (webpack in a child process) took about 5 s of every `run` on an idle machine,
- * 25–38 s at load average 24, and was most of the wait for its first frame (docs/benchmarks.md,
- * "rerun-2k": where `run`'s first seconds go).
+ * from. Bundling (webpack in a child process) takes seconds of every `run`, many more on a loaded
+ * machine, and was most of the wait for its first frame (docs/benchmarks.md, "rerun-2k": where
+ * `run`'s first seconds go).
  *
  * A stale bundle would not replay its campaigns' histories, so the fingerprint is taken wide
  * rather than exact: every source file of the rooms the workflow code may import (the workflows,

@@ -11,7 +11,7 @@ const { code } = await bundleWorkflowCode({
   // The SDK requires an inline source map and keeps it in every workflow thread. Its default map
   // carries the source of every module (sourcesContent), which the SDK reads only for the enhanced
   // stack trace query with `showStackTraceSources`, off here; and columns, which a stack trace of
-  // TypeScript does not need to name the line. Without both, `mediaflow worker` holds 237 → 210 MiB
+  // TypeScript does not need to name the line. Without both, `mediaflow worker` holds less memory
   // before its first task (docs/engine.md, "Memory at start"); stack traces still name file and line.
   webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
 });

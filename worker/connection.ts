@@ -76,8 +76,8 @@ export function loadTemporalTarget(options: ConnectOptions = {}): TemporalTarget
 /**
  * What a client accepts from the server, as Temporal's Go and Java clients do (128 MiB). The
  * TypeScript client means to set the same, but names the option without gRPC's `grpc.` prefix, so
- * grpc-js keeps its 4 MiB: a page of a wide campaign's history (1,000 jobs in flight, its batches'
- * results) came to 4.8 MiB and could not be read (docs/engine.md).
+ * grpc-js keeps its 4 MiB: a page of a wide campaign's history (a thousand jobs in flight, its
+ * batches' results) can exceed that and then cannot be read (docs/engine.md).
  */
 export const CLIENT_CHANNEL_ARGS = { 'grpc.max_receive_message_length': 128 * 1024 * 1024 } as const;
 

@@ -19,19 +19,17 @@ import type { WorkerClass } from './workflow-thread.ts';
 
 /**
  * Node flags a long-running worker process starts with (Dockerfile, docker-compose.yml, the bench
- * stack). Under a high allocation rate V8 grows its heap far past what is live: a 10,000-job
- * campaign (200 predictions in flight) peaked at 598 MiB RSS with ~80 MB of live heap. Capping the
- * old space at 256 MB kept it at 370 MiB for a 3 % slower run (docs/benchmarks.md); the largest
- * plan (100,000 jobs) costs the worker 39 MiB of heap, so the cap leaves ample room. A young
- * generation of 8 MB semi-spaces (16 by default) took the 10k peak from 314 to 268 MiB, at
- * 101.8 s against 101.4 s (4 MB: 261 MiB, 102.8 s).
+ * stack). Under a high allocation rate V8 grows its heap far past what is live, so the old space
+ * is capped well above what the largest plan holds live, and the young generation's semi-spaces
+ * are halved: each lowers the worker's peak memory for a run barely slower (docs/benchmarks.md,
+ * the memory table and "Memory").
  */
 export const WORKER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'] as const;
 
 /**
  * The worker's environment beside them (the Dockerfile's ENV, the bench stack): glibc gives each
- * thread that allocates an arena of its own (the Rust core's, V8's, libuv's); two arenas took the
- * 10k peak from 328 to 314 MiB, at 101.4 s against 101.7 s.
+ * thread that allocates an arena of its own (the Rust core's, V8's, libuv's); two arenas lower the
+ * worker's peak memory at no cost in speed (docs/benchmarks.md).
  */
 export const WORKER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
@@ -83,14 +81,14 @@ export interface MediaflowWorkerOptions {
  * A campaign's workflow task schedules the finishes of a whole batch at once: with eager execution
  * (servers that enable system.enableActivityEagerExecution: ours, worker/dev-server.ts and
  * docker-compose.yml) the worker takes up to this many of them in the task's reply, so they start
- * without waiting in the task queue for a poller (measured: 254 ms mean at 10k without it).
+ * without waiting in the task queue for a poller, a wait docs/benchmarks.md measures.
  */
 const EAGER_ACTIVITIES_PER_TASK = 50;
 
 /**
  * How long a workflow task waits on its worker's sticky queue before any worker may take it (the
- * SDK's default is 10 s). A live worker starts it within milliseconds (the cluster drill: 6 ms
- * median, 10 ms p90), so this is how long a campaign stands still after the worker holding it
+ * SDK's default is 10 s). A live worker starts it within milliseconds (the `cluster` drill,
+ * docs/benchmarks.md), so this is how long a campaign stands still after the worker holding it
  * dies; a worker that is merely slow past it costs one replay elsewhere, never a wrong decision.
  */
 export const STICKY_TASK_TIMEOUT = '3 seconds';

@@ -142,7 +142,7 @@ function searchAttributeArgs(): string[] {
 /**
  * Our servers' defaults, under the caller's. Campaign runs drain before continue-as-new, which costs
  * about one prediction latency, so a run should be long: the server's default suggestion (4,096
- * events) is raised to what docker-compose.yml sets too, under the 10,000 issue 5 allows per run.
+ * events) is raised to what docker-compose.yml sets too, under the 10,000 events a run may hold.
  */
 export const DYNAMIC_CONFIG_DEFAULTS: Readonly<Record<string, number | boolean>> = {
   'limit.historyCount.suggestContinueAsNew': 9_500,
@@ -162,7 +162,7 @@ function dynamicConfigArgs(options: DevServerOptions): string[] {
 
 /**
  * When the server must die with us, it runs under the watchdog (worker/watchdog.ts) and gets a
- * SIGTERM: exec'd in the foreground it shuts down in about 1 s (3 s as a background job of sh).
+ * SIGTERM: exec'd in the foreground it shuts down sooner than as a background job of sh.
  */
 const WATCHDOG = watchdog('TERM');
 

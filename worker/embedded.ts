@@ -11,7 +11,7 @@
  *   why a second `run` attaches instead of starting its own.
  * - It stops only when asked (`mediaflow stack stop`, stopEmbedded()) or when the machine does.
  *   It never stops by itself: a campaign detached from (Ctrl-C) must find its predictions, and
- *   a stopped stack costs a restart of a few seconds, while a running one costs ~300 MB of RAM
+ *   a stopped stack costs a restart of a few seconds, while a running one costs its memory
  *   and nothing else. Stopping loses nothing: the SQLite file and the emulator's state file are
  *   read back by the next start.
  */

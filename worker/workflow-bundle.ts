@@ -1,7 +1,7 @@
 /**
  * The workflow code, bundled once per process. webpack runs in a short-lived child process, so
- * its few hundred megabytes never stay in a long-running worker's heap (measured: a worker that
- * bundled in-process sat at 335 MiB before its first task).
+ * its few hundred megabytes never stay in a long-running worker's heap (docs/benchmarks.md,
+ * "Measurements behind the code").
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ let bundle: Promise<WorkflowBundlePath> | undefined;
 /**
  * A bundle already built from this same code, named by the environment: the test suite builds one
  * in its global setup and every worker process it starts (`mediaflow run`, `mediaflow worker`)
- * takes it instead of bundling again, about 5 s each. Not for production: a bundle of other code
+ * takes it instead of bundling again, seconds each. Not for production: a bundle of other code
  * would not replay the histories of this one.
  */
 export const PREBUILT_BUNDLE_ENV = 'MEDIAFLOW_WORKFLOW_BUNDLE';
@@ -46,7 +46,7 @@ export function workflowBundle(cacheDir?: string): Promise<WorkflowBundlePath> {
     if (cached) return { codePath: cached };
     const dir = await mkdtemp(join(tmpdir(), 'mediaflow-workflows-'));
     // Workers of this process may be created from it until the end (tests create several), so it
-    // goes when the process does: each start used to leave its 2 MB behind in the temp folder.
+    // goes when the process does, not with any one worker, and never stays in the temp folder.
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const codePath = join(dir, 'workflows.js');
     await promisify(execFile)(process.execPath, ['--import', TSX, BUNDLER, codePath], { timeout: 120_000 });

@@ -81,6 +81,6 @@ function itemOf(result: PromiseSettledResult<JobResult>, at: number): FinishBatc
   ) {
     return { kind: 'stopped', failure: failure.type, message: failure.message };
   }
-  // Unconverted: heartbeating classifies it, naming an outage it may be (finish/outage.ts).
+  // Unconverted: heartbeating classifies it, naming an outage it may be (../finish-outage.ts).
   throw result.reason;
 }

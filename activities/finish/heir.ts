@@ -6,16 +6,18 @@ import { retryRead } from '../../api/client/index.ts';
 import type { CreateOutcome, FinishRequest } from '../../contract/activities.ts';
 import type { Manifest } from '../../records/manifest.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
-import { type CreateDeps, type Prepared, prepareCreates, sendPrepared } from '../create/index.ts';
+import type { CreateDeps } from '../create/deps.ts';
+import { type Prepared, prepareCreates } from '../create/prepare.ts';
+import { sendPrepared } from '../create/send.ts';
 
 /**
  * The heir's create, reconciled when an earlier try or attempt may have made it. A passing fault
  * (a 503, a timeout) is tried again inside the activity (retryRead's few quick tries): failing the
  * activity for it would make every job of a finish batch wait for the retry, and with 40 heirs in
- * a batch and 5 % of requests failing almost every attempt met one (the `cluster` drill's chain
- * crawled at a batch per 60–80 s). Each try after the first reconciles (adopts what an unanswered
- * one made), so nothing is paid twice; a service down for longer fails the activity, which names
- * the outage as before.
+ * a batch and a few requests in a hundred failing almost every attempt met one, and the chain
+ * crawled (docs/benchmarks.md, "cluster"). Each try after the first reconciles (adopts what an
+ * unanswered one made), so nothing is paid twice; a service down for longer fails the activity,
+ * which names the outage.
  */
 export async function createHeir(
   deps: CreateDeps,

@@ -117,7 +117,7 @@ type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
  *
  * The temporaries are found first, as the folders are read (a few, usually none), and the jobs are
  * read only when there are some, one at a time: never the names of every job and every entry of
- * the folders at once (at 100,000 jobs that cost the worker ~75 MiB of heap, docs/benchmarks.md).
+ * the folders at once (for the largest plans, much of the worker's heap: docs/benchmarks.md).
  */
 export async function removeUnfinishedOutputs(
   store: Store,

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { CampaignProgress } from '../../contract/campaign.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import type { Stack } from '../lib/stack.ts';
 

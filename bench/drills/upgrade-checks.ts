@@ -9,7 +9,7 @@ import { formatUsd, parseUsd } from '../../api/money.ts';
 import { ENGINE, engineQueue } from '../../contract/engine.ts';
 import type { CampaignProgress } from '../../contract/progress.ts';
 import type { DecisionRecord } from '../../contract/review.ts';
-import { continuedReason } from '../../control/campaign.ts';
+import { continuedReason } from '../../control/handover.ts';
 import type { Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { type Claim, readClaims } from '../../records/claims.ts';

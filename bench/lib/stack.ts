@@ -18,7 +18,7 @@ import { Client, Connection } from '@temporalio/client';
 import { engineQueue } from '../../contract/engine.ts';
 import type { EmulatorOptions, Faults, Ledger, Limits } from '../../emulator/index.ts';
 import { openStore, type Store } from '../../store/index.ts';
-import { startS3Server } from '../../test/helpers/s3.ts';
+import { startS3Server } from '../../testkit/s3-server.ts';
 import { CLIENT_CHANNEL_ARGS } from '../../worker/connection.ts';
 import { WORKER_ENV } from '../../worker/create-worker.ts';
 import { startDevServer } from '../../worker/dev-server.ts';

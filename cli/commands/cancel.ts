@@ -6,7 +6,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
-import { campaignHandle, campaignView, finalView } from '../../control/campaign.ts';
+import { campaignHandle } from '../../control/campaign.ts';
+import { campaignView, finalView } from '../../control/campaign-view.ts';
 import { campaignTotalOf } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { formatDollars, formatUsd } from '../../api/money.ts';
-import { campaignProgress } from '../../control/campaign.ts';
+import { campaignProgress } from '../../control/campaign-view.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import type { CampaignModel } from '../../review/model.ts';
 import { spentLines } from '../../review/render.ts';

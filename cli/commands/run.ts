@@ -13,15 +13,9 @@ import { localFailureKind } from '../../activities/failure-kind.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
-import {
-  attach,
-  campaignHandle,
-  campaignInputOf,
-  campaignView,
-  finalView,
-  nothingRunYet,
-  startOrAttach,
-} from '../../control/campaign.ts';
+import { attach, campaignHandle, startOrAttach } from '../../control/campaign.ts';
+import { campaignInputOf, nothingRunYet } from '../../control/campaign-input.ts';
+import { campaignView, finalView } from '../../control/campaign-view.ts';
 import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyFingerprint } from '../../control/governor.ts';

@@ -1,7 +1,7 @@
 /** `mediaflow status <campaign>`: where a campaign stands, running or finished. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { campaignProgress, NoWorkerError } from '../../control/campaign.ts';
+import { campaignProgress, NoWorkerError } from '../../control/campaign-view.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
 import { campaignTotalOf } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';

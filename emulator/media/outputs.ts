@@ -6,7 +6,8 @@
  * - a video: its still (still.ts, else a picture of its own prompt) panning slowly, 8 frames a
  *   second for the asked duration, shown at the asked resolution; a still of another shape than
  *   an aspect ratio the input names is cut to it from the centre, as a crop would be.
- * A 5 s video of a 512×288 still: ~31 KB (a 27 KB first frame, ~60 bytes a frame after), ~5 ms CPU.
+ * A video is small and cheap to make: its first frame holds the picture, each frame after only
+ * the pan (docs/benchmarks.md, "Measurements behind the code").
  */
 import { MODELS } from '../../api/catalogue/index.ts';
 import type { StoredPrediction } from '../predictions/prediction.ts';

@@ -1,13 +1,13 @@
 /**
  * The PNG of a picture (picture.ts): a 4-bit palette image, two pixels a byte. Speed matters:
  * every emulated image prediction is rendered on download, benchmarks make tens of thousands,
- * and a wave finishing together is downloaded together (an RGB encoder took ~14 ms per image:
- * 50 at once queued the last download ~0.7 s).
+ * and a wave finishing together is downloaded together: a slower encoder queues the last download
+ * of a wave behind all the others.
  *
  * The four chunks are written here rather than by fast-png's `encode` (fast-png still decodes
- * uploads and is the tests' reader): its byte-at-a-time buffer and JavaScript deflate took
- * 7.8 ms for a 512×512 4-bit image on the loaded machine, Node's native zlib 0.55 ms.
- * Whole image, drawing included (scripts/media-timing.ts): ~1.7 ms CPU at 512×512, ~0.9 at 512×288.
+ * uploads and is the tests' reader): its byte-at-a-time buffer and JavaScript deflate cost many
+ * times Node's native zlib (scripts/media-timing.ts; docs/benchmarks.md, "Measurements behind the
+ * code").
  */
 import { crc32, deflateSync } from 'node:zlib';
 import type { Size } from './dimensions.ts';

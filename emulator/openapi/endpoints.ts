@@ -28,8 +28,8 @@ import {
   Usage,
   Webhook,
 } from '../../api/wire/index.ts';
-import { BatchEnvelope } from '../routes/batch.ts';
 import { LoopbackWebhookBody } from '../webhooks/registry.ts';
+import { BatchEnvelope } from './batch-envelope.ts';
 
 export interface Endpoint {
   readonly method: 'get' | 'post' | 'delete';

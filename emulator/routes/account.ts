@@ -1,7 +1,7 @@
 /** Account: who, how many credits, what was spent, and the caller's rate limits. */
 import type { FastifyInstance } from 'fastify';
+import { keyOf } from '../auth/guard.ts';
 import type { EmulatorContext } from '../context.ts';
-import { keyOf } from '../http/guard.ts';
 
 export function accountRoutes(app: FastifyInstance, context: EmulatorContext): void {
   const { account } = context;

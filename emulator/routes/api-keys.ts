@@ -1,9 +1,9 @@
 /** API keys: list, create, delete, rotate. Secrets are shown only by create and rotate. */
 import type { FastifyInstance } from 'fastify';
 import { CreateApiKeyBody } from '../../api/wire/index.ts';
+import { keyOf } from '../auth/guard.ts';
 import { apiKeyToWire } from '../auth/keys.ts';
 import type { EmulatorContext } from '../context.ts';
-import { keyOf } from '../http/guard.ts';
 import { paginate, parsePageQuery } from '../http/pagination.ts';
 import { parseWith } from '../http/validate.ts';
 import { notFound } from './lookup.ts';

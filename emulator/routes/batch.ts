@@ -4,25 +4,16 @@
  * the others. The batch reports each item's current prediction or its error.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { BatchItemRequest, type Batch as BatchWire } from '../../api/wire/index.ts';
+import { keyOf } from '../auth/guard.ts';
 import type { EmulatorContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { keyOf } from '../http/guard.ts';
 import { parseWith } from '../http/validate.ts';
 import type { LinkIssuer } from '../media/links.ts';
+import { BatchEnvelope } from '../openapi/batch-envelope.ts';
 import { checkIdempotencyKey, createPrediction } from '../predictions/create.ts';
 import { predictionToWire, type StoredPrediction } from '../predictions/prediction.ts';
 import { modelById, notFound } from './lookup.ts';
-
-export const MAX_BATCH_ITEMS = 100;
-
-export const BatchEnvelope = z.object({
-  requests: z
-    .array(z.unknown().meta({ description: 'A BatchItemRequest (components.schemas), checked alone' }))
-    .min(1)
-    .max(MAX_BATCH_ITEMS),
-});
 
 type ItemOutcome = { prediction: StoredPrediction } | { error: ApiError };
 

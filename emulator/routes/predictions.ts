@@ -1,8 +1,8 @@
 /** Predictions: create, get, cancel (service-spec.md part 4.1). The stream is in stream.ts. */
 import type { FastifyInstance } from 'fastify';
 import { CreatePredictionBody } from '../../api/wire/index.ts';
+import { keyOf } from '../auth/guard.ts';
 import type { EmulatorContext } from '../context.ts';
-import { keyOf } from '../http/guard.ts';
 import { parseWith } from '../http/validate.ts';
 import { checkIdempotencyKey, createPrediction } from '../predictions/create.ts';
 import { predictionToWire } from '../predictions/prediction.ts';

@@ -100,6 +100,26 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     packages: '*',
     node: true,
   },
+  /**
+   * What the tests and the benchmarks both use (a real S3 server): product rooms only, never a
+   * test or a benchmark, so neither leans on the other.
+   */
+  testkit: {
+    ours: [
+      'activities',
+      'api',
+      'contract',
+      'control',
+      'emulator',
+      'plan',
+      'records',
+      'store',
+      'worker',
+      'workflows',
+    ],
+    packages: '*',
+    node: true,
+  },
   /** Maintenance scripts (schema generation, replay corpus): like tests, anything. */
   scripts: { ours: '*', packages: '*', node: true },
 };

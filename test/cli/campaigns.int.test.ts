@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { campaignProgress } from '../../control/campaign.ts';
+import { campaignProgress } from '../../control/campaign-view.ts';
 import { startEmulator } from '../../emulator/index.ts';
 import { temporalAddress, temporalClient, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { BIN, cleanEnv, lines, mediaflow, SPEC, tempDir, withOwnState, writeSpec } from './helpers.ts';

@@ -18,7 +18,7 @@ import type { Plan } from '../../plan/types.ts';
 import { writeDecisions } from '../../records/decisions.ts';
 import { Manifest } from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
-import { saved, stillsAndClips } from '../review/fixtures.ts';
+import { saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const REVIEW = { timeoutMs: null, onTimeout: 'reject', editPrompt: false } as const;
 

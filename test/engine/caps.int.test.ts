@@ -11,7 +11,8 @@ import { NO_CAPS } from '../../contract/caps.ts';
 import { capsWorkflowId } from '../../contract/caps-messages.ts';
 import { ENGINE } from '../../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE } from '../../contract/task-queues.ts';
-import { campaignProgress, startOrAttach } from '../../control/campaign.ts';
+import { startOrAttach } from '../../control/campaign.ts';
+import { campaignProgress } from '../../control/campaign-view.ts';
 import { CAPS_WORKFLOW, capsRunning, readCaps, setCaps } from '../../control/caps.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import { storePlan } from '../../records/plan-store.ts';
@@ -19,7 +20,7 @@ import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
 import { emptyLedger, Ledger } from '../../workflows/caps/ledger.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
-import { startReceiver } from '../notify/receiver.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 import { harness } from './harness.ts';
 
 const STILL = parseUsd('0.03'); // I4's price

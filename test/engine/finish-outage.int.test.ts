@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { paidOnce } from '../../bench/drills/stop-kit.ts';
 import { pauseLine } from '../../cli/pause-line.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import { harness } from './harness.ts';
 
 const JOBS = 4;

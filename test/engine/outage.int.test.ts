@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { paidOnce } from '../../bench/drills/stop-kit.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import { readRecords } from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { harness } from './harness.ts';

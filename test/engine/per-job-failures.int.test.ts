@@ -51,7 +51,7 @@ function batchRequests(h: Harness): number {
 
 describe('a condition of one job fails that job only', () => {
   // KNOWN BUG, kept visible: the upload's final refusal (413) is thrown out of the create
-  // activity's input resolution (activities/create/index.ts, prepare), so the whole batch of 50
+  // activity's input resolution (activities/create/prepare.ts), so the whole batch of 50
   // fails with it. Verified passing with prepare() answering a non-retryable ServiceError as
   // that job's `rejected` outcome; drop `.fails` with that fix.
   it('an input image the service refuses for good fails its job; the other 49 of the batch succeed', async () => {

@@ -8,7 +8,7 @@ import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { replayCampaign } from '../../bench/lib/replay.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { harness } from './harness.ts';
 

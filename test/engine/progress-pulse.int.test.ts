@@ -4,7 +4,7 @@
  * (its snapshot time, and with it the time left) every pulse instead of freezing until the files land.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { campaignProgress } from '../../control/campaign.ts';
+import { campaignProgress } from '../../control/campaign-view.ts';
 import { harness, twoStills } from './harness.ts';
 
 describe('the progress pulse', () => {

@@ -10,7 +10,7 @@ import {
   type ReviewBatch,
   type ReviewDecision,
 } from '../../contract/review.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import type { Plan } from '../../plan/types.ts';
 import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
 import type { Harness } from './harness.ts';

@@ -10,7 +10,7 @@ import { parseUsd } from '../../api/money.ts';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import { exitOf } from '../../cli/exit-codes.ts';
 import type { CampaignProgress } from '../../contract/progress.ts';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { Manifest } from '../../records/manifest.ts';
 import { buildModel } from '../../review/model.ts';

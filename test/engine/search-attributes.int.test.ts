@@ -13,12 +13,9 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { replayCampaign } from '../../bench/lib/replay.ts';
 import type { CampaignInput } from '../../contract/campaign.ts';
-import {
-  campaignView,
-  registerSearchAttributes,
-  searchAttributesRegistered,
-  startOrAttach,
-} from '../../control/campaign.ts';
+import { startOrAttach } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
+import { registerSearchAttributes, searchAttributesRegistered } from '../../control/registered-attributes.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { findTemporalCli } from '../../worker/temporal-cli.ts';

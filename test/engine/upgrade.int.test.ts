@@ -8,14 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ENGINE } from '../../contract/engine.ts';
-import {
-  campaignInputOf,
-  campaignProgress,
-  NewerEngineError,
-  planIdentity,
-  startOrAttach,
-  workflowIdOf,
-} from '../../control/campaign.ts';
+import { NewerEngineError, planIdentity, startOrAttach, workflowIdOf } from '../../control/campaign.ts';
+import { campaignInputOf } from '../../control/campaign-input.ts';
+import { campaignProgress } from '../../control/campaign-view.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';

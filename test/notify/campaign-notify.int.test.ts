@@ -10,7 +10,7 @@ import { notifyLine } from '../../cli/notify-line.ts';
 import { workflowIdOf } from '../../control/campaign.ts';
 import { harness } from '../engine/harness.ts';
 import { keysOf, review } from '../engine/review-client.ts';
-import { closedPort, startReceiver } from './receiver.ts';
+import { closedPort, startReceiver } from '../helpers/webhook-receiver.ts';
 
 const SECRET = `whsec_${Buffer.from('campaign-notify-secret-32-bytes!').toString('base64')}`;
 

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { notifyActivities } from '../../activities/notify/index.ts';
 import type { NotifyRequest, NotifyTarget } from '../../contract/notify.ts';
-import { closedPort, startReceiver } from './receiver.ts';
+import { closedPort, startReceiver } from '../helpers/webhook-receiver.ts';
 
 const SECRET = `whsec_${Buffer.from('notify-test-secret-of-32-bytes!!').toString('base64')}`;
 const OTHER = `whsec_${Buffer.from('another-secret-of-32-bytes-long!').toString('base64')}`;

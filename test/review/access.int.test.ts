@@ -17,7 +17,7 @@ import { signLink } from '../../review/links.ts';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
 import { sheetUrl } from '../../review/sheet-url.ts';
-import { running, saved, stillsAndClips } from './fixtures.ts';
+import { running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const CAMPAIGN = 'shared-review';
 const plan0 = stillsAndClips();

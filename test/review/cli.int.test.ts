@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { expect, it, onTestFinished } from 'vitest';
-import { campaignView } from '../../control/campaign.ts';
+import { campaignView } from '../../control/campaign-view.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { openReviewCampaign } from '../../review/campaign.ts';
 import { buildModel } from '../../review/model.ts';

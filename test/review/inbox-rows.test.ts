@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type InboxRow, inboxOrder, inboxRow, waitedFor } from '../../review/inbox.ts';
 import { buildModel } from '../../review/model.ts';
-import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan = stillsAndClips();
 const stills = plan.jobs.filter((job) => job.step === 'still');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { reviewOf } from '../../records/decisions.ts';
 import { type LinkClaims, parseDuration, signLink, verifyLink } from '../../review/links.ts';
-import { decided, latest, stillsAndClips } from './fixtures.ts';
+import { decided, latest, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const secret = Buffer.alloc(32, 1);
 const now = 1_800_000_000_000;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ManifestEntry } from '../../records/manifest.ts';
 import { LiveModel } from '../../review/live.ts';
 import type { ModelSources } from '../../review/model.ts';
-import { running, saved, stillsAndClips } from './fixtures.ts';
+import { running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan = stillsAndClips();
 

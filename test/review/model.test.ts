@@ -5,7 +5,7 @@ import { type ItemState, type JobFacts, stateOf } from '../../review/job-state.t
 import { matchJobs } from '../../review/match-jobs.ts';
 import { buildModel } from '../../review/model.ts';
 import { defaultLayout, fitLayout, sheetOf } from '../../review/sheet.ts';
-import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan = stillsAndClips();
 const [still] = plan.jobs;

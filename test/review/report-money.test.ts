@@ -12,7 +12,7 @@ import { paidByJob, paidInAllRuns } from '../../records/manifest.ts';
 import { costLine } from '../../review/cost-line.ts';
 import { buildModel } from '../../review/model.ts';
 import { renderItem, renderTotals } from '../../review/render.ts';
-import { decided, key, latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, key, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan = stillsAndClips();
 const [s1, c1, s2, c2, s3, c3, s4, c4] = plan.jobs;

@@ -17,8 +17,8 @@ import { pictureToRgb } from '../../emulator/media/still.ts';
 import type { Plan } from '../../plan/types.ts';
 import type { ManifestEntry } from '../../records/manifest.ts';
 import { writeReport } from '../../review/report.ts';
+import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 import { ARTIFACTS, type Browser, launchBrowser } from './browser.ts';
-import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
 
 let browser: Browser;
 let report: string;

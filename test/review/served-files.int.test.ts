@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
-import { latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const CLAIMS = '.mediaflow/claims/c/log.jsonl';
 /** What each manifest line names, in job order; the first is a real output. */

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewBatch } from '../../contract/review.ts';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
-import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan0 = stillsAndClips();
 let dir: string;

@@ -8,7 +8,7 @@ import { standardBody } from '../../activities/notify/payload.ts';
 import { withNotifyEnvironment } from '../../cli/notify-environment.ts';
 import type { Plan } from '../../plan/types.ts';
 import { noticeSheetUrl } from '../../review/sheet-url.ts';
-import { stillsAndClips } from './fixtures.ts';
+import { stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const target = { kind: 'slack' as const, url: null, urlEnv: 'SLACK', secretEnv: null, events: null };
 const plan = (reviewUrl: string | null = null): Plan => ({

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReviewAck } from '../../contract/review.ts';
 import { buildModel } from '../../review/model.ts';
 import { winnerUnrecorded, withWinners } from '../../review/winners.ts';
-import { decided, latest, running, saved, stillsAndClips } from './fixtures.ts';
+import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan = stillsAndClips();
 const [s1, , s2] = plan.jobs;

@@ -11,9 +11,9 @@
  * All of it is O(1) per request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyRecord } from '../auth/keys.ts';
 import type { EmulatorContext } from '../context.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../http/errors.ts';
+import type { KeyRecord } from './keys.ts';
 
 export type LimitClass = 'create' | 'batch' | 'request';
 export type Access = 'key' | 'public' | 'loopback';

@@ -5,8 +5,8 @@
  * next attempt.
  */
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { FINISH_OUTAGE_TYPE, FinishOutageDetails } from '../../contract/finish-outage.ts';
-import { isOutage } from '../failure-kind.ts';
+import { FINISH_OUTAGE_TYPE, FinishOutageDetails } from '../contract/finish-outage.ts';
+import { isOutage } from './failure-kind.ts';
 
 /** When the outage was first met by an earlier attempt of this activity; null when none did. */
 export function outageSince(context: Context): number | null {

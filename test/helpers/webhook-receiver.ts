@@ -1,6 +1,6 @@
 /**
- * Starts test/notify/receiver.py (the Python `standardwebhooks` package verifies signatures) and
- * collects what it received. The package lives in its own venv (scripts/install-test-tools.sh).
+ * Starts test/helpers/webhook-receiver.py (the Python `standardwebhooks` package verifies
+ * signatures) and collects what it received. The package lives in its own venv (scripts/install-test-tools.sh).
  */
 import { spawn } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
@@ -11,7 +11,7 @@ import { onTestFinished } from 'vitest';
 export const RECEIVER_PYTHON = fileURLToPath(
   new URL('../../.tools/standardwebhooks-venv/bin/python', import.meta.url),
 );
-const SCRIPT = fileURLToPath(new URL('./receiver.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./webhook-receiver.py', import.meta.url));
 
 export interface Received {
   readonly path: string;
@@ -47,7 +47,7 @@ export async function startReceiver(secret: string | null, failFirst = 0): Promi
   const waiters: (() => void)[] = [];
   const lines = createInterface({ input: child.stdout });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`receiver.py exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`webhook-receiver.py exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
   });
   lines.on('line', (line) => {

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort, groupAlive, terminateGroup } from '../../worker/process-group.ts';
-import { watchdog } from '../../worker/watchdog.ts';
+import { freePort, groupAlive, terminateGroup } from '../worker/process-group.ts';
+import { watchdog } from '../worker/watchdog.ts';
 
-export const VERSITYGW = fileURLToPath(new URL('../../.tools/bin/versitygw', import.meta.url));
+export const VERSITYGW = fileURLToPath(new URL('../.tools/bin/versitygw', import.meta.url));
 const READY_TIMEOUT_MS = 20_000;
 
 export interface S3Server {

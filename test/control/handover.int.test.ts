@@ -1,0 +1,107 @@
+/**
+ * A decision sent at the handover from an older engine (docs/engine.md, "Changing the workflow
+ * safely"): it reaches the older run, which a newer engine's `startOrAttach` ends to continue the
+ * campaign from its records. The server aborts the update with its run; the client sends it
+ * again to the run that continues the campaign, which takes it, or refuses it with a reason to
+ * retry when no run continues it in time.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { PlanRef } from '../../contract/campaign.ts';
+import { ENGINE } from '../../contract/engine.ts';
+import { campaignHandle, planIdentity, startOrAttach, workflowIdOf } from '../../control/campaign.ts';
+import { campaignInputOf } from '../../control/campaign-input.ts';
+import { continuedReason } from '../../control/handover.ts';
+import { sendDecisions } from '../../control/review-decisions.ts';
+import type { Plan } from '../../plan/types.ts';
+import { readDecisions } from '../../records/decisions.ts';
+import { storePlan } from '../../records/plan-store.ts';
+import { createMediaflowWorker } from '../../worker/create-worker.ts';
+import type { campaignWorkflow } from '../../workflows/runtime/campaign.ts';
+import { type Harness, harness } from '../engine/harness.ts';
+import { keysOf, review, reviewedSpec, until } from '../engine/review-client.ts';
+import { suiteWorkflowBundle } from '../helpers/temporal.ts';
+
+const nothing = async () => {};
+
+/** A run of the campaign as an older engine started it: no engine in its memo. */
+function olderRun(h: Harness, plan: Plan, ref: PlanRef) {
+  return h.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
+    workflowId: workflowIdOf(plan.campaign),
+    taskQueue: h.taskQueue,
+    args: [campaignInputOf(plan, ref)],
+    memo: { planIdentity: planIdentity(plan) },
+  });
+}
+
+describe('a decision at the handover from an older engine', () => {
+  it('is taken by the run that continues the campaign, not lost with the run it reached', async () => {
+    const h = await harness();
+    const plan = await h.plan(reviewedSpec('{}'));
+    const ref = await storePlan(plan);
+    const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
+    // The older engine's run, its stills made and awaiting review.
+    const old = await olderRun(h, plan, ref);
+    const worker = (taskQueue: string) =>
+      createMediaflowWorker({
+        connection: h.connection,
+        namespace: 'default',
+        client: h.service,
+        taskQueue,
+        workflowBundle: suiteWorkflowBundle(),
+      });
+    await (await worker(h.taskQueue)).runUntil(async () => {
+      // Its progress is in the memo once the worker ran its first task (asked before, it is a query).
+      while ((await old.describe()).memo?.progress === undefined) await sleep(100);
+      await until(h, old, (still) => still.awaiting_review === 3);
+    });
+
+    // Its worker gone, the decision waits on the older run, which the newer engine then ends.
+    const handle = campaignHandle(h.temporal, plan.campaign);
+    const decided = sendDecisions(
+      h.temporal,
+      handle,
+      { decisions: [{ key: kettle, action: 'approve' }] },
+      nothing,
+    );
+    await sleep(500);
+    const queue = `${h.taskQueue}-upgraded`;
+    const result = await (await worker(queue)).runUntil(async () => {
+      const started = await startOrAttach(h.temporal, plan, ref, queue);
+      expect(started.continuedFrom).toBe(1);
+      expect(await decided).toEqual({ accepted: [kettle], refused: [] });
+      await until(h, started.handle, (still) => still.awaiting_review === 2);
+      await review(started.handle, [
+        { key: lamp, action: 'reject' },
+        { key: watch, action: 'reject' },
+      ]);
+      return started.handle.result();
+    });
+
+    expect(result.outcome).toBe('completed');
+    expect(result.steps[0]).toMatchObject({ approved: 1, rejected: 2 });
+    expect(result.steps[1]).toMatchObject({ succeeded: 1, skipped: 2 });
+    expect([...(await readDecisions(plan.outputDir, plan.campaign)).keys()]).toContain(kettle);
+  }, 60_000);
+
+  it('is refused with a reason to retry while no run continues the campaign yet', async () => {
+    const h = await harness();
+    const plan = await h.plan(reviewedSpec('{}'));
+    const ref = await storePlan(plan);
+    const old = await olderRun(h, plan, ref);
+    // Ended by a newer engine that has not started its own run yet.
+    await old.terminate(continuedReason(1));
+    const handle = campaignHandle(h.temporal, plan.campaign);
+    const [kettle] = keysOf(plan, 'still') as [string];
+    const refused = await sendDecisions(
+      h.temporal,
+      handle,
+      { decisions: [{ key: kettle, action: 'approve' }] },
+      nothing,
+      { ms: 1_000, everyMs: 100 },
+    ).catch((error: unknown) => error);
+    expect((refused as Error).message).toBe(
+      `campaign "${plan.campaign}" is being continued by engine ${ENGINE}: retry in a few seconds`,
+    );
+  });
+});
