@@ -102,6 +102,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   }
   await effects.told();
   await effects.notified();
+  // A decision accepted while the run was telling and notifying is recorded and acknowledged
+  // before the run ends: a continue-as-new would abort it half done.
+  if (gated) await condition(allHandlersFinished);
   if (end === 'complete') await sweepAtEnd(input);
   else {
     log.info('continuing as new', {
