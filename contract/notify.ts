@@ -60,7 +60,7 @@ export type Notice =
       readonly summary: NoticeSummary;
     }
   | {
-      /** Emitted by spend caps (issue 24; not built yet): a cap's 50, 80 or 100 % crossed. */
+      /** Emitted by spend caps (docs/caps.md): a cap's 50, 80 or 100 % crossed. */
       readonly type: 'cap.threshold';
       readonly cap: 'daily' | 'monthly';
       /** The model a per-model cap holds; null: all models. */
@@ -68,6 +68,8 @@ export type Notice =
       readonly percent: 50 | 80 | 100;
       readonly spent: Micros;
       readonly limit: Micros;
+      /** Reserved under the cap by running campaigns (a cap may hold with little spent yet). */
+      readonly committed?: Micros;
     };
 
 /** What the delivery activity takes: one notice to one target, under the notice's id. */

@@ -14,9 +14,8 @@ import { capsSetSignal, capsWorkflowId } from '../contract/caps-messages.ts';
 import { CapsView } from '../contract/caps-view.ts';
 import { ENGINE } from '../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
-import { adoptedLedger } from '../workflows/caps/adopt.ts';
-import { Ledger } from '../workflows/caps/ledger.ts';
-import { viewOf } from '../workflows/caps/view.ts';
+import { adoptedLedger } from '../workflows/caps/engine/adopt.ts';
+import { viewOf } from '../workflows/caps/engine/view.ts';
 
 /** The caps workflow's type: a service of the campaigns on its key, never a campaign itself. */
 export const CAPS_WORKFLOW = 'capsWorkflow';
@@ -66,7 +65,7 @@ export async function capsRunning(client: Client, key: string): Promise<boolean>
 
 /**
  * The first client of a newer engine to touch a key's caps continues the older engine's ledger
- * (workflows/caps/adopt.ts): its own ledger starts with the caps and this period's spend, and the
+ * (workflows/caps/engine/adopt.ts): its own ledger starts with the caps and this period's spend, and the
  * older one ends with a reason that says so. Without this an upgrade would run every campaign
  * uncapped, its caps left behind on a ledger no worker serves. Engine 1 had no caps.
  */
@@ -106,7 +105,7 @@ async function adoptFromOlder(client: Client, key: string): Promise<void> {
         taskQueue: GOVERNOR_TASK_QUEUE,
         args: [{ key, ...(carried && { carried }) }],
         // Shown at once, before its first task publishes it: `caps show` and preflight read it.
-        ...(carried && { memo: { caps: viewOf(new Ledger(carried)) } }),
+        ...(carried && { memo: { caps: viewOf(carried) } }),
       });
     } catch (error) {
       // Another client adopted it first, or this engine's ledger was started already.

@@ -32,13 +32,13 @@ import { governorOf } from './governor/link.ts';
 import { bucket } from './pacer.ts';
 import { progressOf } from './progress.ts';
 import { startPulse } from './pulse.ts';
+import { leaveNote } from './reducer/caps.ts';
 import type { Effect } from './reducer/effects.ts';
 import type { Model } from './reducer/model.ts';
 import { step } from './reducer/step.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
 import { runState } from './run-state.ts';
 import { PublishedAttributes } from './search-attributes.ts';
-import { takeUnreported } from './state/allowance.ts';
 import { carry as carryNotices, notices } from './state/notices.ts';
 import { READ_LIMITS_SUMMARY } from './summaries.ts';
 import { sweepAtEnd } from './sweep.ts';
@@ -63,7 +63,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     limits: share?.limits ?? read,
     now: clock.at, // the first run's start: for progress only (elapsed time, ETA)
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
-    ...(capsLink && { caps: { carried: input.carried?.caps } }),
+    ...(capsLink && { caps: { carried: capsLink.carried(input.carried?.caps) } }),
   });
   const model: Model = {
     jobs,
@@ -92,7 +92,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   } catch (error) {
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
-    await capsLink?.tell({ kind: 'leave', spent: jobs.allowance ? takeUnreported(jobs.allowance) : {} });
+    if (capsLink && jobs.allowance) await capsLink.tell(leaveNote(jobs.allowance));
     throw error;
   } finally {
     // The final progress is published once, by the loop's end: no pulse after it.

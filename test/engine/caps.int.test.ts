@@ -17,9 +17,9 @@ import { keyFingerprint } from '../../control/governor.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
-import { emptyLedger, Ledger } from '../../workflows/caps/ledger.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { startReceiver } from '../notify/receiver.ts';
+import { LedgerDriver } from './caps-ledger-driver.ts';
 import { harness } from './harness.ts';
 
 const STILL = parseUsd('0.03'); // I4's price
@@ -151,7 +151,7 @@ describe('spend caps across campaigns', () => {
     const governor = await createGovernorWorker(options);
     const key = `adopt-${h.taskQueue}`;
     // The older engine's ledger (today's code under its id): a $0.30 monthly cap, $0.21 spent.
-    const older = new Ledger(emptyLedger(Date.now()));
+    const older = LedgerDriver.at(Date.now());
     older.setCaps({ ...NO_CAPS, monthly: CAP }, Date.now());
     older.ask({ campaign: 'gone', model: 'I4', unit: STILL, count: 7 }, Date.now());
     older.spent('gone', { I4: 7 * STILL }, Date.now());

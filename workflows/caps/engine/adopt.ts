@@ -1,6 +1,6 @@
 /**
  * A newer engine's caps ledger takes over an older engine's (docs/caps.md, "Upgrades"). Each engine
- * generation runs its own ledger workflow (messages.ts, capsWorkflowId), so its workers never
+ * generation runs its own ledger workflow (contract/caps-messages.ts, capsWorkflowId), so its workers never
  * replay another generation's history; what carries over is what the older ledger's memo shows.
  * The caps and this period's spend carry over, and the alerts that spend already crossed stay
  * sent. Reservations do not: they belong to the older engine's campaign runs, which `run` of the
@@ -9,9 +9,10 @@
  *
  * Pure: control/caps.ts reads the memo and starts the ledger with what this returns.
  */
-import { capsList, THRESHOLDS } from '../../contract/caps.ts';
-import type { CapsView } from '../../contract/caps-view.ts';
-import { alertId, emptyLedger, Ledger, type LedgerState } from './ledger.ts';
+import { capsList, THRESHOLDS } from '../../../contract/caps.ts';
+import type { CapsView } from '../../../contract/caps-view.ts';
+import { alertId } from './alerts.ts';
+import { emptyLedger, type LedgerState, spentOf } from './state.ts';
 
 export function adoptedLedger(view: CapsView, now: number): LedgerState {
   const fresh = emptyLedger(now);
@@ -35,9 +36,8 @@ export function adoptedLedger(view: CapsView, now: number): LedgerState {
     monthSpent: sameMonth ? spent.month : 0,
     modelSpent: sameMonth ? spent.models : {},
   };
-  const ledger = new Ledger(state);
   const alerted = capsList(state.caps).flatMap((ref) =>
-    THRESHOLDS.filter((t) => ledger.spentOf(ref) * 100 >= t * ref.limit).map((t) => alertId(state, ref, t)),
+    THRESHOLDS.filter((t) => spentOf(state, ref) * 100 >= t * ref.limit).map((t) => alertId(state, ref, t)),
   );
   return { ...state, alerted };
 }
