@@ -28,11 +28,17 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
   if (!caps) return effects;
   const now = m.clock.at;
   // Never more than the jobs left: a reservation nobody will use holds the others back.
-  const count = Math.max(1, Math.min(Jobs.maxInFlight(m.jobs) * WINDOWS_PER_ASK, Jobs.unstarted(m.jobs)));
-  const asks: Effect[] = Allowance.takeNeeds(caps).map(({ model, unit, seq }) => ({
-    kind: 'tell-caps',
-    note: { kind: 'ask', model, unit, count, ...(seq !== undefined && { seq }) },
-  }));
+  const most = Math.min(Jobs.maxInFlight(m.jobs) * WINDOWS_PER_ASK, Jobs.unstarted(m.jobs));
+  const keep = caps.run === null ? null : stillNeeded(m);
+  const asks: Effect[] = Allowance.takeNeeds(caps).map(({ model, unit, seq }) => {
+    // Known to the last job: no more than the jobs waiting on this model.
+    const left = keep === null ? most : Math.min(most, waitingOn(m, model));
+    const count = Math.max(1, left);
+    return {
+      kind: 'tell-caps',
+      note: { kind: 'ask', model, unit, count, ...(seq !== undefined && { seq }) },
+    };
+  });
   const end = effects.findIndex((effect) => effect.kind === 'complete');
   if (end >= 0 || ending) {
     // The last spend counts and the rest of the reservation goes back before the run ends.
@@ -40,7 +46,6 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
     if (end < 0) return [...asks, ...effects, leave];
     return [...asks, ...effects.slice(0, end), leave, ...effects.slice(end)];
   }
-  const keep = stillNeeded(m);
   if (keep) Allowance.giveBack(caps, keep);
   // Idle (nothing in flight), no later report would carry it: it goes now.
   const idle = Jobs.activeCount(m.jobs) === 0;
@@ -80,6 +85,13 @@ function stillNeeded(m: Model): Record<string, Micros> | null {
     keep[model] = (keep[model] ?? 0) + pending.job.usd;
   }
   return keep;
+}
+
+function waitingOn(m: Model, model: string): number {
+  return m.jobs.window.waiting.reduce(
+    (n, pending) => (Jobs.modelOf(m.jobs, pending) === model ? n + 1 : n),
+    0,
+  );
 }
 
 /** The ledger granted reservation, or held the ask: the loop looks again (the memo shows a hold). */
