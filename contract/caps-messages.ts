@@ -11,6 +11,7 @@
 import { defineSignal } from '@temporalio/workflow';
 import type { Micros } from '../api/money.ts';
 import type { CapAlert, CapHold, Caps } from './caps.ts';
+import type { CapsView } from './caps-view.ts';
 import { ENGINE } from './engine.ts';
 
 /** Micros per model label. */
@@ -49,6 +50,13 @@ export const capsAskSignal = defineSignal<[CapsAsk]>('caps-ask');
 export const capsSpentSignal = defineSignal<[CapsReport]>('caps-spent');
 /** A campaign ended: its last spend counts and the rest of its reservation goes back. */
 export const capsLeaveSignal = defineSignal<[CapsReport]>('caps-leave');
+
+/**
+ * From a client: an older ledger of the key (another engine's, or the one a spelling of the
+ * service URL had), as its memo showed it, taken in once (`from`: its workflow id).
+ */
+export const capsAdoptSignal =
+  defineSignal<[{ readonly from: string; readonly view: CapsView }]>('caps-adopt');
 
 /** To a campaign: reservation granted on `model` (micros > 0), or its ask held by a cap. */
 export interface CapsGrant {

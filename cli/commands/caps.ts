@@ -11,7 +11,7 @@ import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import { type Caps, capDollars, NO_CAPS } from '../../contract/caps.ts';
 import { engineQueue } from '../../contract/engine.ts';
 import { type CapsView, readCaps, sameCaps, setCaps } from '../../control/caps.ts';
-import { keyFingerprint } from '../../control/governor.ts';
+import { type CapsKey, keyNames } from '../../control/governor.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -70,8 +70,9 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function keyOf(env: Environment): string {
-  return keyFingerprint(env.service.baseUrl, env.service.apiKey);
+/** The key's ledger: one per API key, however the service URL is spelt (docs/caps.md). */
+function keyOf(env: Environment): CapsKey {
+  return keyNames(env.service.baseUrl, env.service.apiKey).caps;
 }
 
 function dollars(flag: string, text: string): Micros {

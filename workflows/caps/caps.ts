@@ -17,6 +17,7 @@ import {
 } from '@temporalio/workflow';
 import { nextTurnMs } from '../../contract/caps.ts';
 import {
+  capsAdoptSignal,
   capsAlertSignal,
   capsAskSignal,
   capsGrantSignal,
@@ -53,6 +54,7 @@ export async function capsWorkflow(input: CapsInput): Promise<void> {
   setHandler(capsAskSignal, (ask) => take({ kind: 'ask', ask, at: Date.now() }));
   setHandler(capsSpentSignal, (report) => take({ kind: 'spent', report, at: Date.now() }));
   setHandler(capsLeaveSignal, (report) => take({ kind: 'leave', report, at: Date.now() }));
+  setHandler(capsAdoptSignal, ({ from, view }) => take({ kind: 'adopt', from, view, at: Date.now() }));
 
   async function send(out: CapsEffect): Promise<void> {
     try {

@@ -7,11 +7,16 @@
  * newer engine ends and continues from their records (their new runs ask again), and an ask an
  * older run had held is asked again by its new run.
  *
+ * The same goes for the ledger one spelling of the service URL had before the key's ledger was
+ * keyed on the key alone (docs/caps.md, "One ledger per API key"): when the key's ledger runs
+ * already, the older one's spend is added to it and the stricter of each cap kept (`merged`).
+ *
  * Pure: control/caps.ts reads the memo and starts the ledger with what this returns.
  */
 import { capsList, THRESHOLDS } from '../../../contract/caps.ts';
 import type { CapsView } from '../../../contract/caps-view.ts';
 import { alertId } from './alerts.ts';
+import type { Draft } from './draft.ts';
 import { emptyLedger, type LedgerState, spentOf } from './state.ts';
 
 export function adoptedLedger(view: CapsView, now: number): LedgerState {
@@ -40,4 +45,35 @@ export function adoptedLedger(view: CapsView, now: number): LedgerState {
     THRESHOLDS.filter((t) => spentOf(state, ref) * 100 >= t * ref.limit).map((t) => alertId(state, ref, t)),
   );
   return { ...state, alerted };
+}
+
+/**
+ * An older ledger's memo taken into a running one, once per older ledger (`from`, its workflow
+ * id): they counted different campaigns, so their spend adds up; of two caps, the lower holds.
+ */
+export function merged(d: Draft, from: string, view: CapsView, now: number): void {
+  if (d.adopted.includes(from)) return;
+  const older = adoptedLedger(view, now);
+  d.adopted.push(from);
+  d.caps = {
+    daily: stricter(d.caps.daily, older.caps.daily),
+    monthly: stricter(d.caps.monthly, older.caps.monthly),
+    models: Object.fromEntries(
+      [...new Set([...Object.keys(d.caps.models), ...Object.keys(older.caps.models)])].map((model) => [
+        model,
+        stricter(d.caps.models[model] ?? null, older.caps.models[model] ?? null) ?? 0,
+      ]),
+    ),
+  };
+  d.daySpent += older.daySpent;
+  d.monthSpent += older.monthSpent;
+  for (const [model, micros] of Object.entries(older.modelSpent))
+    d.modelSpent[model] = (d.modelSpent[model] ?? 0) + micros;
+  for (const id of older.alerted) if (!d.alerted.includes(id)) d.alerted.push(id);
+}
+
+function stricter(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
 }

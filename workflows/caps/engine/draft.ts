@@ -26,6 +26,7 @@ export interface Draft {
   runs: Record<string, RunDraft>;
   held: HeldAsk[];
   alerted: string[];
+  adopted: string[];
   source?: SpendSource;
 }
 
@@ -44,6 +45,7 @@ export function draftOf(s: LedgerState): Draft {
     runs,
     held: [...s.held],
     alerted: [...s.alerted],
+    adopted: [...(s.adopted ?? [])],
     ...(s.source && { source: s.source }),
   };
 }

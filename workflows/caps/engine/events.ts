@@ -5,6 +5,7 @@
  */
 import type { Caps } from '../../../contract/caps.ts';
 import type { CapsAsk, CapsReport } from '../../../contract/caps-messages.ts';
+import type { CapsView } from '../../../contract/caps-view.ts';
 
 export type CapsEvent =
   /** `caps set|clear`: the whole set from now on. */
@@ -15,4 +16,6 @@ export type CapsEvent =
   /** The ledger's timer at UTC midnight: a new day (maybe month) starts. */
   | { readonly kind: 'turn'; readonly at: number }
   /** A grant or alert to this campaign could not be sent: it is closed (terminated, never left). */
-  | { readonly kind: 'gone'; readonly campaign: string; readonly at: number };
+  | { readonly kind: 'gone'; readonly campaign: string; readonly at: number }
+  /** An older ledger of the key (another engine, or a URL's spelling) as its memo showed it. */
+  | { readonly kind: 'adopt'; readonly from: string; readonly view: CapsView; readonly at: number };

@@ -53,6 +53,8 @@ export interface LedgerState {
   readonly held: readonly HeldAsk[];
   /** Alerts sent in the current periods (their ids). */
   readonly alerted: readonly string[];
+  /** Older ledgers (workflow ids) whose memo this one took in; absent: none. */
+  readonly adopted?: readonly string[];
   /** Absent: the figures are what campaigns on this ledger reported, nothing else. */
   readonly source?: SpendSource;
 }

@@ -9,6 +9,7 @@
  * asks again, as does anything that may have made room.
  */
 import { periodsOf } from '../../../contract/caps.ts';
+import { merged } from './adopt.ts';
 import { type Draft, draftOf } from './draft.ts';
 import type { CapsEffect } from './effects.ts';
 import type { CapsEvent } from './events.ts';
@@ -42,6 +43,11 @@ function route(d: Draft, event: CapsEvent): CapsEffect[] {
     case 'leave': {
       const out = [...turned(d, event.at), ...booked(d, event.report)];
       left(d, event.report, event.at);
+      return [...out, ...serveHeld(d)];
+    }
+    case 'adopt': {
+      const out = turned(d, event.at);
+      merged(d, event.from, event.view, event.at);
       return [...out, ...serveHeld(d)];
     }
     case 'gone': {
