@@ -58,6 +58,14 @@ export const capsLeaveSignal = defineSignal<[CapsReport]>('caps-leave');
 export const capsAdoptSignal =
   defineSignal<[{ readonly from: string; readonly view: CapsView }]>('caps-adopt');
 
+/** The account's spend so far as the service reports it (`GET /v1/account/usage`), per model label. */
+export interface AccountUsage {
+  readonly total: Micros;
+  readonly models: ByModel;
+}
+/** From a client of the key: the service's account usage it read (the API key stays with it). */
+export const capsUsageSignal = defineSignal<[AccountUsage]>('caps-usage');
+
 /** To a campaign: reservation granted on `model` (micros > 0), or its ask held by a cap. */
 export interface CapsGrant {
   readonly model: string;

@@ -35,5 +35,13 @@ export const CapsView = z.object({
    * the capped lines.
    */
   spent: z.object({ day: micros, month: micros, models: z.record(z.string(), micros) }).optional(),
+  /**
+   * Where spend comes from besides campaigns' reports: the service's account usage, read at `at`
+   * (ms), the day and month measured from a reading before they began (`dayKnown`, `monthKnown`)
+   * or, without one, counting all the key ever spent. Absent: never read (campaigns' reports only).
+   */
+  usage: z
+    .object({ at: z.number(), day: z.string(), dayKnown: z.boolean(), monthKnown: z.boolean() })
+    .optional(),
 });
 export type CapsView = z.infer<typeof CapsView>;

@@ -10,7 +10,13 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/client';
 import type { Caps } from '../contract/caps.ts';
-import { capsAdoptSignal, capsSetSignal, capsWorkflowId } from '../contract/caps-messages.ts';
+import {
+  type AccountUsage,
+  capsAdoptSignal,
+  capsSetSignal,
+  capsUsageSignal,
+  capsWorkflowId,
+} from '../contract/caps-messages.ts';
 import { CapsView } from '../contract/caps-view.ts';
 import { ENGINE } from '../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
@@ -33,6 +39,17 @@ export async function setCaps(client: Client, key: CapsKey | string, caps: Caps)
     signal: capsSetSignal,
     signalArgs: [caps],
   });
+}
+
+/** Hands the ledger the service's account usage (cli/caps-usage.ts read it): the key's real spend. */
+export async function reportUsage(client: Client, key: CapsKey | string, usage: AccountUsage): Promise<void> {
+  const { ledger } = await adopted(client, key);
+  try {
+    await client.workflow.getHandle(capsWorkflowId(ledger)).signal(capsUsageSignal, usage);
+  } catch (error) {
+    // No ledger runs (no caps were set): nothing counts spend yet.
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
 }
 
 /**

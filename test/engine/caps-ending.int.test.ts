@@ -4,15 +4,17 @@
  * again with 4 of its 6 stills recorded reserves only what its 2 new stills may cost once its
  * creates answer, so the ledger's committed matches the campaign's own; a second campaign takes
  * the rest of the cap; the first ends (its last report and its leave sent at once) while the
- * second waits; together they never pay past the cap, and the ledger counts exactly what the
- * service charged after the cap was set.
+ * second waits; together with what the key spent before the cap (read from the service's account
+ * usage, as `caps set` does) they never pay past the cap, and the ledger counts exactly what the
+ * service charged.
  */
 import { describe, expect, it } from 'vitest';
 import { parseUsd } from '../../api/money.ts';
+import { accountUsage } from '../../cli/caps-usage.ts';
 import type { CampaignProgress } from '../../contract/campaign.ts';
 import { NO_CAPS } from '../../contract/caps.ts';
 import { campaignProgress, startOrAttach } from '../../control/campaign.ts';
-import { capsRunning, readCaps, setCaps } from '../../control/caps.ts';
+import { readCaps, reportUsage, setCaps } from '../../control/caps.ts';
 import { keyFingerprint } from '../../control/governor.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
@@ -65,11 +67,14 @@ describe('spend caps: a campaign ends while another waits on the cap', () => {
       worker.runUntil(async () => {
         // Before any cap: 4 stills made and recorded.
         expect((await (await start(stills('rerun', 4, 4))).result()).outcome).toBe('completed');
-        const before = parseUsd(h.emulator.ledger().creditsCharged);
         await setCaps(h.temporal, key, { ...NO_CAPS, monthly: CAP });
+        // As `caps set` does: the key's spend so far counts ($0.12 of the $0.21 cap).
+        const usage = await accountUsage({ baseUrl: h.emulator.baseUrl, apiKey: h.emulator.apiKey });
+        expect(usage).toEqual({ total: 4 * STILL, models: { I4: 4 * STILL } });
+        await reportUsage(h.temporal, key, usage!);
         await until(
-          () => 'the ledger runs',
-          async () => ((await capsRunning(h.temporal, key)) ? true : null),
+          () => 'the ledger counts the key’s spend',
+          async () => ((await readCaps(h.temporal, key))?.lines[0]?.spent === 4 * STILL ? true : null),
         );
 
         // Run again with 2 more: 4 recorded, 2 to make (each 1.5 s at the service).
@@ -88,7 +93,7 @@ describe('spend caps: a campaign ends while another waits on the cap', () => {
           },
         );
 
-        // The other campaign wants 8 stills: it gets the rest of the cap and waits for more.
+        // The other campaign wants 8 stills: it gets the rest of the cap (one) and waits for more.
         const other = await start(stills('other', 8, 2));
         expect((await rerun.result()).outcome).toBe('completed');
         const otherName = other.workflowId.replace(/^mediaflow-/, '');
@@ -100,9 +105,10 @@ describe('spend caps: a campaign ends while another waits on the cap', () => {
             return progress.cap_reached !== undefined && running(progress) === 0 ? progress : null;
           },
         );
-        const charged = parseUsd(h.emulator.ledger().creditsCharged) - before;
-        expect(charged).toBe(CAP); // 2 new stills of the re-run, 5 of the other
-        expect(held.spent).toBe(5 * STILL);
+        // 4 stills before the cap, 2 new ones of the re-run, 1 of the other: never past the cap.
+        const charged = parseUsd(h.emulator.ledger().creditsCharged);
+        expect(charged).toBe(CAP);
+        expect(held.spent).toBe(STILL);
         const view = await readCaps(h.temporal, key);
         expect(view?.lines).toEqual([expect.objectContaining({ spent: charged, committed: 0 })]);
         await other.terminate('test over');

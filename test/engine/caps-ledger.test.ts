@@ -223,3 +223,45 @@ describe('caps ledger: notes that name their execution', () => {
     expect(alert).toMatchObject({ kind: 'alert', alert: { percent: 100, spent: 0, committed: $(0.6) } });
   });
 });
+
+describe('caps ledger: the key’s real spend, from the service’s account usage', () => {
+  const read = (ledger: LedgerDriver, total: number, at: number, models: Record<string, number> = {}) =>
+    ledger.on({
+      kind: 'usage-read',
+      usage: {
+        total: $(total),
+        models: Object.fromEntries(Object.entries(models).map(([m, d]) => [m, $(d)])),
+      },
+      at,
+    });
+
+  it('counts what the key spent before the cap was set: a daily cap of $20 after $14.51', () => {
+    const ledger = ledgerWith({ daily: 20 });
+    read(ledger, 14.51, NOV_27, { I4: 14.51 });
+    expect(ledger.state.daySpent).toBe($(14.51));
+    expect(ledger.state.modelSpent).toEqual({ I4: $(14.51) });
+    // $5.49 of room: five $1 jobs, not twenty.
+    expect(grants(ledger.ask(ask('a', 1, 20), NOV_27))).toEqual([['a', 'I4', $(5), null]]);
+  });
+
+  it('never lowers what campaigns reported; a later reading adds what other tools spent', () => {
+    const ledger = ledgerWith({ monthly: 100 });
+    ledger.ask(ask('a', 1, 5), NOV_27);
+    ledger.spent('a', { I4: $(5) }, NOV_27);
+    read(ledger, 3, NOV_27);
+    expect(ledger.state.monthSpent).toBe($(5));
+    read(ledger, 9, NOV_27);
+    expect(ledger.state.monthSpent).toBe($(9));
+  });
+
+  it('a new day is measured from the last reading before it began', () => {
+    const ledger = ledgerWith({ daily: 100, monthly: 100 });
+    read(ledger, 10, NOV_27);
+    read(ledger, 12, NOV_28);
+    expect(ledger.state.daySpent).toBe($(2));
+    expect(ledger.state.monthSpent).toBe($(12));
+    expect(ledger.state.usage).toMatchObject({ dayKnown: true, monthKnown: false });
+    read(ledger, 13, NOV_28);
+    expect(ledger.state.daySpent).toBe($(3));
+  });
+});

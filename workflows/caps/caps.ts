@@ -24,6 +24,7 @@ import {
   capsLeaveSignal,
   capsSetSignal,
   capsSpentSignal,
+  capsUsageSignal,
 } from '../../contract/caps-messages.ts';
 import { messageOf } from '../failure-of.ts';
 import type { CapsEffect } from './engine/effects.ts';
@@ -54,6 +55,7 @@ export async function capsWorkflow(input: CapsInput): Promise<void> {
   setHandler(capsAskSignal, (ask) => take({ kind: 'ask', ask, at: Date.now() }));
   setHandler(capsSpentSignal, (report) => take({ kind: 'spent', report, at: Date.now() }));
   setHandler(capsLeaveSignal, (report) => take({ kind: 'leave', report, at: Date.now() }));
+  setHandler(capsUsageSignal, (usage) => take({ kind: 'usage-read', usage, at: Date.now() }));
   setHandler(capsAdoptSignal, ({ from, view }) => take({ kind: 'adopt', from, view, at: Date.now() }));
 
   async function send(out: CapsEffect): Promise<void> {

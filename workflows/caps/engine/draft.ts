@@ -4,7 +4,7 @@
  */
 import type { Micros } from '../../../api/money.ts';
 import type { Caps } from '../../../contract/caps.ts';
-import type { HeldAsk, LedgerState, SpendSource } from './state.ts';
+import type { HeldAsk, LedgerState, UsageSeen } from './state.ts';
 
 export interface RunDraft {
   readonly campaign: string;
@@ -27,7 +27,7 @@ export interface Draft {
   held: HeldAsk[];
   alerted: string[];
   adopted: string[];
-  source?: SpendSource;
+  usage?: UsageSeen;
 }
 
 export function draftOf(s: LedgerState): Draft {
@@ -46,6 +46,6 @@ export function draftOf(s: LedgerState): Draft {
     held: [...s.held],
     alerted: [...s.alerted],
     adopted: [...(s.adopted ?? [])],
-    ...(s.source && { source: s.source }),
+    ...(s.usage && { usage: s.usage }),
   };
 }

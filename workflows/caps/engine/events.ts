@@ -6,6 +6,7 @@
 import type { Caps } from '../../../contract/caps.ts';
 import type { CapsAsk, CapsReport } from '../../../contract/caps-messages.ts';
 import type { CapsView } from '../../../contract/caps-view.ts';
+import type { AccountUsage } from './usage.ts';
 
 export type CapsEvent =
   /** `caps set|clear`: the whole set from now on. */
@@ -18,4 +19,6 @@ export type CapsEvent =
   /** A grant or alert to this campaign could not be sent: it is closed (terminated, never left). */
   | { readonly kind: 'gone'; readonly campaign: string; readonly at: number }
   /** An older ledger of the key (another engine, or a URL's spelling) as its memo showed it. */
-  | { readonly kind: 'adopt'; readonly from: string; readonly view: CapsView; readonly at: number };
+  | { readonly kind: 'adopt'; readonly from: string; readonly view: CapsView; readonly at: number }
+  /** The service's account usage, read by a client of the key (usage.ts). */
+  | { readonly kind: 'usage-read'; readonly usage: AccountUsage; readonly at: number };

@@ -6,7 +6,7 @@
  */
 import type { Micros } from '../../../api/money.ts';
 import { type CapHold, type CapRef, type Caps, NO_CAPS, periodsOf } from '../../../contract/caps.ts';
-import type { ByModel, CapsAsk } from '../../../contract/caps-messages.ts';
+import type { AccountUsage, ByModel, CapsAsk } from '../../../contract/caps-messages.ts';
 
 /** An ask a cap holds, with the hold its campaign was last told (its line shows what is spent). */
 export interface HeldAsk extends CapsAsk {
@@ -30,12 +30,19 @@ export interface RunRecord {
   readonly left: number | null;
 }
 
-/** Where the period's spend figures come from (`caps show` says). */
-export interface SpendSource {
-  /** The day and month the service's account usage was read for, and when (ledger time). */
-  readonly day: string | null;
-  readonly month: string | null;
-  readonly at: number | null;
+/** The last reading, and the totals the current day and month are measured from. */
+export interface UsageSeen {
+  readonly day: string;
+  readonly month: string;
+  readonly dayBase: Micros;
+  readonly monthBase: Micros;
+  readonly modelBase: ByModel;
+  /** Whether the day's (month's) base is a reading from before it began; false: none, so 0. */
+  readonly dayKnown: boolean;
+  readonly monthKnown: boolean;
+  readonly last: AccountUsage;
+  /** Ledger time of the reading. */
+  readonly at: number;
 }
 
 export interface LedgerState {
@@ -55,8 +62,8 @@ export interface LedgerState {
   readonly alerted: readonly string[];
   /** Older ledgers (workflow ids) whose memo this one took in; absent: none. */
   readonly adopted?: readonly string[];
-  /** Absent: the figures are what campaigns on this ledger reported, nothing else. */
-  readonly source?: SpendSource;
+  /** The service's account usage as last read; absent: the figures are what campaigns reported. */
+  readonly usage?: UsageSeen;
 }
 
 export function emptyLedger(now: number): LedgerState {

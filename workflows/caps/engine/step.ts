@@ -16,6 +16,7 @@ import type { CapsEvent } from './events.ts';
 import { asked, serveHeld } from './grants.ts';
 import { booked, forgetOld, gone, left } from './spend.ts';
 import type { LedgerState } from './state.ts';
+import { seeded } from './usage.ts';
 
 export interface Stepped {
   readonly state: LedgerState;
@@ -48,6 +49,11 @@ function route(d: Draft, event: CapsEvent): CapsEffect[] {
     case 'adopt': {
       const out = turned(d, event.at);
       merged(d, event.from, event.view, event.at);
+      return [...out, ...serveHeld(d)];
+    }
+    case 'usage-read': {
+      const out = turned(d, event.at);
+      seeded(d, event.usage, event.at);
       return [...out, ...serveHeld(d)];
     }
     case 'gone': {

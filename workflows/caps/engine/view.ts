@@ -26,5 +26,8 @@ export function viewOf(s: LedgerState): CapsView {
       ]),
     ),
     spent: { day: daySpent, month: monthSpent, models: modelSpent },
+    ...(s.usage && {
+      usage: { at: s.usage.at, day: s.usage.day, dayKnown: s.usage.dayKnown, monthKnown: s.usage.monthKnown },
+    }),
   };
 }
