@@ -22,14 +22,13 @@ import {
   nothingRunYet,
   startOrAttach,
 } from '../../control/campaign.ts';
-import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyNames } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
-import { capsLines } from '../caps-line.ts';
+import { preflightCaps } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
@@ -172,8 +171,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       );
       if (report.review) console.error(reviewLine(report.review));
       // The key's caps count what every other campaign has spent and committed (docs/caps.md).
-      const caps = await readCaps(env.client, keyNames(env.service.baseUrl, env.service.apiKey).caps);
-      for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
+      for (const line of await preflightCaps(env, report.cost, report.costByModel)) console.error(line);
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
