@@ -3,7 +3,7 @@
  * model-based test of its engine (workflows/caps/engine/step.ts) with three campaigns whose side
  * is the real one (workflows/state/allowance.ts, the notes of reducer/caps.ts). A scheduler drawn by
  * fast-check interleaves their asks, jobs, reports, give-backs, leaves, a campaign run again under
- * its workflow id and continue-as-new, with the delivery of every message in both directions in
+ * its workflow id, continue-as-new and a grant to a campaign that ended failing, with the delivery of every message in both directions in
  * any order, late or twice, and the ledger restarted from its state through JSON between any two.
  * After every step: spent + committed stays within every cap, and what the campaigns were really
  * charged stays within it too. At the end, every message delivered: the ledger counted exactly
@@ -96,6 +96,14 @@ class World {
       if (effect.kind === 'grant') this.toCampaigns.push({ campaign: effect.campaign, grant: effect.grant });
   }
 
+  gone(campaign: string): void {
+    this.at += 1;
+    const next = step(this.ledger, { kind: 'gone', campaign, at: this.at });
+    this.ledger = next.state;
+    for (const effect of next.effects)
+      if (effect.kind === 'grant') this.toCampaigns.push({ campaign: effect.campaign, grant: effect.grant });
+  }
+
   toCampaignOne({ campaign, grant }: ToCampaign): void {
     const c = this.campaigns.find((one) => one.id === campaign)!;
     // The link's filter: a grant for another execution of the workflow id is not this one's.
@@ -145,6 +153,7 @@ const Move = fc.record({
     'answer',
     'answer-twice',
     'restart-ledger',
+    'closed',
   ),
   who: fc.nat(),
   pick: fc.nat(),
@@ -238,6 +247,14 @@ function play(w: World, move: Move): void {
     case 'restart-ledger':
       w.ledger = JSON.parse(JSON.stringify(w.ledger));
       return;
+    case 'closed': {
+      // A grant to a campaign that ended could not be sent: the ledger drops what it holds. A
+      // campaign ends only once its signals were delivered (it waits for them), so its leave
+      // is in the ledger's history before any send to it can fail.
+      const from = (m: ToLedger) => (m.kind === 'ask' ? m.ask.campaign : m.report.campaign);
+      if (c.left && !w.toLedger.some((m) => from(m) === c.id)) w.gone(c.id);
+      return;
+    }
   }
 }
 
