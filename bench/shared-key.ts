@@ -37,7 +37,7 @@ export interface SharedKeyOptions {
 /**
  * What each campaign should get of the creates while all run: the highest priority present takes
  * the whole key, split by weight (its campaigns ask for the whole in-flight limit, so they can use
- * all of it); the others only a trickle, counted as nothing (workflows/governor/shares.ts).
+ * all of it); the others only a trickle, counted as nothing (workflows/governor/engine/shares.ts).
  */
 export function expectedShares(weights: readonly number[], priorities: readonly number[]): number[] {
   const top = Math.max(...priorities);

@@ -6,7 +6,26 @@
  */
 import type { Micros } from '../api/money.ts';
 import { capDollars } from '../contract/caps.ts';
-import type { CapsView } from '../control/caps.ts';
+import { type CapsView, readCaps, reportUsage } from '../control/caps.ts';
+import { keyNames } from '../control/governor.ts';
+import { accountUsage, usageStale } from './caps-usage.ts';
+import type { Environment } from './environment.ts';
+
+/**
+ * The preflight's lines for the key's ledger. A new day since the ledger last read the key's real
+ * spend: it is read now, before this campaign asks (the lines show the ledger as it stood).
+ */
+export async function preflightCaps(
+  env: Environment,
+  cost: Micros,
+  costByModel: Readonly<Record<string, Micros>>,
+): Promise<string[]> {
+  const key = keyNames(env.service.baseUrl, env.service.apiKey).caps;
+  const view = await readCaps(env.client, key);
+  const usage = usageStale(view) ? await accountUsage(env.service) : null;
+  if (usage) await reportUsage(env.client, key, usage);
+  return capsLines(view, cost, costByModel);
+}
 
 export function capsLines(
   view: CapsView | null,

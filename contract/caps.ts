@@ -39,6 +39,11 @@ export interface CapAlert extends CapRef {
   readonly id: string;
   readonly percent: Threshold;
   readonly spent: Micros;
+  /**
+   * Reserved under the cap by running campaigns when it was crossed: a cap that holds a campaign
+   * may be full of reservations with little spent yet. Absent from alerts of older ledgers.
+   */
+  readonly committed?: Micros;
 }
 
 /** The UTC day and calendar month a moment (ms) falls in: `2026-11-27`, `2026-11`. */
@@ -85,4 +90,15 @@ export interface CarriedAllowance {
   /** Per model: spent and not yet reported to the ledger. */
   readonly unreported: readonly (readonly [string, Micros])[];
   readonly hold: CapHold | null;
+  /**
+   * The execution the ledger knows the campaign's notes by (contract/caps-messages.ts), with its
+   * cumulative figures per model. Absent in runs carried by versions whose notes were deltas.
+   */
+  readonly run?: string;
+  readonly totals?: {
+    readonly granted: readonly (readonly [string, Micros])[];
+    readonly charged: readonly (readonly [string, Micros])[];
+    readonly returned: readonly (readonly [string, Micros])[];
+    readonly asks: number;
+  };
 }

@@ -68,6 +68,8 @@ export type Notice =
       readonly percent: 50 | 80 | 100;
       readonly spent: Micros;
       readonly limit: Micros;
+      /** Reserved under the cap by running campaigns (a cap may hold with little spent yet). */
+      readonly committed?: Micros;
     };
 
 /** What the delivery activity takes: one notice to one target, under the notice's id. */

@@ -18,7 +18,7 @@ import {
 import { campaignDetails, campaignSummary } from '../workflows/runtime/summaries.ts';
 import { campaignInputOf, nothingRunYet } from './campaign-input.ts';
 import { capsRunning } from './caps.ts';
-import { joinGovernor } from './governor.ts';
+import { joinGovernor, type KeyNames } from './governor.ts';
 import { continuedReason } from './handover.ts';
 import { registeredKeys } from './registered-attributes.ts';
 
@@ -73,28 +73,31 @@ export function planIdentity(plan: Plan): string {
 }
 
 /**
- * Starts the campaign, or attaches to its running one. Given `governor` (the API key's
- * fingerprint, control/governor.ts), a campaign it starts shares the key's limits with every other
- * campaign on the key through their rate governor.
+ * Starts the campaign, or attaches to its running one. Given `key` (the API key's names,
+ * control/governor.ts), a campaign it starts shares the key's limits with every other campaign on
+ * the key through their rate governor, and its spend caps through the key's caps ledger.
  */
 export async function startOrAttach(
   client: Client,
   plan: Plan,
   ref: PlanRef,
   taskQueue = engineQueue(TASK_QUEUE),
-  governor?: string,
+  key?: string | KeyNames,
 ): Promise<Started> {
   const registered = await registeredKeys(client);
   const searchable = SEARCH_ATTRIBUTE_KEYS.every((key) => key === FAULTS_KEY || registered.has(key.name));
+  // A fingerprint alone names both (tests, benchmarks); `run` names the key's caps ledger apart.
+  const governor = typeof key === 'string' ? key : key?.governor;
+  const capsKey = typeof key === 'string' ? { ledger: key } : key?.caps;
   // Spend caps hold every campaign on the key once any were set (docs/caps.md).
-  const capped = governor !== undefined && (await capsRunning(client, governor));
+  const capped = capsKey !== undefined && (await capsRunning(client, capsKey));
   const input: CampaignInput = {
     ...campaignInputOf(plan, ref),
     searchAttributes: searchable,
     ...(searchable && registered.has(FAULTS_KEY.name) && { searchFaults: true as const }),
     ...(governor !== undefined && { governor: { key: governor } }),
     ...(capped && {
-      caps: { key: governor, ...(plan.priority !== undefined && { priority: plan.priority }) },
+      caps: { key: capsKey.ledger, ...(plan.priority !== undefined && { priority: plan.priority }) },
     }),
   };
   const progress = nothingRunYet(input);
@@ -138,7 +141,7 @@ export async function startOrAttach(
     // start this generation's, which adopts them, keeps every decision and pays nothing twice.
     // The run id makes sure only that run ends, not one another client started meanwhile.
     await client.workflow.getHandle(handle.workflowId, runId).terminate(continuedReason(engine));
-    const started = await startOrAttach(client, plan, ref, taskQueue, governor);
+    const started = await startOrAttach(client, plan, ref, taskQueue, key);
     return { ...started, continuedFrom: engine };
   }
 }

@@ -30,6 +30,39 @@ export function keyFingerprint(apiUrl: string, apiKey: string): string {
     .slice(0, 32);
 }
 
+/** Domain separation for the caps ledger's name of a key, as for the governor's. */
+const CAPS_SALT = 'mediaflow caps ledger v1';
+
+/**
+ * Names an API key alone (no service origin) for its spend caps ledger (docs/caps.md, "One ledger
+ * per API key"): money is the key's, however the service's URL is spelt (`localhost` or
+ * `127.0.0.1`, a trailing dot, a second hostname), while a rate limit is an endpoint's. An
+ * HMAC-SHA256 as keyFingerprint, with its own salt, so the two names of one key never match.
+ */
+export function capsFingerprint(apiKey: string): string {
+  return createHmac('sha256', CAPS_SALT).update(apiKey).digest('hex').slice(0, 32);
+}
+
+/** What a client names a key by: its governor (per endpoint) and its caps ledger (the key's). */
+export interface KeyNames {
+  readonly governor: string;
+  readonly caps: CapsKey;
+}
+
+/**
+ * The key's caps ledger, and the one this spelling of the URL had when ledgers were keyed like
+ * governors (`spelt`): its caps and spend carry over to the key's ledger (control/caps.ts).
+ */
+export interface CapsKey {
+  readonly ledger: string;
+  readonly spelt?: string;
+}
+
+export function keyNames(apiUrl: string, apiKey: string): KeyNames {
+  const governor = keyFingerprint(apiUrl, apiKey);
+  return { governor, caps: { ledger: capsFingerprint(apiKey), spelt: governor } };
+}
+
 /**
  * Puts a campaign that just started into its key's governor, starting the governor when none
  * runs (signal-with-start: one atomic call, so two campaigns starting at once meet in one).

@@ -69,6 +69,7 @@ function dataOf(request: NotifyRequest, notice: Notice): Record<string, unknown>
         percent: notice.percent,
         spent: money(notice.spent),
         limit: money(notice.limit),
+        ...(notice.committed !== undefined && { committed: money(notice.committed) }),
       };
   }
 }
@@ -115,7 +116,7 @@ function slackText(request: NotifyRequest): string {
     }
     case 'cap.threshold': {
       const model = notice.model ? ` for ${notice.model}` : '';
-      const text = `${notice.cap} cap${model} ${notice.percent} % reached: ${formatDollars(notice.spent)} of ${formatDollars(notice.limit)} (${name})`;
+      const text = `${notice.cap} cap${model} ${notice.percent} % reached: ${formatDollars(notice.spent)} of ${formatDollars(notice.limit)}${notice.committed ? ` (${formatDollars(notice.committed)} more committed)` : ''} (${name})`;
       return `mediaflow: ${slackEscape(text)}`;
     }
   }

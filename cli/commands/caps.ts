@@ -10,8 +10,9 @@ import { ModelLabel } from '../../api/catalogue/models.ts';
 import { formatUsd, type Micros, parseUsd } from '../../api/money.ts';
 import { type Caps, capDollars, NO_CAPS } from '../../contract/caps.ts';
 import { engineQueue } from '../../contract/engine.ts';
-import { type CapsView, readCaps, sameCaps, setCaps } from '../../control/caps.ts';
-import { keyFingerprint } from '../../control/governor.ts';
+import { type CapsView, readCaps, reportUsage, sameCaps, setCaps } from '../../control/caps.ts';
+import { type CapsKey, keyNames } from '../../control/governor.ts';
+import { accountUsage, usageLine, usageStale } from '../caps-usage.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { type LocalWorker, startLocalWorker } from '../local-worker.ts';
@@ -58,7 +59,16 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       const env = await openEnvironment();
       try {
-        const view = await readCaps(env.client, keyOf(env));
+        let view = await readCaps(env.client, keyOf(env));
+        // A new day since the last reading: the key's real spend is read again (shown next time
+        // if no worker serves the ledger now).
+        if (usageStale(view)) {
+          const usage = await accountUsage(env.service);
+          if (usage) {
+            await reportUsage(env.client, keyOf(env), usage);
+            view = (await waitFor(env, (v) => !usageStale(v), 2_000)) ?? view;
+          }
+        }
         console.log(options.json ? JSON.stringify(jsonOf(view), null, 2) : textOf(view));
       } finally {
         await env.close();
@@ -70,8 +80,9 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function keyOf(env: Environment): string {
-  return keyFingerprint(env.service.baseUrl, env.service.apiKey);
+/** The key's ledger: one per API key, however the service URL is spelt (docs/caps.md). */
+function keyOf(env: Environment): CapsKey {
+  return keyNames(env.service.baseUrl, env.service.apiKey).caps;
 }
 
 function dollars(flag: string, text: string): Micros {
@@ -132,9 +143,12 @@ async function change(next: (current: Caps) => Caps, json: boolean): Promise<voi
     const key = keyOf(env);
     const wanted = next((await readCaps(env.client, key))?.caps ?? NO_CAPS);
     await setCaps(env.client, key, wanted);
+    // What the key spent before the cap, or with other tools, counts (docs/caps.md).
+    const usage = await accountUsage(env.service);
+    if (usage) await reportUsage(env.client, key, usage);
     const started = Date.now();
     let view = await readCaps(env.client, key);
-    while (!view || !sameCaps(view.caps, wanted)) {
+    while (!view || !sameCaps(view.caps, wanted) || (usage !== null && usageStale(view))) {
       const waited = Date.now() - started;
       if (waited > TAKEN_WAIT_MS)
         throw new UserError('the caps ledger did not answer', 'start a worker: mediaflow worker');
@@ -148,6 +162,21 @@ async function change(next: (current: Caps) => Caps, json: boolean): Promise<voi
   } finally {
     await worker?.stop();
     await env.close();
+  }
+}
+
+/** The ledger once `ready` holds of its memo, or null after `ms`. */
+async function waitFor(
+  env: Environment,
+  ready: (view: CapsView) => boolean,
+  ms: number,
+): Promise<CapsView | null> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const view = await readCaps(env.client, keyOf(env));
+    if (view && ready(view)) return view;
+    if (Date.now() > end) return null;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -166,6 +195,12 @@ function jsonOf(view: CapsView | null) {
       committed: money(l.committed),
     })),
     held: view.held,
+    spent_from: view.usage
+      ? {
+          account_usage_read: new Date(view.usage.at).toISOString(),
+          since_earlier_reading: view.usage.dayKnown,
+        }
+      : 'campaign reports',
   };
 }
 
@@ -191,7 +226,7 @@ export function textOf(view: CapsView | null): string {
         .trimEnd()}`,
   );
   const held = view.held.length > 0 ? `\nheld by a cap (paused): ${view.held.map(nameOf).join(', ')}` : '';
-  return `spend caps on this API key (day ${view.day}, month ${view.month} UTC):\n${lines.join('\n')}${held}`;
+  return `spend caps on this API key (day ${view.day}, month ${view.month} UTC):\n${lines.join('\n')}${held}\n${usageLine(view)}`;
 }
 
 /** A campaign's workflow id as its name. */

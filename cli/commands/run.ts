@@ -18,12 +18,12 @@ import { campaignInputOf, nothingRunYet } from '../../control/campaign-input.ts'
 import { campaignView, finalView } from '../../control/campaign-view.ts';
 import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
-import { keyFingerprint } from '../../control/governor.ts';
+import { keyNames } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { campaignTotal } from '../campaign-total.ts';
-import { capsLines } from '../caps-line.ts';
+import { preflightCaps } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
@@ -166,8 +166,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       );
       if (report.review) console.error(reviewLine(report.review));
       // The key's caps count what every other campaign has spent and committed (docs/caps.md).
-      const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));
-      for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
+      for (const line of await preflightCaps(env, report.cost, report.costByModel)) console.error(line);
       if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
@@ -212,9 +211,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         return { code: EXIT.error, exitNow: false };
       }
       if (!access.ok) say(`${access.message}; ${plan.campaign} waits for one`);
-      // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
-      const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
-      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      // Every campaign on the key shares its limits through the key's governor (docs/engine.md),
+      // and its spend caps through the key's ledger, however the URL is spelt (docs/caps.md).
+      const key = keyNames(env.service.baseUrl, env.service.apiKey);
+      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, key);
       if (continuedFrom !== undefined)
         say(
           `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,

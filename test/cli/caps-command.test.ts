@@ -57,7 +57,36 @@ describe('caps show', () => {
       '  monthly     $5,000  spent $4,987.20  committed $0      99.7 %',
       '  monthly V4  $2,000  spent $1,200     committed $12.50  60.6 %',
       'held by a cap (paused): spring',
+      "spent: what campaigns on this key reported (the service's account usage not read yet)",
     ]);
     expect(textOf(null)).toBe('no spend caps on this API key');
+  });
+
+  it('says where the spend comes from: the service’s account usage, and since when', () => {
+    const view = {
+      caps: { daily: $(2), monthly: null, models: {} },
+      day: '2026-11-27',
+      month: '2026-11',
+      lines: [{ cap: 'daily' as const, model: null, limit: $(2), spent: $(14.51), committed: 0 }],
+      held: [],
+      committedBy: {},
+    };
+    const at = Date.UTC(2026, 10, 27, 9, 30);
+    const first = { at, day: '2026-11-27', dayKnown: false, monthKnown: false };
+    expect(
+      textOf({ ...view, usage: first })
+        .split('\n')
+        .at(-1),
+    ).toBe(
+      "spent: the service's account usage read 2026-11-27 09:30 UTC (with no reading from before this period, all the key ever spent counts), and campaigns' reports since",
+    );
+    const later = { ...first, dayKnown: true, monthKnown: true };
+    expect(
+      textOf({ ...view, usage: later })
+        .split('\n')
+        .at(-1),
+    ).toBe(
+      "spent: the service's account usage read 2026-11-27 09:30 UTC (the day and month measured from earlier readings), and campaigns' reports since",
+    );
   });
 });

@@ -1,11 +1,12 @@
 /**
- * The caps ledger's decisions (workflows/caps/ledger.ts) as tables: grants in whole jobs within
+ * The caps ledger's decisions (workflows/caps/engine/step.ts) as tables: grants in whole jobs within
  * every cap, held asks and what frees them (a raised cap, a campaign leaving, the day or month
  * turning), spend by period and model, and each threshold alerted once per period.
  */
 import { describe, expect, it } from 'vitest';
 import { capDollars, capLine } from '../../contract/caps.ts';
-import { emptyLedger, Ledger, type LedgerOut } from '../../workflows/caps/ledger.ts';
+import { committedOf } from '../../workflows/caps/engine/state.ts';
+import { alertsOf as alerts, grantsOf as grants, LedgerDriver } from './caps-ledger-driver.ts';
 
 const $ = (dollars: number) => Math.round(dollars * 1_000_000);
 const NOV_27 = Date.UTC(2026, 10, 27, 9);
@@ -16,8 +17,8 @@ function ledgerWith(caps: {
   daily?: number;
   monthly?: number;
   models?: Record<string, number | undefined>;
-}): Ledger {
-  const ledger = new Ledger(emptyLedger(NOV_27));
+}): LedgerDriver {
+  const ledger = LedgerDriver.at(NOV_27);
   ledger.setCaps(
     {
       daily: caps.daily === undefined ? null : $(caps.daily),
@@ -29,12 +30,6 @@ function ledgerWith(caps: {
   return ledger;
 }
 
-const grants = (outs: LedgerOut[]) =>
-  outs.flatMap((o) => (o.kind === 'grant' ? [[o.campaign, o.model, o.micros, o.hold?.cap ?? null]] : []));
-const alerts = (outs: LedgerOut[]) =>
-  outs.flatMap((o) =>
-    o.kind === 'alert' ? [`${o.alert.cap}:${o.alert.model ?? '*'}:${o.alert.percent}`] : [],
-  );
 const ask = (campaign: string, unit: number, count: number, model = 'I4', priority?: number) => ({
   campaign,
   model,
@@ -67,12 +62,10 @@ describe('caps ledger: grants', () => {
     expect(grants(ledger.ask(ask('b', 0.3, 2), NOV_27))).toEqual([['b', 'I4', $(0.3), null]]);
     const held = ledger.ask(ask('b', 0.3, 2), NOV_27);
     expect(grants(held)).toEqual([['b', 'I4', 0, 'monthly']]);
-    expect(ledger.reservedOf({ model: null })).toBe($(0.9));
+    expect(committedOf(ledger.state, { model: null })).toBe($(0.9));
     // a spends 0.6 of its reservation: still 0.1 of room, not a whole job.
     ledger.spent('a', { I4: $(0.6) }, NOV_27);
-    expect(
-      ledger.spentOf({ cap: 'monthly', model: null, limit: $(1) }) + ledger.reservedOf({ model: null }),
-    ).toBe($(0.9));
+    expect(ledger.state.monthSpent + committedOf(ledger.state, { model: null })).toBe($(0.9));
   });
 
   it('a held ask is served when the cap is raised, highest priority first', () => {
@@ -156,4 +149,119 @@ describe('the held line', () => {
     expect(capLine(hold)).toBe(line);
   });
   it('groups thousands', () => expect(capDollars($(1234567.5))).toBe('$1,234,567.50'));
+});
+
+describe('caps ledger: notes that name their execution', () => {
+  const runAsk = (campaign: string, run: string, seq: number, unit: number, count: number) => ({
+    ...ask(campaign, unit, count),
+    run,
+    seq,
+  });
+
+  it('a leave before the last report: the report books nothing twice, and the freed room goes to the waiting campaign', () => {
+    const ledger = ledgerWith({ daily: 1 });
+    ledger.ask(runAsk('a', 'ra', 0, 0.25, 4), NOV_27);
+    expect(grants(ledger.ask(runAsk('b', 'rb', 0, 0.25, 2), NOV_27))).toEqual([['b', 'I4', 0, 'daily']]);
+    // a spent 0.75 in all; its report of 0.5 is still under way when its leave (0.75) lands.
+    const leave = { campaign: 'a', run: 'ra', spent: { I4: $(0.25) }, total: { I4: $(0.75) } };
+    expect(grants(ledger.note('leave', leave, NOV_27))).toEqual([['b', 'I4', $(0.25), null]]);
+    const late = { campaign: 'a', run: 'ra', spent: { I4: $(0.5) }, total: { I4: $(0.5) } };
+    expect(ledger.note('spent', late, NOV_27)).toEqual([]);
+    expect(ledger.state.daySpent).toBe($(0.75));
+    expect(ledger.state.daySpent + committedOf(ledger.state, { model: null })).toBe($(1));
+  });
+
+  it.each([
+    { note: 'the same report twice', reports: [0.5, 0.5], spent: 0.5 },
+    { note: 'reports out of order', reports: [0.75, 0.5], spent: 0.75 },
+    { note: 'reports in order', reports: [0.25, 0.5, 0.75], spent: 0.75 },
+  ])('$note: spent is the highest total', ({ reports, spent }) => {
+    const ledger = ledgerWith({ monthly: 10 });
+    ledger.ask(runAsk('a', 'ra', 0, 0.25, 4), NOV_27);
+    for (const total of reports)
+      ledger.note('spent', { campaign: 'a', run: 'ra', spent: {}, total: { I4: $(total) } }, NOV_27);
+    expect(ledger.state.monthSpent).toBe($(spent));
+    expect(committedOf(ledger.state, { model: null })).toBe($(1) - $(spent));
+  });
+
+  it('an ask already answered, or from an execution that left, is not granted again', () => {
+    const ledger = ledgerWith({ monthly: 10 });
+    expect(grants(ledger.ask(runAsk('a', 'ra', 0, 1, 2), NOV_27))).toEqual([['a', 'I4', $(2), null]]);
+    expect(grants(ledger.ask(runAsk('a', 'ra', 0, 1, 2), NOV_27))).toEqual([]);
+    ledger.note('leave', { campaign: 'a', run: 'ra', spent: {}, total: {} }, NOV_27);
+    expect(grants(ledger.ask(runAsk('a', 'ra', 1, 1, 2), NOV_27))).toEqual([]);
+    // The same workflow id run again is a new execution: served.
+    expect(grants(ledger.ask(runAsk('a', 'ra2', 0, 1, 1), NOV_27))).toEqual([['a', 'I4', $(1), null]]);
+    expect(committedOf(ledger.state, { model: null })).toBe($(1));
+  });
+
+  it('a grant says the execution and its total granted, so a repeated one adds nothing on the campaign side', () => {
+    const ledger = ledgerWith({ monthly: 10 });
+    ledger.ask(runAsk('a', 'ra', 0, 1, 2), NOV_27);
+    const [second] = ledger.ask(runAsk('a', 'ra', 1, 1, 3), NOV_27);
+    expect(second).toEqual({
+      kind: 'grant',
+      campaign: 'a',
+      grant: { model: 'I4', micros: $(3), hold: null, run: 'ra', granted: $(5) },
+    });
+  });
+
+  it('reservation given back is free for others at once', () => {
+    const ledger = ledgerWith({ daily: 2 });
+    ledger.ask(runAsk('a', 'ra', 0, 0.12, 16), NOV_27);
+    expect(grants(ledger.ask(runAsk('b', 'rb', 0, 0.12, 4), NOV_27))).toEqual([['b', 'I4', 0, 'daily']]);
+    // a's 12 recorded stills cost nothing: it spent 0.48 on its 4 new ones and needs no more.
+    const back = { campaign: 'a', run: 'ra', spent: {}, total: { I4: $(0.48) }, returned: { I4: $(1.44) } };
+    expect(grants(ledger.note('spent', back, NOV_27))).toEqual([['b', 'I4', $(0.48), null]]);
+    expect(committedOf(ledger.state, { model: null })).toBe($(0.48));
+  });
+
+  it('the 100 % alert of a cap that holds says what is committed under it, not only what is spent', () => {
+    const ledger = ledgerWith({ daily: 1 });
+    ledger.ask(runAsk('a', 'ra', 0, 0.6, 1), NOV_27);
+    const [, alert] = ledger.ask(runAsk('b', 'rb', 0, 0.6, 1), NOV_27);
+    expect(alert).toMatchObject({ kind: 'alert', alert: { percent: 100, spent: 0, committed: $(0.6) } });
+  });
+});
+
+describe('caps ledger: the key’s real spend, from the service’s account usage', () => {
+  const read = (ledger: LedgerDriver, total: number, at: number, models: Record<string, number> = {}) =>
+    ledger.on({
+      kind: 'usage-read',
+      usage: {
+        total: $(total),
+        models: Object.fromEntries(Object.entries(models).map(([m, d]) => [m, $(d)])),
+      },
+      at,
+    });
+
+  it('counts what the key spent before the cap was set: a daily cap of $20 after $14.51', () => {
+    const ledger = ledgerWith({ daily: 20 });
+    read(ledger, 14.51, NOV_27, { I4: 14.51 });
+    expect(ledger.state.daySpent).toBe($(14.51));
+    expect(ledger.state.modelSpent).toEqual({ I4: $(14.51) });
+    // $5.49 of room: five $1 jobs, not twenty.
+    expect(grants(ledger.ask(ask('a', 1, 20), NOV_27))).toEqual([['a', 'I4', $(5), null]]);
+  });
+
+  it('never lowers what campaigns reported; a later reading adds what other tools spent', () => {
+    const ledger = ledgerWith({ monthly: 100 });
+    ledger.ask(ask('a', 1, 5), NOV_27);
+    ledger.spent('a', { I4: $(5) }, NOV_27);
+    read(ledger, 3, NOV_27);
+    expect(ledger.state.monthSpent).toBe($(5));
+    read(ledger, 9, NOV_27);
+    expect(ledger.state.monthSpent).toBe($(9));
+  });
+
+  it('a new day is measured from the last reading before it began', () => {
+    const ledger = ledgerWith({ daily: 100, monthly: 100 });
+    read(ledger, 10, NOV_27);
+    read(ledger, 12, NOV_28);
+    expect(ledger.state.daySpent).toBe($(2));
+    expect(ledger.state.monthSpent).toBe($(12));
+    expect(ledger.state.usage).toMatchObject({ dayKnown: true, monthKnown: false });
+    read(ledger, 13, NOV_28);
+    expect(ledger.state.daySpent).toBe($(3));
+  });
 });

@@ -14,13 +14,13 @@ import { GOVERNOR_TASK_QUEUE } from '../../contract/task-queues.ts';
 import { startOrAttach } from '../../control/campaign.ts';
 import { campaignProgress } from '../../control/campaign-view.ts';
 import { CAPS_WORKFLOW, capsRunning, readCaps, setCaps } from '../../control/caps.ts';
-import { keyFingerprint } from '../../control/governor.ts';
+import { keyFingerprint, keyNames } from '../../control/governor.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { createMediaflowWorker } from '../../worker/create-worker.ts';
 import { createGovernorWorker } from '../../worker/governor.ts';
-import { emptyLedger, Ledger } from '../../workflows/caps/ledger.ts';
 import { suiteWorkflowBundle } from '../helpers/temporal.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { LedgerDriver } from './caps-ledger-driver.ts';
 import { harness } from './harness.ts';
 
 const STILL = parseUsd('0.03'); // I4's price
@@ -152,7 +152,7 @@ describe('spend caps across campaigns', () => {
     const governor = await createGovernorWorker(options);
     const key = `adopt-${h.taskQueue}`;
     // The older engine's ledger (today's code under its id): a $0.30 monthly cap, $0.21 spent.
-    const older = new Ledger(emptyLedger(Date.now()));
+    const older = LedgerDriver.at(Date.now());
     older.setCaps({ ...NO_CAPS, monthly: CAP }, Date.now());
     older.ask({ campaign: 'gone', model: 'I4', unit: STILL, count: 7 }, Date.now());
     older.spent('gone', { I4: 7 * STILL }, Date.now());
@@ -179,6 +179,42 @@ describe('spend caps across campaigns', () => {
       );
       expect(await capsRunning(h.temporal, key)).toBe(true);
       await h.temporal.workflow.getHandle(capsWorkflowId(key)).terminate('test over');
+    });
+  }, 60_000);
+
+  it('one ledger per API key: the ledger a spelling of the URL had carries over, and every spelling reads the key’s', async () => {
+    const h = await harness({ timeScale: 1, latencyMs: 300, jitter: false });
+    const options = { connection: h.connection, namespace: 'default', workflowBundle: suiteWorkflowBundle() };
+    const governor = await createGovernorWorker(options);
+    const apiKey = `${h.taskQueue}-key`;
+    const numeric = 'http://127.0.0.1:4010/v1';
+    const named = 'http://localhost:4010/v1';
+    // The ledger keyed on 127.0.0.1's origin with the key (as before): a $0.30 cap, $0.21 spent.
+    const older = LedgerDriver.at(Date.now());
+    older.setCaps({ ...NO_CAPS, monthly: CAP }, Date.now());
+    older.spent('gone', { I4: 7 * STILL }, Date.now());
+    const olderId = capsWorkflowId(keyFingerprint(numeric, apiKey));
+    await governor.runUntil(async () => {
+      await h.temporal.workflow.start(CAPS_WORKFLOW, {
+        workflowId: olderId,
+        taskQueue: GOVERNOR_TASK_QUEUE,
+        args: [{ key: keyFingerprint(numeric, apiKey), carried: older.state }],
+      });
+      await until('the older ledger publishes', async () =>
+        (await h.temporal.workflow.getHandle(olderId).describe()).memo?.caps ? true : null,
+      );
+      const line = expect.objectContaining({ cap: 'monthly', limit: CAP, spent: 7 * STILL });
+      expect((await readCaps(h.temporal, keyNames(numeric, apiKey).caps))?.lines).toEqual([line]);
+      // Another spelling of the same service: the same ledger, caps and spend.
+      expect((await readCaps(h.temporal, keyNames(named, apiKey).caps))?.lines).toEqual([line]);
+      expect(await capsRunning(h.temporal, keyNames(named, apiKey).caps)).toBe(true);
+      const last = (await h.temporal.workflow.getHandle(olderId).fetchHistory()).events?.at(-1);
+      expect(last?.workflowExecutionTerminatedEventAttributes?.reason).toBe(
+        `caps carried over to the key's ledger ${capsWorkflowId(keyNames(named, apiKey).caps.ledger)}`,
+      );
+      await h.temporal.workflow
+        .getHandle(capsWorkflowId(keyNames(named, apiKey).caps.ledger))
+        .terminate('test over');
     });
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceLimits } from '../../contract/campaign.ts';
 import type { Claim } from '../../contract/governor-messages.ts';
-import { sharesOf, waterFill, wholeParts } from '../../workflows/governor/shares.ts';
+import { sharesOf, waterFill, wholeParts } from '../../workflows/governor/engine/shares.ts';
 
 const R50: ServiceLimits = { createsPerSecond: 50, maxInFlight: 100 };
 const claim = (campaign: string, wants = 200, weight = 1): Claim => ({ campaign, weight, wants });

@@ -17,11 +17,25 @@ export type GovernorNote =
   | { readonly kind: 'throttled'; readonly retryAfterMs: number }
   | { readonly kind: 'leave' };
 
-/** What a capped campaign tells its key's caps ledger (workflows/caps/link.ts sends it). */
+/**
+ * What a capped campaign tells its key's caps ledger (workflows/caps/link.ts sends it). `spent` is
+ * since the last report; a campaign known to the ledger by its execution (allowance `run`) also
+ * numbers its asks and carries its totals so far, so a late note is told from a new one.
+ */
 export type CapsNote =
-  | { readonly kind: 'ask'; readonly model: string; readonly unit: Micros; readonly count: number }
-  | { readonly kind: 'spent'; readonly spent: Readonly<Record<string, Micros>> }
-  | { readonly kind: 'leave'; readonly spent: Readonly<Record<string, Micros>> };
+  | {
+      readonly kind: 'ask';
+      readonly model: string;
+      readonly unit: Micros;
+      readonly count: number;
+      readonly seq?: number;
+    }
+  | {
+      readonly kind: 'spent' | 'leave';
+      readonly spent: Readonly<Record<string, Micros>>;
+      readonly total?: Readonly<Record<string, Micros>>;
+      readonly returned?: Readonly<Record<string, Micros>>;
+    };
 
 export type Effect =
   /**

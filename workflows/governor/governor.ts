@@ -5,6 +5,8 @@
  * paces its own creates to its share (workflows/pacer.ts), so a create costs the governor
  * nothing; the governor speaks only when a campaign joins or leaves, the limits change, or a
  * campaign meets a 429. It runs no activity, so it needs nothing but a worker polling its queue.
+ * A thin runtime over its engine (engine/step.ts), which decides everything: signals and the end
+ * of its wait become events, shares become signals.
  */
 import {
   condition,
@@ -14,9 +16,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ServiceLimits } from '../../contract/campaign.ts';
 import {
-  type Claim,
   joinSignal,
   leaveSignal,
   limitsSignal,
@@ -26,7 +26,10 @@ import {
   throttledSignal,
 } from '../../contract/governor-messages.ts';
 import { messageOf } from '../runtime/failure-of.ts';
-import { sharesOf } from './shares.ts';
+import type { GovernorEffect } from './engine/effects.ts';
+import type { GovernorEvent } from './engine/events.ts';
+import { type CarriedGovernor, carry, due, openGovernor } from './engine/state.ts';
+import { step } from './engine/step.ts';
 
 /** With no campaign left, the governor ends after this long (a later campaign starts a new one). */
 export const IDLE_END_MS = 60_000;
@@ -41,49 +44,24 @@ const MAX_EVENTS = 5_000;
 export interface GovernorInput {
   /** The API key's fingerprint (worker/governor.ts): names the key without revealing it. */
   readonly key: string;
-  readonly carried?: {
-    readonly members: readonly Claim[];
-    readonly limits: ServiceLimits | null;
-    /** The share each campaign was last sent, so a new run sends only changes. */
-    readonly sent: readonly (readonly [string, ServiceLimits])[];
-  };
-}
-
-interface Throttle {
-  readonly campaign: string;
-  readonly retryAfterMs: number;
+  readonly carried?: CarriedGovernor;
 }
 
 export async function governorWorkflow(input: GovernorInput): Promise<void> {
-  const members = new Map((input.carried?.members ?? []).map((c) => [c.campaign, c]));
-  const sent = new Map(input.carried?.sent ?? []);
-  let limits = input.carried?.limits ?? null;
-  let throttles: Throttle[] = [];
-  let changed = true; // a new run checks its carried shares once
+  let state = openGovernor(input.carried);
+  /** Steps an event; the shares and logs it calls for are returned, the rest done here. */
+  const take = (event: GovernorEvent): GovernorEffect[] => {
+    const next = step(state, event);
+    state = next.state;
+    for (const effect of next.effects) if (effect.kind === 'log') log.info(effect.message, effect.attrs);
+    return next.effects;
+  };
 
-  setHandler(joinSignal, (claim) => {
-    members.set(claim.campaign, claim);
-    changed = true;
-  });
-  setHandler(leaveSignal, ({ campaign }) => {
-    sent.delete(campaign);
-    changed = members.delete(campaign) || changed;
-  });
-  setHandler(limitsSignal, ({ limits: read }) => {
-    if (limits && sameLimits(limits, read)) return;
-    if (limits) log.info('service limits changed', { before: limits, after: read });
-    limits = read;
-    changed = true;
-  });
-  setHandler(needSignal, ({ campaign, perSecond }) => {
-    const member = members.get(campaign);
-    if (!member) return;
-    members.set(campaign, { ...member, perSecond });
-    changed = true;
-  });
-  setHandler(throttledSignal, (throttle) => {
-    throttles.push(throttle);
-  });
+  setHandler(joinSignal, (claim) => void take({ kind: 'join', claim }));
+  setHandler(leaveSignal, ({ campaign }) => void take({ kind: 'leave', campaign }));
+  setHandler(limitsSignal, ({ limits }) => void take({ kind: 'limits', limits }));
+  setHandler(needSignal, ({ campaign, perSecond }) => void take({ kind: 'need', campaign, perSecond }));
+  setHandler(throttledSignal, (throttle) => void take({ kind: 'throttled', throttle }));
 
   /** Signals a campaign its share; a campaign that is gone (ended, terminated) is dropped. */
   async function send(campaign: string, share: Share): Promise<void> {
@@ -91,41 +69,18 @@ export async function governorWorkflow(input: GovernorInput): Promise<void> {
       await getExternalWorkflowHandle(campaign).signal(shareSignal, share);
     } catch (error) {
       log.info('campaign gone: its share goes back', { campaign, reason: messageOf(error) });
-      members.delete(campaign);
-      sent.delete(campaign);
-      changed = true;
+      take({ kind: 'gone', campaign });
     }
   }
 
   for (;;) {
-    const due = () => changed || throttles.length > 0;
-    const woken = await condition(due, members.size === 0 ? IDLE_END_MS : REFRESH_MS);
-    if (!woken && members.size === 0) return;
-    if (!woken) sent.clear(); // the refresh: every share goes out again
-    changed = false;
-    const held = throttles;
-    throttles = [];
-    const shares = limits ? sharesOf(limits, [...members.values()]) : new Map<string, ServiceLimits>();
-    const sends: Promise<void>[] = [];
-    for (const [campaign, share] of shares) {
-      // Everyone but the campaign that met the 429 (it paused itself) holds as long as it was told.
-      const pauseMs = Math.max(0, ...held.filter((t) => t.campaign !== campaign).map((t) => t.retryAfterMs));
-      const last = sent.get(campaign);
-      if (pauseMs === 0 && last && sameLimits(last, share)) continue;
-      sent.set(campaign, share);
-      sends.push(send(campaign, { ...share, pauseMs }));
-    }
-    await Promise.all(sends);
+    const woken = await condition(() => due(state), state.members.length === 0 ? IDLE_END_MS : REFRESH_MS);
+    const effects = take({ kind: 'round', woken });
+    if (effects.some((effect) => effect.kind === 'end')) return;
+    await Promise.all(effects.flatMap((e) => (e.kind === 'share' ? [send(e.campaign, e.share)] : [])));
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= MAX_EVENTS) {
-      await continueAsNew<typeof governorWorkflow>({
-        key: input.key,
-        carried: { members: [...members.values()], limits, sent: [...sent] },
-      });
+      await continueAsNew<typeof governorWorkflow>({ key: input.key, carried: carry(state) });
     }
   }
-}
-
-function sameLimits(a: ServiceLimits, b: ServiceLimits): boolean {
-  return a.createsPerSecond === b.createsPerSecond && a.maxInFlight === b.maxInFlight;
 }

@@ -25,6 +25,7 @@ import {
 } from '../../contract/governor-messages.ts';
 import type { GovernorNote } from '../engine/effects.ts';
 import { messageOf } from '../runtime/failure-of.ts';
+import { FIRST_SHARE_WAIT_MS, firstShareOf } from './engine/first-share.ts';
 
 /** The campaign's link to its key's governor; null when its client started none. */
 export function governorOf(input: CampaignInput): GovernorLink | null {
@@ -32,9 +33,6 @@ export function governorOf(input: CampaignInput): GovernorLink | null {
     ? new GovernorLink(input.governor.key, workflowInfo().workflowId)
     : null;
 }
-
-/** How long a campaign's first run waits for its share before creating on the service's limits. */
-export const FIRST_SHARE_WAIT_MS = 10_000;
 
 export class GovernorLink {
   private share: Share | null = null;
@@ -61,16 +59,10 @@ export class GovernorLink {
    */
   async firstShare(limits: ServiceLimits): Promise<{ limits: ServiceLimits; joinedOthers: boolean } | null> {
     void this.tell({ kind: 'limits', limits });
-    if (await condition(() => this.share !== null, FIRST_SHARE_WAIT_MS)) {
-      const { createsPerSecond, maxInFlight } = this.share ?? limits;
-      return {
-        limits: { createsPerSecond, maxInFlight },
-        joinedOthers: createsPerSecond < limits.createsPerSecond,
-      };
-    }
-    log.warn('rate governor did not answer: creating on the service limits alone', {
-      governor: governorWorkflowId(this.key),
-    });
+    await condition(() => this.share !== null, FIRST_SHARE_WAIT_MS);
+    const first = firstShareOf(limits, this.share);
+    if (first.kind === 'shared') return { limits: first.limits, joinedOthers: first.joinedOthers };
+    log.warn(first.warning, { governor: governorWorkflowId(this.key) });
     return null;
   }
 

@@ -34,6 +34,7 @@ import { bucket } from '../engine/pacing/pacer.ts';
 import { runState } from '../engine/pacing/run-state.ts';
 import { step } from '../engine/step.ts';
 import { governorOf } from '../governor/link.ts';
+import { leaveNote } from '../reducer/caps.ts';
 import { takeUnreported } from '../state/allowance.ts';
 import { readServiceLimits } from './activities.ts';
 import { cancelCampaign } from './cancel.ts';
@@ -64,7 +65,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     limits: share?.limits ?? read,
     now: clock.at, // the first run's start: for progress only (elapsed time, ETA)
     longestChainsFirst: input.steps.some((step) => step.from !== undefined),
-    ...(capsLink && { caps: { carried: input.carried?.caps } }),
+    ...(capsLink && { caps: { carried: capsLink.carried(input.carried?.caps) } }),
   });
   const model: Model = {
     jobs,
@@ -94,7 +95,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   } catch (error) {
     if (isCancellation(error)) return cancelCampaign(model, effects, input);
     await link?.tell({ kind: 'leave' }); // a failed campaign creates nothing more
-    await capsLink?.tell({ kind: 'leave', spent: jobs.allowance ? takeUnreported(jobs.allowance) : {} });
+    if (capsLink && jobs.allowance) await capsLink.tell(leaveNote(jobs.allowance));
     throw error;
   } finally {
     // The final progress is published once, by the loop's end: no pulse after it.

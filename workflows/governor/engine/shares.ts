@@ -14,8 +14,8 @@
  * rate), so it stays alive and reads its share as soon as the others leave. With every priority
  * equal this is the plain weighted split, as before priorities existed.
  */
-import type { ServiceLimits } from '../../contract/campaign.ts';
-import type { Claim } from '../../contract/governor-messages.ts';
+import type { ServiceLimits } from '../../../contract/campaign.ts';
+import type { Claim } from '../../../contract/governor-messages.ts';
 
 /** Each campaign's share of `limits`, by campaign id; sorted by id, so join order never matters. */
 export function sharesOf(limits: ServiceLimits, claims: readonly Claim[]): Map<string, ServiceLimits> {
