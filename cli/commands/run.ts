@@ -16,7 +16,6 @@ import { ENGINE, engineOf } from '../../contract/engine.ts';
 import { attach, campaignHandle, startOrAttach } from '../../control/campaign.ts';
 import { campaignInputOf, nothingRunYet } from '../../control/campaign-input.ts';
 import { campaignView, finalView } from '../../control/campaign-view.ts';
-import { readCaps } from '../../control/caps.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyNames } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';

@@ -35,7 +35,6 @@ import { runState } from '../engine/pacing/run-state.ts';
 import { step } from '../engine/step.ts';
 import { governorOf } from '../governor/link.ts';
 import { leaveNote } from '../reducer/caps.ts';
-import { takeUnreported } from '../state/allowance.ts';
 import { readServiceLimits } from './activities.ts';
 import { cancelCampaign } from './cancel.ts';
 import { type Executor, executor } from './executor.ts';
