@@ -1,7 +1,7 @@
 /**
  * How a failure becomes an activity failure, in Temporal's terms. The kind (failure-kind.ts) and
  * the failure policy decide: a kind that stops the campaign, or a final refusal, is non-retryable
- * and carries its kind as the failure's type, which the workflow reads (workflows/runtime/failure-of.ts);
+ * and carries its kind as the failure's type, which the workflow reads (workflows/failure-of.ts);
  * a passing fault retries, after exactly as long as the service asked (decision 5).
  */
 import { ApplicationFailure } from '@temporalio/activity';

@@ -83,7 +83,7 @@ export function capLine(hold: CapHold): string {
   return `${hold.cap}${model} ${capDollars(hold.limit)} (spent ${capDollars(hold.spent)})`;
 }
 
-/** What a capped campaign carries across continue-as-new (workflows/state/allowance.ts). */
+/** What a capped campaign carries across continue-as-new (workflows/engine/money/allowance.ts). */
 export interface CarriedAllowance {
   /** Per model: granted by the ledger and not yet spent. */
   readonly reserved: readonly (readonly [string, Micros])[];

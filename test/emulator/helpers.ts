@@ -2,10 +2,9 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/index.ts';
 import { UNHURRIED } from '../helpers/emulator.ts';
+import type { Json } from '../helpers/json.ts';
 
-/** A parsed JSON reply: its shape is what the assertions check. */
-// biome-ignore lint/suspicious/noExplicitAny: raw JSON from the wire, checked field by field by the tests
-export type Json = any;
+export type { Json };
 
 export interface Reply<T = Json> {
   status: number;

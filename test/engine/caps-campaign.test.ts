@@ -1,6 +1,6 @@
 /**
- * A capped campaign whose notes name its execution (workflows/reducer/caps.ts over
- * state/allowance.ts, docs/caps.md "Any order of notes" and "What a campaign reserves"): its notes
+ * A capped campaign whose notes name its execution (workflows/engine/caps.ts over
+ * money/allowance.ts, docs/caps.md "Any order of notes" and "What a campaign reserves"): its notes
  * carry numbered asks and cumulative totals, a grant it already took changes nothing, and
  * reservation that no job can still need (jobs found recorded, the plan read to its end) goes
  * back to the ledger at once instead of at the campaign's end.
@@ -10,9 +10,9 @@ import type { CapHold } from '../../contract/caps.ts';
 import type { CapsGrant } from '../../contract/caps-messages.ts';
 import type { Effect } from '../../workflows/engine/effects.ts';
 import type { Model } from '../../workflows/engine/model.ts';
+import { allowanceOf } from '../../workflows/engine/money/allowance.ts';
 import { progressOf } from '../../workflows/engine/notices/progress.ts';
 import { step } from '../../workflows/engine/step.ts';
-import { allowanceOf } from '../../workflows/state/allowance.ts';
 import {
   createdOutcome,
   finishedOne,

@@ -1,7 +1,7 @@
 /**
  * The caps ledger under every ordering of its messages (docs/caps.md, "Any order of notes"): a
  * model-based test of its engine (workflows/caps/engine/step.ts) with three campaigns whose side
- * is the real one (workflows/state/allowance.ts, the notes of reducer/caps.ts). A scheduler drawn by
+ * is the real one (workflows/engine/money/allowance.ts, the notes of engine/caps.ts). A scheduler drawn by
  * fast-check interleaves their asks, jobs, reports, give-backs, leaves, a campaign run again under
  * its workflow id, continue-as-new and a grant to a campaign that ended failing, with the delivery of every message in both directions in
  * any order, late or twice, and the ledger restarted from its state through JSON between any two.
@@ -17,9 +17,9 @@ import type { CapsAsk, CapsGrant, CapsReport } from '../../contract/caps-message
 import type { CapsEvent } from '../../workflows/caps/engine/events.ts';
 import { committedOf, emptyLedger, type LedgerState, spentOf } from '../../workflows/caps/engine/state.ts';
 import { step } from '../../workflows/caps/engine/step.ts';
+import { leaveNote, reportOf } from '../../workflows/engine/caps.ts';
 import type { CapsNote } from '../../workflows/engine/effects.ts';
-import { leaveNote, reportOf } from '../../workflows/reducer/caps.ts';
-import * as Allowance from '../../workflows/state/allowance.ts';
+import * as Allowance from '../../workflows/engine/money/allowance.ts';
 
 const DAY = Date.UTC(2026, 10, 27, 9);
 const CAPS: Caps = { daily: 400_000, monthly: 500_000, models: { V4: 250_000 } };

@@ -14,9 +14,9 @@ import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
 import * as Slots from '../../workflows/engine/jobs/slots.ts';
 import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
 import type { CampaignState } from '../../workflows/engine/model.ts';
+import * as Allowance from '../../workflows/engine/money/allowance.ts';
 import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
 import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
-import * as Allowance from '../../workflows/state/allowance.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };

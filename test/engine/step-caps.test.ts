@@ -1,5 +1,5 @@
 /**
- * A capped campaign's decisions (workflows/reducer/caps.ts over state/allowance.ts) as tables:
+ * A capped campaign's decisions (workflows/engine/caps.ts over money/allowance.ts) as tables:
  * no job starts before the ledger grants its worst case, a cap holds the campaign (paused, not
  * stopped, the reason in its progress) until reservation comes, spend is reported and the rest of
  * the reservation given back at the end, and a threshold alert becomes a `cap.threshold` notice.

@@ -1,6 +1,6 @@
 /** What mp4box reads from an MP4's boxes (tracks, sizes, duration): an independent reader's view. */
 import { createFile, MP4BoxBuffer } from 'mp4box';
-import type { Json } from '../emulator/helpers.ts';
+import type { Json } from './json.ts';
 
 export function mp4Info(bytes: Buffer): Promise<Json> {
   return new Promise((resolve, reject) => {

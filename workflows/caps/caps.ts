@@ -26,7 +26,7 @@ import {
   capsSpentSignal,
   capsUsageSignal,
 } from '../../contract/caps-messages.ts';
-import { messageOf } from '../runtime/failure-of.ts';
+import { messageOf } from '../failure-of.ts';
 import type { CapsEffect } from './engine/effects.ts';
 import type { CapsEvent } from './engine/events.ts';
 import { emptyLedger, type LedgerState } from './engine/state.ts';

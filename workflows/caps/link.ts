@@ -1,7 +1,7 @@
 /**
  * A capped campaign's side of its key's caps ledger (caps.ts), as messages: what the reducer
  * tells the ledger (reducer/effects.ts, CapsNote) is signalled here, and each grant or alert the
- * ledger signals is handed to the reducer as an event (reducer/caps.ts decides what it changes).
+ * ledger signals is handed to the reducer as an event (engine/caps.ts decides what it changes).
  *
  * A campaign started by this version names its execution in every note (its first run id, the
  * same across continue-as-new) and sends cumulative figures (contract/caps-messages.ts). One whose
@@ -21,7 +21,7 @@ import {
 } from '../../contract/caps-messages.ts';
 import type { CapsNote } from '../engine/effects.ts';
 import type { CampaignEvent } from '../engine/events.ts';
-import { messageOf } from '../runtime/failure-of.ts';
+import { messageOf } from '../failure-of.ts';
 
 const BY_EXECUTION = 'caps-notes-by-execution';
 

@@ -10,10 +10,10 @@
  * and the state parts it is made of are each a concern's own.
  */
 import type { ServiceLimits, StepInfo } from '../../contract/campaign.ts';
-import type { AllowanceState } from '../state/allowance.ts';
 import type { SlotsState } from './jobs/slots.ts';
 import type { TallyState } from './jobs/tally.ts';
 import type { WindowState } from './jobs/window.ts';
+import type { AllowanceState } from './money/allowance.ts';
 import type { BudgetState } from './money/budget.ts';
 import type { StopState } from './money/stop.ts';
 import type { Notices } from './notices/notices.ts';
@@ -26,7 +26,7 @@ import type { ReviewsState } from './reviews/reviews.ts';
  * The campaign's scheduling state, carried as it is in the model: the window over the plan
  * (jobs/window.ts), the slots held at the service (jobs/slots.ts), the money (money/budget.ts),
  * why submission stopped (money/stop.ts), the tally of outcomes (jobs/tally.ts), the review gates
- * (reviews/reviews.ts) and the campaign's part of its key's spend caps (state/allowance.ts).
+ * (reviews/reviews.ts) and the campaign's part of its key's spend caps (money/allowance.ts).
  */
 export interface CampaignState {
   readonly steps: readonly StepInfo[];

@@ -13,7 +13,7 @@
  * copying them on every event would cost each event as much as the campaign's size.
  */
 import type { ReviewAck, ReviewBatch } from '../../contract/review.ts';
-import { capAlerted, capsGranted, withCaps } from '../reducer/caps.ts';
+import { capAlerted, capsGranted, withCaps } from './caps.ts';
 import type { Effect } from './effects.ts';
 import type { CampaignEvent } from './events.ts';
 import { resumedBatches } from './jobs/batches.ts';
@@ -36,7 +36,7 @@ import { ticked } from './tick.ts';
 export function step(m: Model, event: CampaignEvent): Effect[] {
   const unchanged = unmoving(m, event);
   if (unchanged) return unchanged;
-  // Spend caps (workflows/reducer/caps.ts) follow every event: asks, spend reports, the reservation given back.
+  // Spend caps (workflows/engine/caps.ts) follow every event: asks, spend reports, the reservation given back.
   return addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
 }
 

@@ -25,7 +25,7 @@ import {
   shareSignal,
   throttledSignal,
 } from '../../contract/governor-messages.ts';
-import { messageOf } from '../runtime/failure-of.ts';
+import { messageOf } from '../failure-of.ts';
 import type { GovernorEffect } from './engine/effects.ts';
 import type { GovernorEvent } from './engine/events.ts';
 import { type CarriedGovernor, carry, due, openGovernor } from './engine/state.ts';

@@ -24,7 +24,7 @@ import {
   throttledSignal,
 } from '../../contract/governor-messages.ts';
 import type { GovernorNote } from '../engine/effects.ts';
-import { messageOf } from '../runtime/failure-of.ts';
+import { messageOf } from '../failure-of.ts';
 import { FIRST_SHARE_WAIT_MS, firstShareOf } from './engine/first-share.ts';
 
 /** The campaign's link to its key's governor; null when its client started none. */

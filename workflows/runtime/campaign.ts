@@ -22,6 +22,7 @@ import {
 import type { CampaignInput, CampaignProgress } from '../../contract/campaign.ts';
 import { progressQuery } from '../../contract/campaign-messages.ts';
 import { capsLinkOf } from '../caps/link.ts';
+import { leaveNote } from '../engine/caps.ts';
 import type { Effect } from '../engine/effects.ts';
 import { carry, openCampaign } from '../engine/jobs/carry-over.ts';
 import { activeCount, maxInFlight } from '../engine/jobs/occupancy.ts';
@@ -34,7 +35,6 @@ import { bucket } from '../engine/pacing/pacer.ts';
 import { runState } from '../engine/pacing/run-state.ts';
 import { step } from '../engine/step.ts';
 import { governorOf } from '../governor/link.ts';
-import { leaveNote } from '../reducer/caps.ts';
 import { readServiceLimits } from './activities.ts';
 import { cancelCampaign } from './cancel.ts';
 import { type Executor, executor } from './executor.ts';

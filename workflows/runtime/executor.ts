@@ -21,6 +21,7 @@ import { isDone } from '../engine/jobs/occupancy.ts';
 import type { Model } from '../engine/model.ts';
 import { progressOf } from '../engine/notices/progress.ts';
 import { step } from '../engine/step.ts';
+import { kindOfFailure, lostOf, messageOf } from '../failure-of.ts';
 import type { GovernorLink } from '../governor/link.ts';
 import {
   cancelOutstanding,
@@ -31,7 +32,6 @@ import {
   recordDecisions,
 } from './activities.ts';
 import { finishItemsOf, itemOf } from './activity-items.ts';
-import { kindOfFailure, lostOf, messageOf } from './failure-of.ts';
 import { notifier } from './notifier.ts';
 import type { PublishedAttributes } from './search-attributes.ts';
 import {

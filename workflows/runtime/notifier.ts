@@ -9,8 +9,8 @@ import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { CampaignInput } from '../../contract/campaign.ts';
 import type { Notice, NotifyTarget } from '../../contract/notify.ts';
 import type { CampaignEvent } from '../engine/events.ts';
+import { messageOf } from '../failure-of.ts';
 import { deliverNotice } from './activities.ts';
-import { messageOf } from './failure-of.ts';
 
 export function notifier(input: CampaignInput, dispatch: (event: CampaignEvent) => void) {
   const sending: Promise<void>[] = [];

@@ -5,8 +5,8 @@
  */
 import type { Micros } from '../../../api/money.ts';
 import type { CampaignOutcome, CarriedState, ServiceLimits, StepInfo } from '../../../contract/campaign.ts';
-import * as Allowance from '../../state/allowance.ts';
 import type { CampaignState } from '../model.ts';
+import * as Allowance from '../money/allowance.ts';
 import { newBudget } from '../money/budget.ts';
 import { type StopReason, stopOf } from '../money/stop.ts';
 import { carry as carryReviews, reviewsOf } from '../reviews/reviews.ts';

@@ -5,8 +5,8 @@
  */
 import type { Micros } from '../../../api/money.ts';
 import type { PendingJob } from '../../../contract/campaign.ts';
-import * as Allowance from '../../state/allowance.ts';
 import type { CampaignState } from '../model.ts';
+import * as Allowance from '../money/allowance.ts';
 import * as Budget from '../money/budget.ts';
 import { give, take } from './slots.ts';
 import { pay as tallyPaid } from './tally.ts';

@@ -1,7 +1,7 @@
 /**
  * How full the campaign is, read off its state without changing it: predictions in flight, jobs
  * waiting or not read yet, whether anything is left to do. The tick (engine/tick.ts), the caps
- * (workflows/reducer/caps.ts) and the runtime ask these; what each event of a job does is
+ * (workflows/engine/caps.ts) and the runtime ask these; what each event of a job does is
  * transitions.ts.
  */
 import type { CampaignState } from '../model.ts';

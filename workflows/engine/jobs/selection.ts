@@ -19,7 +19,7 @@ export interface SelectionRules {
   /** Does this price fit, next to `alsoCommitted` already selected? */
   readonly fits: (usd: Micros, alsoCommitted: Micros) => boolean;
   /**
-   * Spend caps (workflows/state/allowance.ts): does the job fit its reservation beside the jobs already
+   * Spend caps (workflows/engine/money/allowance.ts): does the job fit its reservation beside the jobs already
    * picked? Absent: uncapped. Unlike the budget, a job that does not fit only waits.
    */
   readonly withinCap?: (pending: PendingJob, picked: readonly PendingJob[]) => boolean;

@@ -8,8 +8,8 @@
 import type { FinishOutcome } from '../../../contract/activities.ts';
 import type { JobRef, PendingJob } from '../../../contract/campaign.ts';
 import { effectOf, type FailureKind } from '../../../contract/failure-policy.ts';
-import * as Allowance from '../../state/allowance.ts';
 import type { CampaignState } from '../model.ts';
+import * as Allowance from '../money/allowance.ts';
 import { fits } from '../money/budget.ts';
 import { cancel, type StopReason, stop, stopped } from '../money/stop.ts';
 import { abandon } from '../reviews/reviews.ts';

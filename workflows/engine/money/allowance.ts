@@ -9,8 +9,8 @@
  * charged, given back): its notes carry them, so the ledger tells a late note from a new one, and a
  * grant it already took (the same total again, or a smaller one) changes nothing.
  */
-import type { Micros } from '../../api/money.ts';
-import type { CapHold, CarriedAllowance } from '../../contract/caps.ts';
+import type { Micros } from '../../../api/money.ts';
+import type { CapHold, CarriedAllowance } from '../../../contract/caps.ts';
 
 export type { CarriedAllowance };
 
@@ -37,7 +37,7 @@ export interface AllowanceState {
   needs: Record<string, Micros>;
   /** The cap holding this campaign back; null while it is not held. */
   hold: CapHold | null;
-  /** Campaign-clock time of the last spend report (reducer/caps.ts paces them); null: none yet. */
+  /** Campaign-clock time of the last spend report (engine/caps.ts paces them); null: none yet. */
   reportedAt: number | null;
   /** The execution the ledger knows this campaign by; null: its notes are deltas (older runs). */
   readonly run: string | null;

@@ -10,13 +10,13 @@
 import type { Micros } from '../../api/money.ts';
 import type { CapAlert } from '../../contract/caps.ts';
 import type { CapsGrant } from '../../contract/caps-messages.ts';
-import type { CapsNote, Effect } from '../engine/effects.ts';
-import { modelOf } from '../engine/jobs/holds.ts';
-import * as Jobs from '../engine/jobs/occupancy.ts';
-import type { Model } from '../engine/model.ts';
-import * as Stop from '../engine/money/stop.ts';
-import * as Reviews from '../engine/reviews/reviews.ts';
-import * as Allowance from '../state/allowance.ts';
+import type { CapsNote, Effect } from './effects.ts';
+import { modelOf } from './jobs/holds.ts';
+import * as Jobs from './jobs/occupancy.ts';
+import type { Model } from './model.ts';
+import * as Allowance from './money/allowance.ts';
+import * as Stop from './money/stop.ts';
+import * as Reviews from './reviews/reviews.ts';
 
 /** Spend is reported to the ledger at most this often (campaign clock): a signal per job would not scale. */
 export const REPORT_EVERY_MS = 1_000;

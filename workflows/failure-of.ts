@@ -5,8 +5,8 @@
  * engine's to say (engine/money/stop.ts, stopFor): the runtime only reads the error.
  */
 import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { type FailureKind, isFailureKind } from '../../contract/failure-policy.ts';
-import type { Lost } from '../engine/events.ts';
+import { type FailureKind, isFailureKind } from '../contract/failure-policy.ts';
+import type { Lost } from './engine/events.ts';
 
 export function kindOfFailure(error: unknown): FailureKind | null {
   let current: unknown = error;
