@@ -12,7 +12,7 @@ import type { CapAlert } from '../../contract/caps.ts';
 import type { CapsGrant } from '../../contract/caps-messages.ts';
 import type { CapsNote, Effect } from './effects.ts';
 import { modelOf } from './jobs/holds.ts';
-import * as Jobs from './jobs/occupancy.ts';
+import * as Occupancy from './jobs/occupancy.ts';
 import type { Model } from './model.ts';
 import * as Allowance from './money/allowance.ts';
 import * as Stop from './money/stop.ts';
@@ -29,7 +29,7 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
   if (!caps) return effects;
   const now = m.clock.at;
   // Never more than the jobs left: a reservation nobody will use holds the others back.
-  const most = Math.min(Jobs.maxInFlight(m.jobs) * WINDOWS_PER_ASK, Jobs.unstarted(m.jobs));
+  const most = Math.min(Occupancy.maxInFlight(m.jobs) * WINDOWS_PER_ASK, Occupancy.unstarted(m.jobs));
   const keep = caps.run === null ? null : stillNeeded(m);
   const asks: Effect[] = Allowance.takeNeeds(caps).map(({ model, unit, seq }) => {
     // Known to the last job: no more than the jobs waiting on this model.
@@ -49,7 +49,7 @@ export function withCaps(m: Model, effects: Effect[], ending = false): Effect[] 
   }
   if (keep) Allowance.giveBack(caps, keep);
   // Idle (nothing in flight), no later report would carry it: it goes now.
-  const idle = Jobs.activeCount(m.jobs) === 0;
+  const idle = Occupancy.activeCount(m.jobs) === 0;
   const due =
     caps.gaveBack ||
     (Allowance.hasUnreported(caps) &&
