@@ -14,7 +14,7 @@ module="github.com/jaegertracing/jaeger"
 bin=".tools/bin/jaeger"
 go="$(command -v go || echo /usr/local/go/bin/go)"
 [ -x "$go" ] || { echo "Jaeger is built with Go: install a Go toolchain (go on PATH or /usr/local/go/bin/go)" >&2; exit 1; }
-if [ -x "$bin" ] && "$go" version -m "$bin" | grep -qE "^\s+dep\s+$module\s+$version\s"; then
+if [ -x "$bin" ] && "$go" version -m "$bin" | grep -qE "^\s+mod\s+$module\s+$version\s"; then
   exit 0
 fi
 mkdir -p .tools/bin
@@ -28,4 +28,4 @@ trap 'rm -rf "$build"' EXIT
   CGO_ENABLED=0 nice -n 10 "$go" build -trimpath -o "$out.partial" "$module/cmd/jaeger"
 )
 mv "$bin.partial" "$bin"
-"$go" version -m "$bin" | grep -E "^\s+dep\s+$module\s"
+"$go" version -m "$bin" | grep -E "^\s+mod\s+$module\s"

@@ -112,8 +112,9 @@ export class Transport {
       context,
       async (response, span) => {
         body = response;
-        // The span lasts as long as the stream: a wait ends when its events do.
-        response.once('error', (error) => endCallSpan(span, error));
+        // The span lasts as long as the stream: a wait ends when its events do. The reader lets
+        // go of the stream (an abort) once it has the prediction's end: that is no failure.
+        response.once('error', (error) => endCallSpan(span, isAbort(error) ? undefined : error));
         response.once('close', () => {
           if (span.isRecording()) endCallSpan(span);
         });
@@ -265,6 +266,10 @@ class SendTracker extends Dispatcher {
     });
     return this.inner.dispatch(options, tracked);
   }
+}
+
+function isAbort(error: unknown): boolean {
+  return (error as { name?: unknown })?.name === 'AbortError';
 }
 
 function parseJson(text: string, context: CallContext): unknown {
