@@ -18,7 +18,7 @@ export async function traceCommand<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   if (!(await processTracing())) return work();
-  const span = tracer.startSpan(`mediaflow ${name}`, { kind: SpanKind.CLIENT, attributes });
+  const span = tracer().startSpan(`mediaflow ${name}`, { kind: SpanKind.CLIENT, attributes });
   open = span;
   try {
     return await context.with(trace.setSpan(context.active(), span), work);

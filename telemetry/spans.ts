@@ -2,10 +2,16 @@
  * Spans of mediaflow's own code, through OpenTelemetry's API alone: until a process starts the SDK
  * (telemetry/sdk.ts) the tracer is the API's no-op one, whose spans record nothing.
  */
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { ATTR, OK } from './attributes.ts';
 
-export const tracer = trace.getTracer('mediaflow');
+/**
+ * mediaflow's tracer, asked for at each span: a tracer kept in a variable stays bound to the
+ * provider it first met, even once that one is unregistered and another registered (tests do).
+ */
+export function tracer(): Tracer {
+  return trace.getTracer('mediaflow');
+}
 
 export interface SpanOptions<T> {
   readonly kind?: SpanKind;
@@ -28,7 +34,7 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
   options: SpanOptions<T> = {},
 ): Promise<T> {
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     name,
     { attributes, kind: options.kind ?? SpanKind.INTERNAL },
     async (span) => {

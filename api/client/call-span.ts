@@ -25,7 +25,7 @@ export interface CallTrace {
 }
 
 export function startCallSpan(method: string, path: string, origin: string, about?: CallTrace): Span {
-  const span = tracer.startSpan(about?.name ?? `HTTP ${method}`, {
+  const span = tracer().startSpan(about?.name ?? `HTTP ${method}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'http.request.method': method,

@@ -37,7 +37,7 @@ export class ActivitySpans implements ActivityInboundCallsInterceptor {
     const batch = BATCH_ACTIVITIES.has(activityType);
     const link = scheduled ? trace.getSpanContext(scheduled) : undefined;
     const parent = batch ? ROOT_CONTEXT : (scheduled ?? context.active());
-    const span = tracer.startSpan(
+    const span = tracer().startSpan(
       `RunActivity:${activityType}`,
       {
         kind: SpanKind.SERVER,

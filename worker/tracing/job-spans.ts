@@ -15,8 +15,8 @@ import type {
   FinishBatchRequest,
   FinishBatchRequestItem,
 } from '../../contract/activities.ts';
+import type { PlanRef } from '../../contract/campaign.ts';
 import type { PlannedJob } from '../../plan/types.ts';
-import type { PlanCache } from '../../records/plan-store.ts';
 import { ATTR, OK } from '../../telemetry/attributes.ts';
 import { promptsTraced } from '../../telemetry/settings.ts';
 import { tracer } from '../../telemetry/spans.ts';
@@ -56,7 +56,7 @@ export function withJobSpans<
     createPredictions(request: CreateRequest): Promise<CreateOutcome[]>;
     finishPredictions(request: FinishBatchRequest): Promise<FinishBatchItem[]>;
   },
->(activities: A, plans: PlanCache): A {
+>(activities: A, plans: PlanJobs): A {
   const traced =
     <R, T>(
       activity: (request: R) => Promise<T>,
@@ -79,8 +79,13 @@ export function withJobSpans<
   };
 }
 
+/** Where the jobs' keys, names and steps are read (the worker's PlanCache). */
+export interface PlanJobs {
+  get(ref: PlanRef): Promise<{ job(i: number): Promise<PlannedJob> }>;
+}
+
 export interface JobSpanContext {
-  readonly plans: PlanCache;
+  readonly plans: PlanJobs;
   /** The activity's span, parent of the job spans. */
   readonly parent: Context;
   /** When the activity started (worker clock, ms). */
@@ -114,7 +119,7 @@ export async function finishSpans(
     if (!item) continue;
     const job = await plan.job(item.i);
     const at = result.kind === 'finished' ? result.at : ended;
-    const span = tracer.startSpan(
+    const span = tracer().startSpan(
       'job finish',
       {
         startTime: startedAt,
@@ -163,7 +168,7 @@ function jobCreateSpan(
     ...(outcome.kind === 'created' ? { [ATTR.responseId]: outcome.predictionId } : {}),
     ...(item?.prompt !== undefined && promptsTraced() ? { [ATTR.prompt]: item.prompt } : {}),
   };
-  const span = tracer.startSpan('job create', { startTime: from, attributes }, parent);
+  const span = tracer().startSpan('job create', { startTime: from, attributes }, parent);
   end(span, createOutcomeName(outcome), outcome.kind === 'rejected' ? outcome.message : undefined, to);
 }
 
@@ -172,7 +177,7 @@ function jobAttributes(job: PlannedJob, take: number): Attributes {
 }
 
 function phase(parent: Context, name: string, from: number, to: number, predictionId: string): void {
-  const span = tracer.startSpan(
+  const span = tracer().startSpan(
     name,
     { startTime: from, attributes: { [ATTR.responseId]: predictionId } },
     parent,
