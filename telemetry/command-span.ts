@@ -46,7 +46,8 @@ export function tagCommand(attributes: Attributes): string | null {
  * then flushes and stops the SDK. Without tracing, nothing.
  */
 export async function endTracing(exitCode = Number(process.exitCode ?? 0)): Promise<void> {
-  const tracing = await processTracing();
+  // A tracing that could not start (a bad OTEL_TRACES_SAMPLER) was the command's error already.
+  const tracing = await processTracing().catch(() => null);
   if (!tracing) return;
   if (open) {
     open.setAttribute(ATTR.outcome, exitCode === 0 ? OK : `exit_${exitCode}`);
