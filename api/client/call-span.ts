@@ -24,13 +24,13 @@ export interface CallTrace {
   readonly prompt?: string;
 }
 
-export function startCallSpan(method: string, path: string, origin: string, about?: CallTrace): Span {
+export function startCallSpan(method: string, path: string, host: string, about?: CallTrace): Span {
   const span = tracer().startSpan(about?.name ?? `HTTP ${method}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'http.request.method': method,
       'url.path': path,
-      'server.address': new URL(origin).hostname,
+      'server.address': host,
       ...(about?.operation ? { [ATTR.operation]: about.operation } : {}),
       ...(about?.model ? { [ATTR.model]: about.model } : {}),
       ...(about?.label ? { [ATTR.modelLabel]: about.label } : {}),

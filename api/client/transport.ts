@@ -53,6 +53,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export class Transport {
   private readonly agent: Agent;
   private readonly origin: string;
+  /** The service's host name, for the calls' spans. */
+  private readonly host: string;
   private readonly basePath: string;
   /** Refuses plain http to a public host before the key is sent (service-address.ts). */
   private readonly guard: () => Promise<void>;
@@ -66,6 +68,7 @@ export class Transport {
 
     const url = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.origin = url.origin;
+    this.host = url.hostname;
     this.basePath = url.pathname;
     this.guard = cleartextGuard(url.href);
     this.redact = secretRedactor(options.apiKey);
@@ -147,7 +150,7 @@ export class Transport {
     consume: (body: Dispatcher.ResponseData['body'], span: Span) => Promise<T>,
     idleMs?: number,
   ): Promise<T> {
-    const span = startCallSpan(call.method, `${this.basePath}${call.path}`, this.origin, call.trace);
+    const span = startCallSpan(call.method, `${this.basePath}${call.path}`, this.host, call.trace);
     try {
       const result = await inCallSpan(span, () =>
         this.untracedExchange(call, context, span, consume, idleMs),
