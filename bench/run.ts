@@ -15,6 +15,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { tracingRequested } from '../telemetry/settings.ts';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureRerun, RERUNS, resized } from './rerun.ts';
 import { measureSharedKey } from './shared-key.ts';
@@ -155,6 +156,8 @@ function header() {
     machine: machine(),
     loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((n) => round(n, 2)) },
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+    // The workers inherit this environment: with an endpoint, they traced (bench/lib/report.ts).
+    tracing: tracingRequested() ? (process.env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on') : null,
   };
 }
 

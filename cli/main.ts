@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
+import { ConfigurationError } from '../api/client/configuration-error.ts';
+import { endTracing, traceCommand } from '../telemetry/command-span.ts';
+import { processTracing } from '../telemetry/process-tracing.ts';
 import { commandsFor } from './commands/index.ts';
 import { reportError } from './errors.ts';
 
@@ -30,9 +33,17 @@ const program = new Command('mediaflow')
 
 for (const entry of commandsFor(process.argv.slice(2))) (await entry.load()).register(program);
 
+// With an OTLP endpoint set, the command is a trace's root span (telemetry/command-span.ts).
+const named = process.argv[2] ?? '';
+const name = program.commands.some((command) => command.name() === named) ? named : 'help';
 try {
-  await program.parseAsync(process.argv);
+  // A tracing setting that does not parse (OTEL_TRACES_SAMPLER) is the user's to fix, said so.
+  await processTracing().catch((error: unknown) => {
+    throw new ConfigurationError(error instanceof Error ? error.message : String(error));
+  });
+  await traceCommand(name, { 'mediaflow.command': name }, () => program.parseAsync(process.argv));
 } catch (error) {
   reportError(error);
   process.exitCode = 1;
 }
+await endTracing();

@@ -10,6 +10,8 @@ bash scripts/pip-tool.sh schemathesis-venv schemathesis 4.32.5 schemathesis
 bash scripts/install-versitygw.sh
 # test/infra/cluster.int.test.ts runs a campaign on a Temporal cluster on PostgreSQL (built once, long).
 bash scripts/install-temporal-server.sh
+# test/telemetry/jaeger-trace.int.test.ts reads a campaign's trace back from Jaeger (built once, long).
+bash scripts/install-jaeger.sh
 # test/cli/terminal.int.test.ts runs `mediaflow run` in a real terminal.
 bash scripts/apt-package.sh tmux tmux 'the terminal tests'
 # test/review/ opens the review page and report.html in Debian's Chromium (no browser download).

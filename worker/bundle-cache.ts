@@ -20,14 +20,18 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-state.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** What the bundle is made from (test/architecture/rooms.ts: what `workflows/` may reach). */
 const SOURCES = ['workflows', 'contract', 'api', 'plan', 'activities'];
-const EXTRA = ['worker/bundle-workflows.ts', 'package-lock.json'];
+const EXTRA = ['worker/bundle-workflows.ts', 'worker/tracing/workflow-interceptors.ts', 'package-lock.json'];
 
-/** sha256 over the path and bytes of every file the bundle may be made from. */
-export async function codeFingerprint(root = ROOT): Promise<string> {
+/**
+ * sha256 over the path and bytes of every file the bundle may be made from, and its variant
+ * (`traced`: with the tracing interceptors, worker/workflow-bundle.ts).
+ */
+export async function codeFingerprint(root = ROOT, traced = false): Promise<string> {
   const files = [...(await Promise.all(SOURCES.map((dir) => sourcesUnder(join(root, dir))))).flat()];
   files.push(...EXTRA.map((file) => join(root, file)));
   files.sort();
   const hash = createHash('sha256');
+  if (traced) hash.update('traced\0');
   for (const file of files) {
     hash.update(`${relative(root, file)}\0`);
     hash.update((await readFile(file).catch(() => Buffer.alloc(0))) as Uint8Array);

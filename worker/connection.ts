@@ -4,13 +4,14 @@
  * and TOML profiles (~/.config/temporalio/temporal.toml) that the `temporal` CLI reads, so one
  * configuration serves both.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import {
   type ClientConnectConfig,
   loadClientConfigProfile,
   loadClientConnectConfig,
 } from '@temporalio/envconfig';
 import type { NativeConnection } from '@temporalio/worker';
+import { processTracing } from '../telemetry/process-tracing.ts';
 
 /** The variables envconfig understands (docs/deployment.md explains each). */
 export const TEMPORAL_ENV_VARS = [
@@ -90,8 +91,15 @@ export async function connectClient(
     ...target.connectionOptions,
     channelArgs: CLIENT_CHANNEL_ARGS,
   });
-  const client = new Client({ connection, namespace: target.namespace });
+  const client = new Client({ connection, namespace: target.namespace, ...(await clientTracing()) });
   return { client, connection, namespace: target.namespace, address: target.address };
+}
+
+/** A tracing process's client sends its span's context with every start and signal (client-spans.ts). */
+async function clientTracing(): Promise<{ interceptors?: { workflow: WorkflowClientInterceptor[] } }> {
+  if (!(await processTracing())) return {};
+  const { CampaignClientSpans } = await import('./tracing/client-spans.ts');
+  return { interceptors: { workflow: [new CampaignClientSpans()] } };
 }
 
 /** The native connection a Worker polls through. Close it after the worker has shut down. */

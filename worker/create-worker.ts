@@ -14,6 +14,7 @@ import { TASK_QUEUE } from '../contract/task-queues.ts';
 import { Manifests } from '../records/manifest.ts';
 import { PlanCache } from '../records/plan-store.ts';
 import { openStore } from '../store/index.ts';
+import { workerTracing } from './tracing/worker-options.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 import type { WorkerClass } from './workflow-thread.ts';
 
@@ -101,6 +102,10 @@ export const STICKY_TASK_TIMEOUT = '3 seconds';
 const HEARTBEAT_SENT_EVERY = '2 seconds';
 
 export async function createMediaflowWorker(options: MediaflowWorkerOptions): Promise<Worker> {
+  // With an OTLP endpoint set: spans of its activities, their jobs and stores (worker/tracing/).
+  const tracing = await workerTracing();
+  const deps = activityDeps(options.client, tracing ? { storeOf: tracing.storesOf(openStore) } : {});
+  const campaignActivities = createActivities(deps);
   return (options.workerClass ?? Worker).create({
     connection: options.connection,
     namespace: options.namespace,
@@ -108,9 +113,10 @@ export async function createMediaflowWorker(options: MediaflowWorkerOptions): Pr
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     // Notices read their secrets from this worker's environment, by the names the workflow passes.
     activities: {
-      ...createActivities(activityDeps(options.client)),
+      ...(tracing ? tracing.withJobSpans(campaignActivities, deps.plans) : campaignActivities),
       ...notifyActivities({ env: process.env }),
     },
+    ...tracing?.workerOptions(true),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? DEFAULT_MAX_ACTIVITIES,
     maxEagerActivityReservationsPerWorkflowTask: EAGER_ACTIVITIES_PER_TASK,
     stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,

@@ -2,6 +2,7 @@
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { GOVERNOR_TASK_QUEUE } from '../contract/task-queues.ts';
 import { STICKY_TASK_TIMEOUT } from './create-worker.ts';
+import { workerTracing } from './tracing/worker-options.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 import type { WorkerClass } from './workflow-thread.ts';
 
@@ -23,5 +24,7 @@ export async function createGovernorWorker(options: GovernorWorkerOptions): Prom
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     maxCachedWorkflows: 100,
     stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,
+    // A tracing process's bundle has the workflow interceptors: their spans leave through its sink.
+    ...(await workerTracing())?.workerOptions(false),
   });
 }

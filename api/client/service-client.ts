@@ -25,6 +25,7 @@ import {
   UsageReport,
   Webhook,
 } from '../wire/resources.ts';
+import type { CallTrace } from './call-span.ts';
 import { ConfigurationError } from './configuration-error.ts';
 import { enumValuesAsStrings } from './enum-strings.ts';
 import { errorFromBatchItem } from './errors.ts';
@@ -58,6 +59,14 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     input: enumValuesAsStrings(model, input),
     image_count: 1 as const,
   });
+  /** A create's span names its model both ways (call-span.ts); the prompt only when opted in. */
+  const createTrace = (model: ModelLabel, input: Record<string, unknown>): CallTrace => ({
+    name: 'create prediction',
+    operation: 'generate_content',
+    model: paths.idOf(model),
+    label: model,
+    ...(typeof input.prompt === 'string' ? { prompt: input.prompt } : {}),
+  });
 
   const toBatchResult =
     (call: Call) =>
@@ -87,17 +96,25 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
             body: modelInput(model, input),
             idempotencyKey: opts.idempotencyKey,
             createsSomething: true,
+            trace: createTrace(model, input),
             ...signalOf(opts),
           },
           parsePrediction,
         );
       },
       get: (predictionId, opts) =>
-        transport.parsed(get(`/predictions/${id(predictionId)}`, opts), parsePrediction),
+        transport.parsed(
+          {
+            ...get(`/predictions/${id(predictionId)}`, opts),
+            trace: { name: 'get prediction', predictionId },
+          },
+          parsePrediction,
+        ),
       async *stream(predictionId, opts) {
         const call: Call = {
           ...get(`/predictions/${id(predictionId)}/stream`, opts),
           accept: 'text/event-stream, application/json',
+          trace: { name: 'wait prediction', operation: 'wait', predictionId },
         };
         yield* predictionEvents(await transport.open(call, Math.max(STREAM_IDLE_MS, timeoutMs)));
       },
@@ -121,6 +138,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
           },
           ...(opts?.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
           createsSomething: true,
+          trace: { name: 'create batch', operation: 'generate_content' },
           ...signalOf(opts),
         };
         return transport.parsed(call, toBatchResult(call));

@@ -3,8 +3,10 @@
  * 4.3 and 5 on every call, a timeout and an AbortSignal on every call, and classification of every
  * failure into a ServiceError (errors.ts). Endpoint code above this never sees undici.
  */
+import type { Span } from '@opentelemetry/api';
 import { Agent, Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { type CallTrace, endCallSpan, inCallSpan, noteResponse, startCallSpan } from './call-span.ts';
 import {
   type CallContext,
   errorFromResponse,
@@ -33,6 +35,8 @@ export interface Call {
   readonly createsSomething?: boolean;
   readonly signal?: AbortSignal;
   readonly accept?: string;
+  /** What the call's span names beyond HTTP (call-span.ts). */
+  readonly trace?: CallTrace;
 }
 
 /** An open response whose body the caller consumes (the SSE stream). */
@@ -49,6 +53,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export class Transport {
   private readonly agent: Agent;
   private readonly origin: string;
+  /** The service's host name, for the calls' spans. */
+  private readonly host: string;
   private readonly basePath: string;
   /** Refuses plain http to a public host before the key is sent (service-address.ts). */
   private readonly guard: () => Promise<void>;
@@ -62,6 +68,7 @@ export class Transport {
 
     const url = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.origin = url.origin;
+    this.host = url.hostname;
     this.basePath = url.pathname;
     this.guard = cleartextGuard(url.href);
     this.redact = secretRedactor(options.apiKey);
@@ -71,23 +78,29 @@ export class Transport {
   /** Sends a call and parses a 2xx JSON body with `schema`; an empty body parses as `undefined`. */
   async json<S extends z.ZodType>(call: Call, schema: S): Promise<z.infer<S>> {
     const context = this.context(call);
-    const text = await this.exchange(call, context, async (body) => body.text());
-    const value = redactDeep(parseJson(text, context), this.redact);
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw invalidResponse(context, summariseIssues(parsed.error));
-    return parsed.data;
+    return this.exchange(call, context, async (body, span) => {
+      const value = redactDeep(parseJson(await body.text(), context), this.redact);
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) throw invalidResponse(context, summariseIssues(parsed.error));
+      noteResponse(span, parsed.data);
+      return parsed.data;
+    });
   }
 
   /** Like json() but hands the raw JSON value to `parse`, whose exceptions become INVALID_RESPONSE. */
   async parsed<T>(call: Call, parse: (value: unknown) => T): Promise<T> {
     const context = this.context(call);
-    const text = await this.exchange(call, context, async (body) => body.text());
-    try {
-      return parse(redactDeep(parseJson(text, context), this.redact));
-    } catch (error) {
-      if ((error as ServiceError).name === 'ServiceError') throw error;
-      throw invalidResponse(context, summariseIssues(error));
-    }
+    return this.exchange(call, context, async (body, span) => {
+      const text = await body.text();
+      try {
+        const value = parse(redactDeep(parseJson(text, context), this.redact));
+        noteResponse(span, value);
+        return value;
+      } catch (error) {
+        if ((error as ServiceError).name === 'ServiceError') throw error;
+        throw invalidResponse(context, summariseIssues(error));
+      }
+    });
   }
 
   /**
@@ -100,8 +113,14 @@ export class Transport {
     await this.exchange(
       call,
       context,
-      async (response) => {
+      async (response, span) => {
         body = response;
+        // The span lasts as long as the stream: a wait ends when its events do. The reader lets
+        // go of the stream (an abort) once it has the prediction's end: that is no failure.
+        response.once('error', (error) => endCallSpan(span, isAbort(error) ? undefined : error));
+        response.once('close', () => {
+          if (span.isRecording()) endCallSpan(span);
+        });
       },
       idleMs,
     );
@@ -121,13 +140,34 @@ export class Transport {
   }
 
   /**
-   * One request. `consume` runs on a 2xx body while the timeout still applies (unless `idleMs` is
-   * given: then the timer stops at the headers and undici's body timeout guards the stream).
+   * One request, in its span (call-span.ts); a stream's span ends with the stream (open()).
+   * `consume` runs on a 2xx body while the timeout still applies (unless `idleMs` is given: then
+   * the timer stops at the headers and undici's body timeout guards the stream).
    */
   private async exchange<T>(
     call: Call,
     context: CallContext,
-    consume: (body: Dispatcher.ResponseData['body']) => Promise<T>,
+    consume: (body: Dispatcher.ResponseData['body'], span: Span) => Promise<T>,
+    idleMs?: number,
+  ): Promise<T> {
+    const span = startCallSpan(call.method, `${this.basePath}${call.path}`, this.host, call.trace);
+    try {
+      const result = await inCallSpan(span, () =>
+        this.untracedExchange(call, context, span, consume, idleMs),
+      );
+      if (idleMs === undefined) endCallSpan(span);
+      return result;
+    } catch (error) {
+      endCallSpan(span, error);
+      throw error;
+    }
+  }
+
+  private async untracedExchange<T>(
+    call: Call,
+    context: CallContext,
+    span: Span,
+    consume: (body: Dispatcher.ResponseData['body'], span: Span) => Promise<T>,
     idleMs?: number,
   ): Promise<T> {
     const timer = new AbortController();
@@ -143,11 +183,12 @@ export class Transport {
         sent = true;
       });
       if (idleMs !== undefined) clearTimeout(timeout);
+      span.setAttribute('http.response.status_code', response.statusCode);
       if (response.statusCode >= 400) {
         const text = await response.body.text();
         throw errorFromResponse(response.statusCode, response.headers, text, context);
       }
-      return await consume(response.body);
+      return await consume(response.body, span);
     } catch (error) {
       if ((error as Error)?.name === 'ServiceError') throw error;
       // The caller's own cancellation is not a service failure: surface its reason unchanged.
@@ -228,6 +269,10 @@ class SendTracker extends Dispatcher {
     });
     return this.inner.dispatch(options, tracked);
   }
+}
+
+function isAbort(error: unknown): boolean {
+  return (error as { name?: unknown })?.name === 'AbortError';
 }
 
 function parseJson(text: string, context: CallContext): unknown {

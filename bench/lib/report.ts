@@ -8,6 +8,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ledger } from '../../emulator/index.ts';
+import { tracingRequested } from '../../telemetry/settings.ts';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
@@ -106,9 +107,14 @@ export function verdict(goal: string, measured: number, limit: number, unit = ''
   };
 }
 
+/**
+ * Writes bench/results/<name>.json; a run with tracing on (an OTLP endpoint in the environment,
+ * which the workers inherit) is kept beside it as <name>.traced.json, never over the result it is
+ * compared with (docs/benchmarks.md, "Tracing overhead").
+ */
 export function writeResult(name: string, result: unknown): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, `${name}.json`);
+  const file = join(RESULTS_DIR, `${name}${tracingRequested() ? '.traced' : ''}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
 }

@@ -21,6 +21,9 @@ import { keyNames } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
 import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
+import { ATTR } from '../../telemetry/attributes.ts';
+import { endTracing, tagCommand } from '../../telemetry/command-span.ts';
+import { inSpan } from '../../telemetry/spans.ts';
 import { campaignTotal } from '../campaign-total.ts';
 import { preflightCaps } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
@@ -101,7 +104,10 @@ export function register(program: Command): void {
       // waits): after a detach, or another campaign's on a shared task queue. They are left as a
       // crash would leave them, to time out on their heartbeat and run again on the next worker,
       // and the process ends now rather than when they do.
-      if (exitNow) process.exit(code);
+      if (exitNow) {
+        await endTracing(code);
+        process.exit(code);
+      }
       process.exitCode = code;
     });
 }
@@ -116,6 +122,8 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
   );
   const env = await openEnvironment();
   if (env.embedded) console.error(env.embedded.summary);
+  const traceId = tagCommand({ [ATTR.campaign]: plan.campaign });
+  if (traceId) console.error(`${plan.campaign}: trace ${traceId}`);
   const service = createServiceClient(env.service);
   let worker: LocalWorker | null = null;
   let detached = false;
@@ -154,7 +162,9 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
         console.error(
           `output lost, to be generated again: ${audit.lost.map((name) => `${name} (${audit.reasons[name]})`).join(', ')}`,
         );
-      const report = await preflight(service, plan);
+      const report = await inSpan('preflight', { [ATTR.campaign]: plan.campaign }, () =>
+        preflight(service, plan),
+      );
       console.error(
         `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +
           // Below a rejected take: never created, so not in the price (cli/left-to-run.ts).
@@ -213,7 +223,12 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md),
       // and its spend caps through the key's ledger, however the URL is spelt (docs/caps.md).
       const key = keyNames(env.service.baseUrl, env.service.apiKey);
-      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, key);
+      const queue = taskQueue;
+      const { attached, continuedFrom } = await inSpan(
+        'start or attach',
+        { [ATTR.campaign]: plan.campaign },
+        () => startOrAttach(env.client, plan, ref, queue, key),
+      );
       if (continuedFrom !== undefined)
         say(
           `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { engineQueue } from '../../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../../contract/task-queues.ts';
+import { endTracing } from '../../telemetry/command-span.ts';
 import { connectWorker, loadTemporalTarget, temporalConfigured } from '../../worker/connection.ts';
 import {
   createMediaflowWorker,
@@ -120,6 +121,7 @@ export function register(program: Command): void {
       // of it is needed now (outputs land under temporary names, as after a crash), and waiting
       // for it held a drained worker for up to a minute past its grace period, until its
       // supervisor SIGKILLed it (found by the cluster drill's rolling restart).
+      await endTracing(0);
       process.exit(0);
     });
 }

@@ -19,9 +19,24 @@ export interface Room {
 /** The workflow sandbox's own and the pure: what deterministic code may load (see WORKFLOW_ENTRY). */
 const WORKFLOW_SAFE = ['@temporalio/workflow', '@temporalio/common'];
 
+/** What a room that makes spans of its own uses of telemetry/: the API's helpers, never the SDK. */
+const TRACED = ['telemetry/attributes.ts', 'telemetry/settings.ts', 'telemetry/spans.ts'];
+
 export const ROOMS: Readonly<Record<string, Room>> = {
-  /** The wire format and money: everything else stands on it, so it stands on nothing of ours. */
-  api: { ours: [], packages: ['zod', 'undici', 'eventsource-parser', 'standardwebhooks'], node: true },
+  /**
+   * Spans through OpenTelemetry's API, and the SDK a tracing process starts (loaded only then):
+   * below every room that makes spans, so it stands on nothing of ours.
+   */
+  telemetry: { ours: [], packages: ['@opentelemetry/'], node: true },
+  /**
+   * The wire format and money: everything else stands on it, so it stands on nothing of ours but
+   * the span helpers its calls are traced with.
+   */
+  api: {
+    ours: TRACED,
+    packages: ['zod', 'undici', 'eventsource-parser', 'standardwebhooks', '@opentelemetry/api'],
+    node: true,
+  },
   /** The stand-in service: speaks the wire format, knows nothing of the engine. */
   emulator: {
     ours: ['api'],
@@ -61,7 +76,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     node: true,
   },
   /** Where records and outputs live (a folder or a bucket): bytes, no meaning. */
-  store: { ours: [], packages: ['@aws-sdk/', 'p-limit', 'zod'], node: true },
+  store: { ours: TRACED, packages: ['@aws-sdk/', 'p-limit', 'zod', '@opentelemetry/api'], node: true },
   /** Clients of running campaigns and governors: start, attach, query, cancel. Never the worker. */
   control: {
     ours: ['contract', 'plan', 'workflows'],
@@ -73,8 +88,10 @@ export const ROOMS: Readonly<Record<string, Room>> = {
    * serves its health endpoint (worker/worker-process.ts), as it serves the emulator and review.
    */
   worker: {
-    ours: ['activities', 'api', 'contract', 'records', 'store', 'workflows'],
-    packages: ['@temporalio/', 'zod', 'fastify'],
+    ours: ['activities', 'api', 'contract', 'records', 'store', 'telemetry', 'workflows'],
+    // A planned job's type: the job spans name its key, step and take (worker/tracing/job-spans.ts).
+    typesFrom: ['plan/types.ts'],
+    packages: ['@temporalio/', 'zod', 'fastify', '@opentelemetry/api'],
     node: true,
   },
   /** The review and report pages: reads records, sends decisions through control. */
@@ -95,6 +112,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
       'records',
       'review',
       'store',
+      'telemetry',
       'worker',
     ],
     packages: '*',

@@ -17,6 +17,8 @@ export interface Import {
   readonly target: { kind: 'ours'; file: string } | { kind: 'package'; name: string } | { kind: 'node' };
   /** `import type` / `export type` / `import('x').T`: erased before the code runs. */
   readonly typeOnly: boolean;
+  /** `await import('x')`: loaded only when that line runs. */
+  readonly dynamic: boolean;
 }
 
 /** Every .ts file under the given top-level folders, from `root`, with `/` separators. */
@@ -32,8 +34,8 @@ export function importsOf(root: string, file: string): Import[] {
   const text = readFileSync(join(root, file), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: Import[] = [];
-  const add = (specifier: string, typeOnly: boolean) =>
-    found.push({ from: file, specifier, target: targetOf(root, file, specifier), typeOnly });
+  const add = (specifier: string, typeOnly: boolean, dynamic = false) =>
+    found.push({ from: file, specifier, target: targetOf(root, file, specifier), typeOnly, dynamic });
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       // `import { type A }` still loads the module (verbatim module syntax keeps the statement).
@@ -50,7 +52,7 @@ export function importsOf(root: string, file: string): Import[] {
       node.arguments[0] &&
       ts.isStringLiteralLike(node.arguments[0])
     ) {
-      add(node.arguments[0].text, false);
+      add(node.arguments[0].text, false, true);
     } else if (
       ts.isImportTypeNode(node) &&
       ts.isLiteralTypeNode(node.argument) &&

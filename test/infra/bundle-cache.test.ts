@@ -18,6 +18,8 @@ async function copyOfSources(): Promise<string> {
   for (const dir of ['workflows', 'contract', 'api', 'plan', 'activities'])
     await cp(join(ROOT, dir), join(root, dir), { recursive: true });
   await cp(join(ROOT, 'worker', 'bundle-workflows.ts'), join(root, 'worker', 'bundle-workflows.ts'));
+  const interceptors = join('worker', 'tracing', 'workflow-interceptors.ts');
+  await cp(join(ROOT, interceptors), join(root, interceptors));
   await cp(join(ROOT, 'package-lock.json'), join(root, 'package-lock.json'));
   return root;
 }
@@ -32,11 +34,19 @@ describe('the workflow bundle cache', () => {
       ['workflows/runtime/campaign.ts', '\n// one more line\n'],
       ['contract/new-rule.ts', 'export const X = 1;\n'],
       ['package-lock.json', '{}'],
+      ['worker/tracing/workflow-interceptors.ts', '\n// one more line\n'],
     ] as const) {
       const changed = await copyOfSources();
       await writeFile(join(changed, file), text, { flag: 'a' });
       expect(await codeFingerprint(changed), file).not.toBe(before);
     }
+  });
+
+  it('names the tracing variant apart: its bundle holds the workflow interceptors', async () => {
+    const plain = await codeFingerprint(ROOT);
+    const traced = await codeFingerprint(ROOT, true);
+    expect(traced).not.toBe(plain);
+    expect(await codeFingerprint(ROOT, true)).toBe(traced);
   });
 
   it('keeps one bundle per code, private, and finds it only under its own fingerprint', async () => {

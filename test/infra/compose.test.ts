@@ -4,15 +4,21 @@
  * image runs files that exist.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { defaultS3Client } from '../../store/s3.ts';
+import { tracingRequested } from '../../telemetry/settings.ts';
 import { loadTemporalTarget, TEMPORAL_ENV_VARS } from '../../worker/connection.ts';
 import { WORKER_ENV, WORKER_NODE_FLAGS } from '../../worker/create-worker.ts';
 
 /** What the AWS SDK reads to reach a bucket (store/s3.ts). */
 const S3_ENV_VARS = ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION'];
+/** The Jaeger configuration compose mounts and the trace tests start Jaeger with (test/helpers/jaeger.ts). */
+const JAEGER_CONFIG = 'deploy/jaeger/config.yaml';
+/** What OpenTelemetry's exporter and resource read (telemetry/sdk.ts). */
+const OTEL_ENV_VARS = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_SERVICE_NAME'];
 
 interface Service {
   image?: string;
@@ -79,6 +85,7 @@ describe('docker-compose.yml', () => {
       'MEDIAFLOW_API_URL',
       'MEDIAFLOW_API_KEY',
       ...S3_ENV_VARS,
+      ...OTEL_ENV_VARS,
     ];
     for (const name of Object.keys(env)) expect(known, name).toContain(name);
 
@@ -133,6 +140,19 @@ describe('docker-compose.yml', () => {
   it('runs the emulator on all interfaces, at the port the worker calls', () => {
     const command = compose.services.emulator?.command as string[];
     expect(command).toEqual(expect.arrayContaining(['emulator', '--host', '0.0.0.0', '--port', '4010']));
+  });
+
+  it('traces workers into the Jaeger service, run with the configuration the trace tests run', () => {
+    const worker = compose.services.worker!;
+    const endpoint = interpolate(String(worker.environment?.OTEL_EXPORTER_OTLP_ENDPOINT), {});
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })).toBe(true);
+    const jaeger = compose.services[new URL(endpoint).hostname]!;
+    expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:/);
+    expect(jaeger.volumes).toContain('./deploy/jaeger:/etc/mediaflow/jaeger:ro');
+    expect(jaeger.command).toEqual(['--config', `/etc/mediaflow/jaeger/${basename(JAEGER_CONFIG)}`]);
+    expect(existsSync(JAEGER_CONFIG)).toBe(true);
+    // The receiver listens where the workers send, by the same config's default.
+    expect(readFileSync(JAEGER_CONFIG, 'utf8')).toContain(`:-0.0.0.0:${new URL(endpoint).port}}`);
   });
 
   it('mounts every config a service refers to', () => {
