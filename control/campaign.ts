@@ -30,8 +30,11 @@ import { decoderOf, finishOutagePause } from './finish-outage.ts';
 import { joinGovernor } from './governor.ts';
 import { workerServing } from './worker-presence.ts';
 
-/** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
-export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
+/**
+ * The workflow's input: the plan by reference plus the few facts the scheduler needs. `budget`:
+ * what this run may spend (cli/run-budget.ts), by default the plan's.
+ */
+export function campaignInputOf(plan: Plan, ref: PlanRef, budget = plan.budget): CampaignInput {
   return {
     campaign: plan.campaign,
     plan: ref,
@@ -49,7 +52,7 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
       }),
     ),
     outputDir: plan.outputDir,
-    budget: plan.budget,
+    budget,
     concurrency: plan.concurrency,
     ...(plan.notify && { notify: plan.notify }),
   };
@@ -145,13 +148,14 @@ export async function startOrAttach(
   ref: PlanRef,
   taskQueue = engineQueue(TASK_QUEUE),
   governor?: string,
+  budget = plan.budget,
 ): Promise<Started> {
   const registered = await registeredKeys(client);
   const searchable = SEARCH_ATTRIBUTE_KEYS.every((key) => key === FAULTS_KEY || registered.has(key.name));
   // Spend caps hold every campaign on the key once any were set (docs/caps.md).
   const capped = governor !== undefined && (await capsRunning(client, governor));
   const input: CampaignInput = {
-    ...campaignInputOf(plan, ref),
+    ...campaignInputOf(plan, ref, budget),
     searchAttributes: searchable,
     ...(searchable && registered.has(FAULTS_KEY.name) && { searchFaults: true as const }),
     ...(governor !== undefined && { governor: { key: governor } }),

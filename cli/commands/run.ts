@@ -45,6 +45,7 @@ import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { ProgressDisplay } from '../progress-view.ts';
 import { restoreLines } from '../restore-lines.ts';
+import { budgetText } from '../run-budget.ts';
 import { printSummary } from '../run-summary.ts';
 import { stateDirOf } from '../state-home.ts';
 import { campaignTaskQueue } from '../task-queue.ts';
@@ -81,7 +82,7 @@ export function register(program: Command): void {
     )
     .option(
       '--allow-over-budget',
-      'start even if the plan costs more than budget.max_usd (spending still stops there)',
+      'start even if the plan costs more than is left of the budget (spending still stops there)',
     )
     .addOption(
       new Option('--worker', 'run a worker in this process (the default with the embedded stack)').default(
@@ -168,16 +169,18 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
           (report.left.skipped.length > 0
             ? `, ${report.left.skipped.length} skipped (rejected upstream)`
             : '') +
-          ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
+          ` (${budgetText(report.budget)}, balance ${formatDollars(report.balance)})`,
       );
       if (report.review) console.error(reviewLine(report.review));
       // The key's caps count what every other campaign has spent and committed (docs/caps.md).
       const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));
       for (const line of capsLines(caps, report.cost, report.costByModel)) console.error(line);
-      if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
+      if (report.worstCase !== null) console.error(refusalLine(report.worstCase, report.budget.run));
       if (report.refusals.length > 0 && !options.allowOverBudget) {
         for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
-        console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
+        console.error(
+          'Raise budget.max_usd (the campaign’s, all runs together), or pass --allow-over-budget to run until the budget is spent.',
+        );
         return { code: EXIT.error, exitNow: false };
       }
       // The plan is the first thing written: a full or read-only output disk is named here.
@@ -199,7 +202,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       }
       // The first frame at once: the worker's start and the access check take seconds, and until
       // the workflow publishes, its memo says exactly this (control/campaign.ts).
-      display.update(nothingRunYet(campaignInputOf(plan, ref)), false);
+      display.update(nothingRunYet(campaignInputOf(plan, ref, report.budget.run)), false);
       // Lines from here on go above the frame, which a live terminal redraws in place.
       const say = (line: string) => display.note(line);
       // Before the run that continues it starts, so no writer of that run can meet these lines.
@@ -220,7 +223,15 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       if (!access.ok) say(`${access.message}; ${plan.campaign} waits for one`);
       // Every campaign on the key shares its limits through the key's governor (docs/engine.md).
       const governor = keyFingerprint(env.service.baseUrl, env.service.apiKey);
-      const { attached, continuedFrom } = await startOrAttach(env.client, plan, ref, taskQueue, governor);
+      // The workflow holds this run to what is left of the campaign's budget (cli/run-budget.ts).
+      const { attached, continuedFrom } = await startOrAttach(
+        env.client,
+        plan,
+        ref,
+        taskQueue,
+        governor,
+        report.budget.run,
+      );
       if (continuedFrom !== undefined)
         say(
           `${plan.campaign} was running on mediaflow engine ${continuedFrom}: continued from its records on engine ${ENGINE} (predictions in flight adopted, decisions kept, nothing paid twice).`,
