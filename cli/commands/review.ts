@@ -18,7 +18,7 @@ import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { wholeNumber } from '../options.ts';
-import { inboxKeysFile, linkKeysFile, listenAddress } from './review-link.ts';
+import { everyAddress, inboxKeysFile, linkKeysFile, listenAddress } from './review-link.ts';
 
 interface ReviewOptions {
   port?: number;
@@ -95,7 +95,7 @@ export function register(program: Command): void {
     .option('--no-open', 'only print the URL')
     .action(async (campaign: string | undefined, options: ReviewOptions) => {
       const listen = listenAddress(options.listen, options.port);
-      if (['0.0.0.0', '::'].includes(listen.host) && !options.publicUrl) {
+      if (everyAddress(listen.host) && !options.publicUrl) {
         throw new UserError(
           `--listen ${options.listen}: every address, but which one do reviewers use?`,
           'add --public-url http://<this host>:<port> (or the reverse proxy’s https address); requests naming another host are refused',
