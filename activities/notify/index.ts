@@ -10,19 +10,37 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
+import type { AddressClass } from '../../api/client/link-policy.ts';
+import { type Lookup, systemLookup } from '../../api/client/service-address.ts';
 import type { NotifyRequest, NotifyTarget } from '../../contract/notify.ts';
 import { slackBody, standardBody } from './payload.ts';
+import { receiverAllowance, receiverRefusal } from './receiver-address.ts';
 
 export interface NotifyDeps {
   /** The worker's environment (process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly fetch?: typeof globalThis.fetch;
+  /** How a receiver's host is resolved, for its address check (receiver-address.ts). */
+  readonly lookup?: Lookup;
 }
 
 /** A receiver gets this long to answer one attempt. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export function notifyActivities({ env, fetch = globalThis.fetch }: NotifyDeps) {
+export function notifyActivities({ env, fetch = globalThis.fetch, lookup = systemLookup }: NotifyDeps) {
+  let allowance: Promise<Set<AddressClass>> | null = null;
+  /** Refused for good: the same receiver is at the same kind of address on every attempt. */
+  async function checkReceiver(url: URL): Promise<void> {
+    allowance ??= receiverAllowance(env, lookup).catch((error: unknown) => {
+      allowance = null;
+      throw error;
+    });
+    const refused = await receiverRefusal(url, await allowance, lookup).catch((error: unknown) => {
+      throw ApplicationFailure.retryable(`${url.host}: ${networkReason(error)}`, 'notify_unreachable');
+    });
+    if (refused) throw ApplicationFailure.nonRetryable(refused, 'notify_refused');
+  }
+
   /** A setting the worker lacks is not fixed by asking again: the failure says which variable. */
   function fromEnv(name: string, what: string): string {
     const value = env[name];
@@ -65,6 +83,7 @@ export function notifyActivities({ env, fetch = globalThis.fetch }: NotifyDeps) 
   return {
     async deliverNotice(request: NotifyRequest): Promise<void> {
       const url = urlOf(request.target);
+      await checkReceiver(url);
       const body = request.target.kind === 'standard' ? standardBody(request) : slackBody(request);
       const headers = headersOf(request, body);
       let response: Response;
