@@ -5,7 +5,7 @@
  */
 import { MODEL_LABELS, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
-import { combinationBound, JobLimit } from './job-limit.ts';
+import { combinationBound, type JobLimit, MACHINE_JOBS, specLimits } from './job-limit.ts';
 import { type Combination, expandMatrix, matrixAxes, productSize } from './matrix.ts';
 import { type OutputName, prepareOutputName } from './output-names.ts';
 import type { RefusalRule } from './refusal.ts';
@@ -14,8 +14,6 @@ import { refusalRule } from './refusal-check.ts';
 import type { Report } from './report.ts';
 import {
   type CampaignSpec,
-  DEFAULT_JOBS,
-  DEFAULT_JOBS_PER_STEP,
   IDENTIFIER,
   IDENTIFIER_RULE,
   RESERVED_NAMES,
@@ -65,7 +63,8 @@ export interface PreparedStep {
   jobCount: number;
 }
 
-export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[] {
+/** `ceiling`: the most jobs the spec's limits may allow (job-limit.ts, MACHINE_JOBS or `--max-jobs`). */
+export function prepareSteps(spec: CampaignSpec, report: Report, ceiling = MACHINE_JOBS): PreparedStep[] {
   const vars = spec.vars ?? {};
   checkVariableNames(Object.keys(vars), ['vars'], report);
   checkDefaults(spec, report);
@@ -77,8 +76,7 @@ export function prepareSteps(spec: CampaignSpec, report: Report): PreparedStep[]
   });
   const prepared = new Map<Step, PreparedStep>();
   const chainOk = checkChains(spec.steps, byId, report);
-  const cap = spec.limits?.jobs_per_step ?? DEFAULT_JOBS_PER_STEP;
-  const total = new JobLimit(spec.limits?.jobs ?? DEFAULT_JOBS);
+  const { cap, total } = specLimits(spec, ceiling, report);
   // Parents first, so a child sees its ancestors' matrix keys and job count.
   for (const index of topologicalOrder(spec.steps, byId, chainOk)) {
     const step = spec.steps[index]!;
