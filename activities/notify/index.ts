@@ -8,6 +8,7 @@
  * receiver's 4xx (other than 408 and 429) refuses the notice: asking again would not change that.
  * Every error names the receiver's host only, never a URL's path, a query or a secret.
  */
+import { hostname } from 'node:os';
 import { ApplicationFailure } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
 import type { AddressClass } from '../../api/client/link-policy.ts';
@@ -22,12 +23,28 @@ export interface NotifyDeps {
   readonly fetch?: typeof globalThis.fetch;
   /** How a receiver's host is resolved, for its address check (receiver-address.ts). */
   readonly lookup?: Lookup;
+  /**
+   * This process as a failure names it: a `mediaflow review` or `status` can carry a worker of the
+   * campaign's queue (cli/campaign-pages.ts), and a setting one of them lacks is that one's to fix.
+   */
+  readonly processName?: string;
+}
+
+/** "mediaflow review (pid 4242 on host-a)": the command this worker runs in. */
+function thisProcess(): string {
+  const command = process.argv[2] && !process.argv[2].startsWith('-') ? ` ${process.argv[2]}` : '';
+  return `mediaflow${command} (pid ${process.pid} on ${hostname()})`;
 }
 
 /** A receiver gets this long to answer one attempt. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export function notifyActivities({ env, fetch = globalThis.fetch, lookup = systemLookup }: NotifyDeps) {
+export function notifyActivities({
+  env,
+  fetch = globalThis.fetch,
+  lookup = systemLookup,
+  processName = thisProcess(),
+}: NotifyDeps) {
   let allowance: Promise<Set<AddressClass>> | null = null;
   /** Refused for good: the same receiver is at the same kind of address on every attempt. */
   async function checkReceiver(url: URL): Promise<void> {
@@ -45,7 +62,9 @@ export function notifyActivities({ env, fetch = globalThis.fetch, lookup = syste
   function fromEnv(name: string, what: string): string {
     const value = env[name];
     if (value) return value;
-    throw ApplicationFailure.nonRetryable(`${what}: environment variable ${name} is not set on the worker`);
+    throw ApplicationFailure.nonRetryable(
+      `${what}: environment variable ${name} is not set on the worker in ${processName}`,
+    );
   }
 
   function urlOf(target: NotifyTarget): URL {

@@ -88,3 +88,26 @@ describe('where notices may go', () => {
     expect(failure).toBeNull();
   });
 });
+
+describe('a setting the worker lacks', () => {
+  it('is named with the process that lacks it', async () => {
+    const { deliverNotice } = notifyActivities({
+      env: {},
+      lookup,
+      processName: 'mediaflow review (pid 7 on studio-2)',
+    });
+    const target = {
+      kind: 'standard' as const,
+      url: 'https://hooks.example.com/n',
+      urlEnv: null,
+      secretEnv: 'NC_HOOK_SECRET',
+      events: null,
+    };
+    const failure = await deliverNotice({ ...request('https://hooks.example.com/n'), target }).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as ApplicationFailure).message).toBe(
+      'signing secret: environment variable NC_HOOK_SECRET is not set on the worker in mediaflow review (pid 7 on studio-2)',
+    );
+  });
+});
