@@ -11,6 +11,7 @@ import { SAFE_NAME, SAFE_NAME_RULE } from '../../plan/schema.ts';
 import { issueLink, listLinks, revokeLink } from '../../review/link-keys.ts';
 import { INBOX_SCOPE, LinkRole, parseDuration } from '../../review/links.ts';
 import { UserError } from '../errors.ts';
+import { servingOrigin } from '../review-address.ts';
 import { stateDirOf } from '../state-home.ts';
 
 /** One file per campaign, so revoking in one campaign never touches another's links. */
@@ -129,7 +130,13 @@ export function register(program: Command): void {
         role: role.data,
         exp: Date.now() + ms,
       });
-      const base = (options.url ?? 'http://127.0.0.1:<port>').replace(/\/+$/, '');
+      // The running server's address when one serves this scope (cli/review-address.ts).
+      const serving = options.url ?? (await servingOrigin(scope));
+      const base = (serving ?? 'http://127.0.0.1:<port>').replace(/\/+$/, '');
+      if (serving === null)
+        console.error(
+          `no review server runs for ${args} here: start \`mediaflow review ${campaign ?? ''}\` and put its address in place of http://127.0.0.1:<port>, or give --url`,
+        );
       // The link is the person's key: printed once, to this terminal only.
       console.log(`${base}/${token}/`);
       console.error(

@@ -18,6 +18,7 @@ import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { wholeNumber } from '../options.ts';
+import { announceServing } from '../review-address.ts';
 import { everyAddress, inboxKeysFile, linkKeysFile, listenAddress } from './review-link.ts';
 
 interface ReviewOptions {
@@ -107,6 +108,8 @@ export function register(program: Command): void {
       if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       const serving = campaign ? await serveCampaign(env, campaign, where) : await serveInbox(env, where);
       const { server } = serving;
+      // So `review-link` prints whole links while this server runs (cli/review-address.ts).
+      const forget = await announceServing(campaign ?? INBOX_SCOPE, options.publicUrl ?? server.origin);
       // The token is the page's only key: printed here, never logged anywhere else.
       console.log(`Reviewing ${campaign ?? 'the inbox'} at ${server.url}`);
       if (listen.host !== '127.0.0.1') {
@@ -120,6 +123,7 @@ export function register(program: Command): void {
         process.once('SIGINT', done);
         process.once('SIGTERM', done);
       });
+      await forget();
       await server.close();
       await serving.close();
       await env.close();
