@@ -144,8 +144,8 @@ export function expandJobs(
       problem(step, ['steps', step.index, 'matrix'], advice, pair);
     } else keys.set(key, name);
     const file = step.outputName
-      ? outputNames.render(step, step.outputName, lookup, name, (path, message) =>
-          problem(step, path, message, null),
+      ? outputNames.render(step, step.outputName, lookup, name, (path, message, where) =>
+          problem(step, path, message, where ?? null),
         )
       : undefined;
     const planned: PlannedJob = {
