@@ -6,12 +6,13 @@
  * A problem repeated across thousands of combinations is reported once, naming the first one.
  */
 import { checkModelInput, MODELS } from '../api/catalogue/index.ts';
+import type { InputField } from './input-fields.ts';
 import { jobKey } from './keys.ts';
 import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
 import { JobNames, nameParts } from './names.ts';
 import { OutputNames } from './output-names.ts';
-import type { InputField, PreparedStep } from './prepare.ts';
+import type { PreparedStep } from './prepare.ts';
 import { fallbackProblem } from './refusal-check.ts';
 import type { Report } from './report.ts';
 import type { Scalar } from './schema.ts';
