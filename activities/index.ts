@@ -19,7 +19,7 @@ import type { PlannedJob } from '../plan/types.ts';
 import { readClaims } from '../records/claims.ts';
 import { ClaimsIndex } from '../records/claims-index.ts';
 import { writeDecisions } from '../records/decisions.ts';
-import type { Manifests } from '../records/manifest.ts';
+import type { Manifests } from '../records/manifests.ts';
 import type { LoadedPlan, PlanCache } from '../records/plan-store.ts';
 import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';

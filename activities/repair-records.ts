@@ -5,18 +5,24 @@
  * damaged one is made whole again before a re-run is priced: its prediction is found through the
  * campaign's claims (the predictions its creates made for that job) and looked up on the service,
  * never created again; its output is the file already saved, or is fetched again from the
- * prediction. A record no claim or prediction accounts for is left as it is (the job runs again).
+ * prediction. It gets back what its save recorded beside the prediction: its parent, and the
+ * provenance its file carries (repair-provenance.ts), so a file lost later is fetched again with
+ * the same bytes rather than paid for anew. A record no claim or prediction accounts for is left
+ * as it is (the job runs again).
  */
 import { MODELS } from '../api/catalogue/index.ts';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatUsd } from '../api/money.ts';
-import type { Prediction } from '../api/wire/index.ts';
-import type { Plan, PlannedJob } from '../plan/types.ts';
+import type { Plan } from '../plan/types.ts';
 import { readClaims } from '../records/claims.ts';
-import { ManifestEntry, readRecords, recordName } from '../records/manifest.ts';
+import { Manifest, ManifestEntry, readRecords, recordName } from '../records/manifest.ts';
 import { sha256Of } from '../records/outputs.ts';
-import { openStore, recordKey, type Store } from '../store/index.ts';
-import { type Download, extensionOf } from './finish/save-output.ts';
+import { recordKey } from '../store/index.ts';
+import { type Download, extensionOf, parentOf } from './finish/save-output.ts';
+import { recordedProvenance } from './provenance/of-entry.ts';
+import { sidecarKeyOf, withProvenance } from './provenance/with-provenance.ts';
+import type { Provenance } from './provenance/xmp.ts';
+import { deliveredProvenance, provenanceToDeliver, type Take } from './repair-provenance.ts';
 
 /** Repairs the plan's damaged records; returns the names of the jobs repaired. */
 export async function repairRecords(
@@ -24,7 +30,8 @@ export async function repairRecords(
   plan: Plan,
   download: Download,
 ): Promise<string[]> {
-  const store = openStore(plan.outputDir);
+  const manifest = await Manifest.open(plan.outputDir);
+  const store = manifest.store;
   const { entries, damaged } = await readRecords(store);
   if (damaged.length === 0) return [];
   const jobs = new Map(plan.jobs.map((job) => [job.key, job]));
@@ -45,7 +52,7 @@ export async function repairRecords(
     for (const claim of candidates) {
       const prediction = await retryRead(() => client.predictions.get(claim.prediction_id)).catch(() => null);
       if (prediction?.status !== 'succeeded' || prediction.outputs.length === 0) continue;
-      const entry = await entryOf(store, job, prediction, claim.regen, download);
+      const entry = await entryOf(plan, manifest, { job, prediction, take: claim.regen }, download);
       await store.put(recordKey(name), `${JSON.stringify(ManifestEntry.parse(entry))}\n`);
       repaired.push(job.name);
       break;
@@ -56,48 +63,67 @@ export async function repairRecords(
 
 /** The record of `prediction`'s output: the file saved for its take, else fetched again. */
 async function entryOf(
-  store: Store,
-  job: PlannedJob,
-  prediction: Prediction,
-  take: number,
+  plan: Plan,
+  manifest: Manifest,
+  made: Take,
   download: Download,
 ): Promise<ManifestEntry> {
+  const { job, prediction, take } = made;
+  const store = manifest.store;
   const url = prediction.outputs[0]!;
   const ext = extensionOf(url, MODELS[job.model].kind);
   const stem = `${job.step}/${job.file ?? job.name}`;
   // A reviewer's retake is saved as `.take<n>` (finish/save-output.ts); any other take is not.
   const names = take > 0 ? [`${stem}.take${take}${ext}`, `${stem}${ext}`] : [`${stem}${ext}`];
   let saved: { file: string; sha256: string; bytes: number } | undefined;
+  let provenance: Provenance | null = null;
   for (const file of names) {
     const stored = await store.stat(file);
     const sha256 = stored && (await sha256Of(store, file));
     if (stored && sha256) {
       saved = { file, sha256, bytes: stored.bytes };
+      provenance = await deliveredProvenance(plan, manifest, made, file);
       break;
     }
   }
   const started = Date.now();
-  if (!saved) {
+  let sidecar: { file: string; sha256: string } | null = null;
+  if (saved) {
+    // The sidecar its provenance was written to, when it could not be embedded (a video).
+    const key = sidecarKeyOf(saved.file);
+    const sha256 = provenance && (await store.stat(key)) && (await sha256Of(store, key));
+    if (sha256) sidecar = { file: key, sha256 };
+  } else {
+    // Saved as any output is: with its provenance, so the record and the bytes agree.
     const file = names.at(-1)!;
-    saved = { file, ...(await download(url, { store, key: file }, { cleanUp: true })) };
+    provenance = await provenanceToDeliver(plan, manifest, made);
+    const xmp = withProvenance(provenance, file);
+    saved = {
+      file,
+      ...(await download(url, { store, key: file }, { cleanUp: true, transform: xmp.transform })),
+    };
+    sidecar = await xmp.sidecar(store);
   }
   // Ordered among the job's takes by when the prediction was made (the view keeps the last).
-  const made = prediction.createdAt ?? new Date().toISOString();
+  const at = prediction.createdAt ?? new Date().toISOString();
   return {
     key: job.key,
     step: job.step,
     name: job.name,
     model: job.model,
     input: { ...job.input },
+    parent: await parentOf(manifest, job),
     prediction_id: prediction.id,
     credits_used: prediction.creditsUsed === null ? null : formatUsd(prediction.creditsUsed),
     file: saved.file,
     sha256: saved.sha256,
     bytes: saved.bytes,
+    ...(sidecar ? { xmp: sidecar.file, xmp_sha256: sidecar.sha256 } : {}),
+    ...(provenance ? { provenance: recordedProvenance(provenance) } : {}),
     output_url: url,
     regenerations: take,
-    created_at: made,
-    finished_at: made,
+    created_at: at,
+    finished_at: at,
     wait_ms: 0,
     download_ms: Date.now() - started,
   };

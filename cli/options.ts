@@ -14,15 +14,31 @@ export interface SpecOptions {
   readonly json?: boolean;
   /** Folders besides the spec's own that local image inputs may be read from. */
   readonly allowInputRoot?: readonly string[];
+  /** Folders besides the spec's own that output.dir may be in. */
+  readonly allowOutputRoot?: readonly string[];
+  /** The most jobs the spec's limits may allow, past what a spec may set itself. */
+  readonly maxJobs?: number;
 }
 
 export function withSpecOptions(command: Command): Command {
-  return command.option(
-    '--allow-input-root <dir>',
-    "also read local image inputs from this folder (repeatable; by default only from under the spec's folder)",
-    (dir: string, dirs: readonly string[]) => [...dirs, dir],
-    [],
-  );
+  return command
+    .option(
+      '--allow-input-root <dir>',
+      "also read local image inputs from this folder (repeatable; by default only from under the spec's folder)",
+      (dir: string, dirs: readonly string[]) => [...dirs, dir],
+      [],
+    )
+    .option(
+      '--allow-output-root <dir>',
+      "let output.dir be in this folder (repeatable; by default only under the spec's folder)",
+      (dir: string, dirs: readonly string[]) => [...dirs, dir],
+      [],
+    )
+    .option(
+      '--max-jobs <n>',
+      'let the spec’s limits reach this many jobs (a spec alone may not pass 1,000,000: plans are built in memory, about 1 KB a job)',
+      wholeNumber,
+    );
 }
 
 /**

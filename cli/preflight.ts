@@ -1,17 +1,19 @@
 /**
  * The checks before a campaign spends anything (decision 4): what is left to run (jobs already in
  * the manifest cost nothing), its price with the service's estimate for jobs the catalogue cannot
- * price, the account balance, and a verdict against the budget and the balance.
+ * price, the account balance, what earlier runs paid, and a verdict against what is left of the
+ * budget and the balance.
  */
 
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
 import { formatDollars, type Micros } from '../api/money.ts';
-import { fitsBudget } from '../contract/budget-rule.ts';
 import { refusalWorstCase } from '../plan/refusal-costs.ts';
 import { type ReviewCosts, reviewCosts } from '../plan/review-costs.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
+import { campaignPaid } from '../records/campaign-paid.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { type LeftToRun, leftToRun } from './left-to-run.ts';
+import { budgetRefusal, type RunBudget, runBudgetOf } from './run-budget.ts';
 import { servicePrices } from './service-prices.ts';
 
 export interface PreflightReport {
@@ -22,6 +24,8 @@ export interface PreflightReport {
   /** Their price: local prices, and the service's estimate where there is none. */
   readonly cost: Micros;
   readonly balance: Micros;
+  /** The budget against what earlier runs paid: `budget.run` is what this run may spend. */
+  readonly budget: RunBudget;
   /** Prices the service gave for jobs the catalogue cannot price (stored with the plan). */
   readonly servicePrices: ReadonlyMap<string, Micros>;
   /** With review gates: the cost of the reviewed jobs left, and before and after approvals. */
@@ -61,12 +65,10 @@ export async function preflight(
   const extra = refusalWorstCase(pending, plan.steps, priceOf);
   const { credits: balance } = await retryRead(() => service.account.balance());
 
+  const budget = runBudgetOf(plan, await campaignPaid(plan.outputDir, plan.campaign, 0, store));
   const refusals: string[] = [];
-  if (plan.budget !== null && !fitsBudget(plan.budget, cost)) {
-    refusals.push(
-      `the ${pending.length} jobs left cost ${formatDollars(cost)}, over the budget of ${formatDollars(plan.budget)}`,
-    );
-  }
+  const overBudget = budgetRefusal(budget, pending.length, cost);
+  if (overBudget !== null) refusals.push(overBudget);
   if (cost > balance) {
     refusals.push(
       `the ${pending.length} jobs left cost ${formatDollars(cost)}, more than the balance of ${formatDollars(balance)}`,
@@ -80,6 +82,7 @@ export async function preflight(
     toRun: pending.length,
     cost,
     balance,
+    budget,
     servicePrices: prices,
     review,
     worstCase,

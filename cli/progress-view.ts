@@ -159,6 +159,7 @@ export function summaryTable(
   endedAt: number | null = null,
   total: Micros | null = null,
   paused = false,
+  width = TABLE_WIDTH,
 ): string {
   const shown = COLUMNS.filter(([, value, always]) => always || p.steps.some((s) => value(s) !== 0));
   const cells = [
@@ -166,7 +167,7 @@ export function summaryTable(
     ...p.steps.map((s) => shown.map(([, value]) => String(value(s)))),
   ];
   const widths = shown.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const lines = columnGroups(widths, TABLE_WIDTH).flatMap((group, index) => [
+  const lines = columnGroups(widths, width).flatMap((group, index) => [
     ...(index > 0 ? [''] : []),
     ...cells.map((row) =>
       group
@@ -186,7 +187,7 @@ export function summaryTable(
 }
 
 /** The width the summary keeps to, as the live frame keeps to the terminal's. */
-const TABLE_WIDTH = 80;
+export const TABLE_WIDTH = 80;
 
 /**
  * Columns split into tables of at most `limit` characters, each starting with the first column

@@ -7,8 +7,11 @@ import { noCounts } from '../contract/no-counts.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
 
-/** The workflow's input: the plan by reference plus the few facts the scheduler needs. */
-export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
+/**
+ * The workflow's input: the plan by reference plus the few facts the scheduler needs. `budget`:
+ * what this run may spend (cli/run-budget.ts), by default the plan's.
+ */
+export function campaignInputOf(plan: Plan, ref: PlanRef, budget = plan.budget): CampaignInput {
   return {
     campaign: plan.campaign,
     plan: ref,
@@ -26,7 +29,7 @@ export function campaignInputOf(plan: Plan, ref: PlanRef): CampaignInput {
       }),
     ),
     outputDir: plan.outputDir,
-    budget: plan.budget,
+    budget,
     concurrency: plan.concurrency,
     ...(plan.notify && { notify: plan.notify }),
   };

@@ -83,6 +83,7 @@ export async function startOrAttach(
   ref: PlanRef,
   taskQueue = engineQueue(TASK_QUEUE),
   key?: string | KeyNames,
+  budget = plan.budget,
 ): Promise<Started> {
   const registered = await registeredKeys(client);
   const searchable = SEARCH_ATTRIBUTE_KEYS.every((key) => key === FAULTS_KEY || registered.has(key.name));
@@ -92,7 +93,7 @@ export async function startOrAttach(
   // Spend caps hold every campaign on the key once any were set (docs/caps.md).
   const capped = capsKey !== undefined && (await capsRunning(client, capsKey));
   const input: CampaignInput = {
-    ...campaignInputOf(plan, ref),
+    ...campaignInputOf(plan, ref, budget),
     searchAttributes: searchable,
     ...(searchable && registered.has(FAULTS_KEY.name) && { searchFaults: true as const }),
     ...(governor !== undefined && { governor: { key: governor } }),

@@ -8,12 +8,13 @@
  */
 import { checkModelInput, MODELS } from '../api/catalogue/index.ts';
 import { cellOf, isRowName, rowProblem } from './for-each.ts';
+import type { InputField } from './input-fields.ts';
 import { jobKey } from './keys.ts';
 import { isLocalPath, type LocalFiles } from './local-files.ts';
 import type { Combination } from './matrix.ts';
 import { JobNames, nameParts, slug } from './names.ts';
 import { OutputNames } from './output-names.ts';
-import type { InputField, PreparedStep } from './prepare.ts';
+import type { PreparedStep } from './prepare.ts';
 import type { SpecProblem } from './problems.ts';
 import { fallbackProblem } from './refusal-check.ts';
 import type { Report } from './report.ts';
@@ -203,8 +204,12 @@ export function expandJobs(
       }
     } else if (twin === undefined) keys.set(key, { name, row });
     const file = step.outputName
-      ? outputNames.render(step, step.outputName, lookupAt(step.outputName.path), name, (path, message) =>
-          problem(step, path, message, null),
+      ? outputNames.render(
+          step,
+          step.outputName,
+          lookupAt(step.outputName.path),
+          name,
+          (path, message, where) => problem(step, path, message, where ?? null),
         )
       : undefined;
     const planned: PlannedJob = {

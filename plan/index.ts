@@ -26,6 +26,10 @@ export type PlanResult = { ok: true; plan: Plan } | { ok: false; problems: SpecP
 export interface PlanOptions {
   /** Folders besides the spec's own that local image inputs may be read from (`--allow-input-root`). */
   readonly inputRoots?: readonly string[];
+  /** Folders besides the spec's own that `output.dir` may be in (`--allow-output-root`). */
+  readonly outputRoots?: readonly string[];
+  /** The most jobs the spec's limits may allow (`--max-jobs`; default job-limit.ts MACHINE_JOBS). */
+  readonly maxJobs?: number;
 }
 
 export async function planCampaign(specFile: string, options: PlanOptions = {}): Promise<PlanResult> {
@@ -41,7 +45,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
   const report: Report = (at, message, where) => problems.push(source.problemAt(at, message, where));
   const specDir = path.dirname(file);
   const tables = await loadTables(specDir, spec.data ?? {}, (at, message) => report(at, message), problems);
-  const steps = prepareSteps(spec, report, tables);
+  const steps = prepareSteps(spec, report, tables, options.maxJobs);
   const roots = steps.filter((step) => step.from === null);
   const jobs = expandJobs(
     roots,
@@ -53,6 +57,13 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
     report,
     (problem) => problems.push(problem),
   );
+  const outputDir = outputLocation(specDir, spec.output?.dir ?? path.join('out', spec.campaign));
+  const confined = outputProblem(
+    outputDir,
+    specDir,
+    (options.outputRoots ?? []).map((root) => path.resolve(root)),
+  );
+  if (confined) report(['output', 'dir'], confined);
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
 
   const jobCounts = new Map<string, number>();
@@ -85,8 +96,9 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
     plan: {
       campaign: spec.campaign,
       specFile: file,
-      outputDir: outputLocation(specDir, spec.output?.dir ?? path.join('out', spec.campaign)),
-      budget: spec.budget ? parseUsd(spec.budget.max_usd) : null,
+      outputDir,
+      budget: spec.budget?.max_usd === undefined ? null : parseUsd(spec.budget.max_usd),
+      ...(spec.budget?.per_run_usd !== undefined && { perRunBudget: parseUsd(spec.budget.per_run_usd) }),
       concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
       steps: plannedSteps,
       jobs,
@@ -97,6 +109,22 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       ...(spec.priority !== undefined && { priority: spec.priority }),
     },
   };
+}
+
+/**
+ * Why a spec's local `output.dir` may not be written, or null: like local image inputs
+ * (local-files.ts), it stays under the spec's folder unless the person running it allows another
+ * (`--allow-output-root`), so a spec from elsewhere cannot write into /etc or a home folder.
+ * `run --output` is that person's own choice, and is not held to it.
+ */
+function outputProblem(outputDir: string, specDir: string, roots: readonly string[]): string | null {
+  if (outputDir.startsWith('s3://')) return null;
+  const inside = (root: string) => {
+    const rel = path.relative(root, outputDir);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  if (inside(specDir) || roots.some(inside)) return null;
+  return `output.dir ${outputDir} is outside the spec's folder ${specDir}; put it under that folder, or allow it with --allow-output-root ${outputDir}`;
 }
 
 /**

@@ -6,7 +6,39 @@
  * convention as `limits.jobs_per_step`; steps already expanded count their exact jobs.
  */
 import { matrixAxes, productSize } from './matrix.ts';
-import type { Matrix } from './schema.ts';
+import type { Report } from './report.ts';
+import { type CampaignSpec, DEFAULT_JOBS, DEFAULT_JOBS_PER_STEP, type Matrix } from './schema.ts';
+
+/**
+ * The most jobs one machine plans: a plan is built whole in memory, about a kilobyte a job, so a
+ * spec that raised its own limits to 10^8 ran the planner out of memory. A spec may set its limits
+ * up to this; only the person at the machine can raise it (`--max-jobs`).
+ */
+export const MACHINE_JOBS = 1_000_000;
+
+/**
+ * The spec's limits (`limits.jobs_per_step`, `limits.jobs`), each held to `ceiling` (MACHINE_JOBS
+ * or `--max-jobs`): a value above it is a problem at its line, and the ceiling is used meanwhile.
+ */
+export function specLimits(
+  spec: Pick<CampaignSpec, 'limits'>,
+  ceiling: number,
+  report: Report,
+): { cap: number; total: JobLimit } {
+  const held = (field: 'jobs_per_step' | 'jobs', value: number) => {
+    if (value <= ceiling) return value;
+    const n = (count: number) => count.toLocaleString('en');
+    report(
+      ['limits', field],
+      `limits.${field} is ${n(value)}, above the ${n(ceiling)} jobs this machine plans; a spec cannot raise it so far: pass --max-jobs ${value} if the machine has the memory (about 1 KB a job)`,
+    );
+    return ceiling;
+  };
+  return {
+    cap: held('jobs_per_step', spec.limits?.jobs_per_step ?? DEFAULT_JOBS_PER_STEP),
+    total: new JobLimit(held('jobs', spec.limits?.jobs ?? DEFAULT_JOBS)),
+  };
+}
 
 /** The most combinations a matrix can make, computed without making them. */
 export function combinationBound(matrix: Matrix | undefined): number {

@@ -20,6 +20,18 @@ const EnvName = z.string().regex(ENV_NAME, {
   error: 'is not the NAME of an environment variable (letters, digits, "_"): write the name, never the value',
 });
 
+/**
+ * Whether the URL is a Slack incoming webhook's, however it is written: its host as the URL
+ * standard reads it (case, percent-escapes, a port, the root's trailing dot are spellings of it).
+ */
+function isSlackHook(url: string): boolean {
+  try {
+    return new URL(url).hostname.replace(/\.$/, '') === 'hooks.slack.com';
+  } catch {
+    return false;
+  }
+}
+
 /** An http(s) URL with no user or password in it (those are secrets: name a variable instead). */
 const HookUrl = z
   .url({ protocol: /^https?$/, error: 'is not an http:// or https:// URL' })
@@ -27,7 +39,7 @@ const HookUrl = z
     error:
       'must not hold a user or password: put the whole URL in an environment variable and name it in url_env',
   })
-  .refine((url) => !/^https?:\/\/hooks\.slack\.com\//i.test(url), {
+  .refine((url) => !isSlackHook(url), {
     error:
       'is a Slack incoming-webhook URL, which is itself a secret: put it in an environment variable and name it in url_env',
   });

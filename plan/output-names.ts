@@ -104,7 +104,8 @@ export class OutputNames {
     name: OutputName,
     lookup: (name: string) => TemplateValue | undefined,
     job: string,
-    problem: (path: DataPath, message: string) => void,
+    /** `where`: the jobs a problem is about; problems alike but for it are told once, counted. */
+    problem: (path: DataPath, message: string, where?: () => string) => void,
   ): string | undefined {
     const rendered = renderTemplate(name.template, (key) => {
       const value = lookup(key);
@@ -128,7 +129,8 @@ export class OutputNames {
           : `"${other.file}" and "${file}", one name on a case-insensitive disk`;
       problem(
         name.path,
-        `jobs "${other.job}" and "${job}" of step "${step.id}" both get the output name ${names}; add a matrix key or {{variant}} to output.name`,
+        'add a matrix key or {{variant}} to output.name',
+        () => `jobs "${other.job}" and "${job}" of step "${step.id}" both get the output name ${names}`,
       );
       return undefined;
     }

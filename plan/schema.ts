@@ -160,7 +160,12 @@ export const CampaignSpec = z
     description: z.string().optional(),
     budget: z
       .strictObject(
-        { max_usd: Amount },
+        {
+          max_usd: Amount.optional().meta({
+            description: 'What the campaign may spend in all its runs together (earlier runs’ spend counts).',
+          }),
+          per_run_usd: Amount.optional().meta({ description: 'What one run of the campaign may spend.' }),
+        },
         {
           // `budget: 60` is the likeliest slip: say what to write instead.
           error: (issue) =>
@@ -169,6 +174,9 @@ export const CampaignSpec = z
               : undefined,
         },
       )
+      .refine((budget) => budget.max_usd !== undefined || budget.per_run_usd !== undefined, {
+        error: 'must set max_usd (the campaign’s), per_run_usd (each run’s) or both',
+      })
       .optional(),
     concurrency: z
       .int()

@@ -98,7 +98,10 @@ export const Plan = z
     specFile: z.string(),
     /** Absolute output folder. */
     outputDir: z.string(),
+    /** `budget.max_usd`: what the campaign may spend in all its runs together; null without one. */
     budget: z.number().int().nonnegative().nullable(),
+    /** `budget.per_run_usd`: what one run may spend; absent without one, so other plans stay as they were. */
+    perRunBudget: z.number().int().nonnegative().optional(),
     concurrency: z.number().int().positive(),
     steps: z.array(PlannedStep).readonly(),
     /** Parents always come before their children. */

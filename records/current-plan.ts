@@ -57,3 +57,9 @@ export async function readCurrentPlans(store: Store): Promise<CurrentPlans | nul
   }
   return campaigns.length === 0 ? null : { campaigns, keys, parents };
 }
+
+/** The plan `campaign` last ran here, or null when it named none (or its record does not parse). */
+export async function readCurrentPlan(store: Store, campaign: string): Promise<CurrentPlan | null> {
+  const parsed = CurrentPlan.safeParse(parseJson((await store.read(currentPlanKey(campaign))) ?? ''));
+  return parsed.success ? parsed.data : null;
+}

@@ -19,8 +19,7 @@
  * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
  */
 import { join } from 'node:path';
-import { z } from 'zod';
-import { type Micros, tryParseUsd } from '../api/money.ts';
+import type { Micros } from '../api/money.ts';
 import { isS3Url, MANIFEST_KEY, openStore, RECORDS, recordKey, type Store } from '../store/index.ts';
 import { indexKey } from './index-key.ts';
 import {
@@ -33,101 +32,15 @@ import {
   readLineAt,
   readLines,
 } from './jsonl.ts';
+import { ManifestEntry } from './manifest-entry.ts';
+import { paidByJob, paidInAllRuns } from './paid.ts';
 import { predictionTag } from './prediction-tag.ts';
-import { stillUnsaved, type UnsavedRecord } from './unsaved.ts';
+import type { UnsavedRecord } from './unsaved.ts';
 
-export const ManifestEntry = z.object({
-  key: z.string(),
-  step: z.string(),
-  name: z.string(),
-  model: z.string(),
-  input: z.record(z.string(), z.unknown()),
-  prediction_id: z.string(),
-  /** Decimal string, as the service reports it; null when the record did not say. */
-  credits_used: z.string().nullable(),
-  /** Relative to the output folder (a key of the store). */
-  file: z.string(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  bytes: z.number().int().nonnegative(),
-  /**
-   * The output's XMP sidecar (its key in the store) and the sidecar's sha256, when its provenance
-   * is not inside the file (a video, a PNG carrying a C2PA manifest). Absent in older records.
-   */
-  xmp: z.string().optional(),
-  xmp_sha256: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-  /**
-   * What the output's XMP says beyond the fields above (activities/provenance/of-entry.ts), so a
-   * file fetched again gets the same bytes and matches its sha256. Absent in older records.
-   */
-  provenance: z
-    .object({
-      campaign: z.string(),
-      plan_digest: z.string(),
-      parent_file: z.string().nullable(),
-      review: z
-        .object({
-          action: z.string(),
-          by: z.string().nullable(),
-          at: z.string(),
-          of: z.enum(['self', 'parent']),
-        })
-        .nullable(),
-    })
-    .optional(),
-  output_url: z.string(),
-  /**
-   * The job and file this output was made from (a video from its still), as they were when it was
-   * saved; null for a job without a parent. Absent in older records.
-   */
-  parent: z
-    .object({ key: z.string(), prediction_id: z.string().nullable(), file: z.string().nullable() })
-    .nullable()
-    .optional(),
-  /** The take: 0 for the first output, then one more for each regeneration or retake. */
-  regenerations: z.number().int(),
-  created_at: z.string(),
-  finished_at: z.string(),
-  wait_ms: z.number().int(),
-  download_ms: z.number().int(),
-});
-export type ManifestEntry = z.infer<typeof ManifestEntry>;
+// The record's schema is its own file; importers of the manifest find it here too.
+export { ManifestEntry } from './manifest-entry.ts';
 
 export const MANIFEST_FILE = MANIFEST_KEY;
-
-/** What each job's takes cost together, by job key: each prediction counted once (a line may repeat one). */
-export function paidByJob(
-  takes: readonly ManifestEntry[],
-  unsaved: readonly UnsavedRecord[] = [],
-): Map<string, Micros> {
-  const byPrediction = new Map(takes.map((entry) => [entry.prediction_id, entry]));
-  const paid = new Map<string, Micros>();
-  const add = (key: string, usd: string | null) =>
-    paid.set(key, (paid.get(key) ?? 0) + (tryParseUsd(usd) ?? 0));
-  for (const { key, credits_used } of byPrediction.values()) add(key, credits_used);
-  // Outputs paid for and never saved (records/unsaved.ts).
-  for (const record of stillUnsaved(unsaved, byPrediction)) add(record.key, record.credits_used);
-  return paid;
-}
-
-/**
- * What a campaign has paid in all its runs: every recorded take once (`paid`, from paidByJob) and
- * the charged refusals (`refused`, records/refusals.ts refusalCharges), or what this run paid if
- * more (a take the service charged for but that left no record, a failure). The one rule behind
- * `status`'s and `run`'s "in all runs" (cli/campaign-total.ts) and the report's headline
- * (review/model.ts), so they never disagree.
- */
-export function paidInAllRuns(
-  paid: ReadonlyMap<string, Micros>,
-  thisRun: Micros,
-  refused: Micros = 0,
-): Micros {
-  let recorded = refused;
-  for (const usd of paid.values()) recorded += usd;
-  return Math.max(thisRun, recorded);
-}
 
 /**
  * Entries kept whole: the most recently recorded or read, which the lookups that follow soonest
@@ -379,34 +292,4 @@ export async function readRecords(store: Store): Promise<{ entries: ManifestEntr
 export function recordName(key: string, replaces: string | null): string {
   if (replaces === null) return key;
   return `${key}.${predictionTag(replaces)}`;
-}
-
-/**
- * One Manifest per output location per worker process, for the few locations used last: each holds
- * its index, so a worker serving campaign after campaign keeps only theirs (reopening rereads).
- */
-const OPEN_MANIFESTS = 8;
-
-export class Manifests {
-  private readonly open = new Map<string, Promise<Manifest>>();
-
-  private readonly storeOf: (location: string) => Store;
-  private readonly writer: LineWriter;
-
-  constructor(storeOf: (location: string) => Store = openStore, writer: LineWriter = nodeWriter) {
-    this.storeOf = storeOf;
-    this.writer = writer;
-  }
-
-  of(outputDir: string): Promise<Manifest> {
-    let manifest = this.open.get(outputDir);
-    if (!manifest) {
-      manifest = Manifest.open(outputDir, this.writer, this.storeOf(outputDir));
-      manifest.catch(() => this.open.delete(outputDir));
-    }
-    this.open.delete(outputDir); // set again last: the location used longest ago goes first
-    this.open.set(outputDir, manifest);
-    if (this.open.size > OPEN_MANIFESTS) this.open.delete(this.open.keys().next().value!);
-    return manifest;
-  }
 }

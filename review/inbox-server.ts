@@ -54,7 +54,7 @@ interface Opened extends Sheet {
 export async function startInboxServer(options: InboxServerOptions): Promise<ReviewServer> {
   const access = options.access ?? processAccess(INBOX_SCOPE);
   const ownerToken = options.ownerToken ?? (await ownerLink(access));
-  const app: FastifyInstance = Fastify({ logger: false, maxParamLength: 2048 });
+  const app: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 2048 } });
   const listen = listening(app, options);
   app.addHook(
     'onRequest',

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', '::ffff:0:0']);
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export interface ListenOptions {

@@ -8,7 +8,8 @@ import type { ModelLabel } from '../api/catalogue/index.ts';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
-import { type ManifestEntry, paidByJob, paidInAllRuns } from '../records/manifest.ts';
+import type { ManifestEntry } from '../records/manifest.ts';
+import { paidByJob, paidInAllRuns } from '../records/paid.ts';
 import { type ItemState, stateOf } from './job-state.ts';
 import { type RefusalRate, refusalRates } from './refusal-rates.ts';
 

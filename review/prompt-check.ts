@@ -10,7 +10,7 @@ import { type SendBatch, sendAll } from './send.ts';
 
 type Refusal = ReviewAck['refused'][number];
 
-/** Splits decisions into those to send and those refused for their prompt. */
+/** Splits decisions into those to send and those refused: for their prompt, or a key of no job. */
 export function checkPrompts(
   decisions: readonly ReviewDecision[],
   modelOf: (key: string) => ModelLabel | undefined,
@@ -19,8 +19,16 @@ export function checkPrompts(
   const refused: Refusal[] = [];
   for (const decision of decisions) {
     const label = modelOf(decision.key);
-    const problem =
-      decision.prompt === undefined || label === undefined ? null : promptProblem(label, decision.prompt);
+    // A key of no job is never sent: every decision sent stays in the campaign's history.
+    if (label === undefined) {
+      refused.push({
+        key: decision.key,
+        reason: 'unknown_job',
+        message: 'no job of this campaign has this key',
+      });
+      continue;
+    }
+    const problem = decision.prompt === undefined ? null : promptProblem(label, decision.prompt);
     if (problem === null) valid.push(decision);
     else
       refused.push({

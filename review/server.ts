@@ -53,7 +53,7 @@ export async function ownerLink(access: Access): Promise<string> {
 export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
   const access = options.access ?? processAccess('local');
   const ownerToken = options.ownerToken ?? (await ownerLink(access));
-  const app: FastifyInstance = Fastify({ logger: false, maxParamLength: 2048 });
+  const app: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 2048 } });
   const listen = listening(app, options);
   app.addHook(
     'onRequest',

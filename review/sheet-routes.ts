@@ -42,7 +42,16 @@ export interface SheetRouteOptions {
   readonly backHref?: string;
 }
 
-const Decisions = z.object({ decisions: z.array(ReviewDecision).min(1).max(100_000) });
+/**
+ * What a page may post: decisions on job keys (plan/keys.ts: 32 hex characters), checked before
+ * anything reaches the workflow, whose history holds every batch sent.
+ */
+export const DecisionsBody = z.object({
+  decisions: z
+    .array(ReviewDecision.extend({ key: z.string().regex(/^[0-9a-f]{32}$/, 'must be a job key') }))
+    .min(1)
+    .max(100_000),
+});
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -137,7 +146,7 @@ export function sheetRoutes(
   app.post(`${prefix}/decisions`, async (request, reply) => {
     const sheet = await sheetOf(request);
     if (!sheet) return reply.code(404).send({ message: 'no such campaign' });
-    const parsed = Decisions.safeParse(request.body);
+    const parsed = DecisionsBody.safeParse(request.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return reply.code(400).send({ message: `${issue?.path.join('.') || 'body'}: ${issue?.message}` });

@@ -11,7 +11,7 @@ import { type ActivityDeps, createActivities } from '../activities/index.ts';
 import { notifyActivities } from '../activities/notify/index.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { TASK_QUEUE } from '../contract/task-queues.ts';
-import { Manifests } from '../records/manifest.ts';
+import { Manifests } from '../records/manifests.ts';
 import { PlanCache } from '../records/plan-store.ts';
 import { openStore } from '../store/index.ts';
 import { workerTracing } from './tracing/worker-options.ts';

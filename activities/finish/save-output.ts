@@ -98,7 +98,7 @@ async function sentInput(
 }
 
 /** The job and file this output was made from, as the parent's record holds them now. */
-async function parentOf(manifest: Manifest, job: PlannedJob): Promise<ManifestEntry['parent']> {
+export async function parentOf(manifest: Manifest, job: PlannedJob): Promise<ManifestEntry['parent']> {
   if (job.parent === null) return null;
   const parent = await manifest.get(job.parent);
   return { key: job.parent, prediction_id: parent?.prediction_id ?? null, file: parent?.file ?? null };

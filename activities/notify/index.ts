@@ -8,26 +8,63 @@
  * receiver's 4xx (other than 408 and 429) refuses the notice: asking again would not change that.
  * Every error names the receiver's host only, never a URL's path, a query or a secret.
  */
+import { hostname } from 'node:os';
 import { ApplicationFailure } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
+import type { AddressClass } from '../../api/client/link-policy.ts';
+import { type Lookup, systemLookup } from '../../api/client/service-address.ts';
 import type { NotifyRequest, NotifyTarget } from '../../contract/notify.ts';
 import { slackBody, standardBody } from './payload.ts';
+import { receiverAllowance, receiverRefusal } from './receiver-address.ts';
 
 export interface NotifyDeps {
   /** The worker's environment (process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly fetch?: typeof globalThis.fetch;
+  /** How a receiver's host is resolved, for its address check (receiver-address.ts). */
+  readonly lookup?: Lookup;
+  /**
+   * This process as a failure names it: a `mediaflow review` or `status` can carry a worker of the
+   * campaign's queue (cli/campaign-pages.ts), and a setting one of them lacks is that one's to fix.
+   */
+  readonly processName?: string;
+}
+
+/** "mediaflow review (pid 4242 on host-a)": the command this worker runs in. */
+function thisProcess(): string {
+  const command = process.argv[2] && !process.argv[2].startsWith('-') ? ` ${process.argv[2]}` : '';
+  return `mediaflow${command} (pid ${process.pid} on ${hostname()})`;
 }
 
 /** A receiver gets this long to answer one attempt. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export function notifyActivities({ env, fetch = globalThis.fetch }: NotifyDeps) {
+export function notifyActivities({
+  env,
+  fetch = globalThis.fetch,
+  lookup = systemLookup,
+  processName = thisProcess(),
+}: NotifyDeps) {
+  let allowance: Promise<Set<AddressClass>> | null = null;
+  /** Refused for good: the same receiver is at the same kind of address on every attempt. */
+  async function checkReceiver(url: URL): Promise<void> {
+    allowance ??= receiverAllowance(env, lookup).catch((error: unknown) => {
+      allowance = null;
+      throw error;
+    });
+    const refused = await receiverRefusal(url, await allowance, lookup).catch((error: unknown) => {
+      throw ApplicationFailure.retryable(`${url.host}: ${networkReason(error)}`, 'notify_unreachable');
+    });
+    if (refused) throw ApplicationFailure.nonRetryable(refused, 'notify_refused');
+  }
+
   /** A setting the worker lacks is not fixed by asking again: the failure says which variable. */
   function fromEnv(name: string, what: string): string {
     const value = env[name];
     if (value) return value;
-    throw ApplicationFailure.nonRetryable(`${what}: environment variable ${name} is not set on the worker`);
+    throw ApplicationFailure.nonRetryable(
+      `${what}: environment variable ${name} is not set on the worker in ${processName}`,
+    );
   }
 
   function urlOf(target: NotifyTarget): URL {
@@ -65,6 +102,7 @@ export function notifyActivities({ env, fetch = globalThis.fetch }: NotifyDeps) 
   return {
     async deliverNotice(request: NotifyRequest): Promise<void> {
       const url = urlOf(request.target);
+      await checkReceiver(url);
       const body = request.target.kind === 'standard' ? standardBody(request) : slackBody(request);
       const headers = headersOf(request, body);
       let response: Response;

@@ -13,12 +13,20 @@ import type { Manifest } from '../../records/manifest.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import type { Provenance, ReviewMark } from './xmp.ts';
 
+/** What of a finish request provenance reads: a record repaired later has these too (repair-records.ts). */
+export type ProvenanceRequest = Pick<
+  FinishRequest,
+  'campaign' | 'outputDir' | 'regen' | 'prompt' | 'startedAt'
+> & {
+  readonly plan: Pick<FinishRequest['plan'], 'digest'>;
+};
+
 export async function provenanceOf(
-  head: PlanHead,
+  head: Pick<PlanHead, 'steps'>,
   manifest: Manifest,
   job: PlannedJob,
   prediction: Prediction,
-  request: FinishRequest,
+  request: ProvenanceRequest,
 ): Promise<Provenance> {
   const reviewed = (step: string) => Boolean(head.steps.find((s) => s.id === step)?.review);
   const parent = job.parent === null ? undefined : await manifest.get(job.parent);
@@ -45,7 +53,7 @@ export async function provenanceOf(
   };
 }
 
-function markOf(record: DecisionRecord, of: ReviewMark['of']): ReviewMark {
+export function markOf(record: DecisionRecord, of: ReviewMark['of']): ReviewMark {
   const by = record.by ?? (record.source === 'timeout' ? 'review timeout' : null);
   return { action: record.action, by, at: record.at, of };
 }

@@ -10,7 +10,6 @@ import type { Command } from 'commander';
 import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
-import { fitsBudget } from '../../contract/budget-rule.ts';
 import type { Plan } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
 import type { ReviewCosts } from '../../plan/review-costs.ts';
@@ -22,6 +21,7 @@ import { outputOverride } from '../output-location.ts';
 import { preflight } from '../preflight.ts';
 import { connectPricingService } from '../pricing-service.ts';
 import { recordsJson, recordsLines } from '../records-lines.ts';
+import { budgetRefusal, budgetText, type RunBudget } from '../run-budget.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
 import { table } from './plan.ts';
 import { loadPlanOrReport } from './validate.ts';
@@ -50,7 +50,8 @@ export interface EstimateReport {
   /** The jobs left to run, priced as `run` prices them (its preflight: cli/preflight.ts). */
   readonly toRunUsd: Micros;
   readonly balance: Micros;
-  readonly budget: Micros | null;
+  /** The budget against what earlier runs paid (cli/run-budget.ts). */
+  readonly budget: RunBudget;
   readonly overBudget: boolean;
   readonly overBalance: boolean;
   /** With review gates, of the jobs left: the reviewed steps' cost, before and after approvals. */
@@ -103,8 +104,8 @@ export async function estimatePlan(
     left: rerun.left,
     toRunUsd: rerun.cost,
     balance: rerun.balance,
-    budget: plan.budget,
-    overBudget: !fitsBudget(plan.budget, rerun.cost),
+    budget: rerun.budget,
+    overBudget: budgetRefusal(rerun.budget, rerun.toRun, rerun.cost) !== null,
     overBalance: rerun.cost > rerun.balance,
     review: rerun.review,
     worstCase: rerun.worstCase,
@@ -119,13 +120,16 @@ export function disagreements(report: EstimateReport): PriceGroup[] {
 /** On the jobs left to run, as `run` decides whether to start. */
 export function verdict(report: EstimateReport): string {
   const total = formatDollars(report.toRunUsd);
+  const budget = budgetText(report.budget);
   const over = [
-    report.overBudget && `over the budget of ${formatDollars(report.budget!)}`,
+    report.overBudget &&
+      (report.budget.earlier === 0 && report.budget.run === report.budget.campaign
+        ? `over the budget of ${formatDollars(report.budget.campaign!)}`
+        : `over the ${formatDollars(report.budget.run!)} the budget leaves (${budget})`),
     report.overBalance && `over the balance of ${formatDollars(report.balance)}`,
   ].filter(Boolean);
   if (over.length > 0) return `refused: ${total} is ${over.join(' and ')}`;
-  const budget = report.budget === null ? 'no budget set' : `budget ${formatDollars(report.budget)}`;
-  return `ok: ${total} fits (${budget}, balance ${formatDollars(report.balance)})`;
+  return `ok: ${total} fits (${budget === 'no budget' ? 'no budget set' : budget}, balance ${formatDollars(report.balance)})`;
 }
 
 export function estimateText(report: EstimateReport): string {
@@ -164,7 +168,7 @@ export function estimateText(report: EstimateReport): string {
     );
   }
   if (report.review) lines.push(reviewLine(report.review));
-  if (report.worstCase !== null) lines.push(refusalLine(report.worstCase, report.budget));
+  if (report.worstCase !== null) lines.push(refusalLine(report.worstCase, report.budget.run));
   lines.push(`balance: ${formatDollars(report.balance)}`, verdict(report));
   return `${lines.join('\n')}\n`;
 }
@@ -198,7 +202,10 @@ export function estimateJson(report: EstimateReport) {
     output_dir: report.outputDir,
     ...recordsJson(report.left, report.toRunUsd),
     balance_usd: usd(report.balance),
-    budget_usd: usd(report.budget),
+    budget_usd: usd(report.budget.campaign),
+    ...(report.budget.perRun !== null && { per_run_budget_usd: usd(report.budget.perRun) }),
+    earlier_runs_spent_usd: usd(report.budget.earlier),
+    budget_left_usd: usd(report.budget.left),
     over_budget: report.overBudget,
     over_balance: report.overBalance,
     ...(report.worstCase !== null && { refusal_worst_case_usd: usd(report.worstCase) }),

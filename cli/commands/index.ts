@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['approve', 'reject', 'regenerate'], load: () => import('./decide.ts') },
   { names: ['report'], load: () => import('./report.ts') },
   { names: ['cancel'], load: () => import('./cancel.ts') },
+  { names: ['audit'], load: () => import('./audit.ts') },
   { names: ['caps'], load: () => import('./caps.ts') },
   { names: ['export'], load: () => import('./export.ts') },
   { names: ['worker'], load: () => import('./worker.ts') },

@@ -66,7 +66,14 @@ function parameterText(parameter: ParameterInfo): string {
   if (parameter.required) parts.push('required');
   if (parameter.maxLength !== undefined)
     parts.push(`at most ${parameter.maxLength.toLocaleString('en')} characters`);
-  if (parameter.default !== undefined) parts.push(`default ${String(parameter.default)}`);
+  if (parameter.default !== undefined) {
+    const outside = parameter.type === 'choice' && !parameter.values!.includes(String(parameter.default));
+    // As the service publishes it (I1's match_input_image): what it uses when the field is left
+    // out, never a value a spec can write.
+    parts.push(
+      `default ${String(parameter.default)}${outside ? ' (the service’s own, used when the field is left out; not a value you can set)' : ''}`,
+    );
+  }
   return parts.join(', ');
 }
 

@@ -11,6 +11,7 @@ import { SAFE_NAME, SAFE_NAME_RULE } from '../../plan/schema.ts';
 import { issueLink, listLinks, revokeLink } from '../../review/link-keys.ts';
 import { INBOX_SCOPE, LinkRole, parseDuration } from '../../review/links.ts';
 import { UserError } from '../errors.ts';
+import { servingOrigin } from '../review-address.ts';
 import { stateDirOf } from '../state-home.ts';
 
 /** One file per campaign, so revoking in one campaign never touches another's links. */
@@ -28,16 +29,35 @@ export function inboxKeysFile(): string {
   return join(stateDirOf(), 'review-links', `${INBOX_SCOPE}.json`);
 }
 
-/** `--listen HOST[:PORT]` (or `--port`) as fastify's listen options; loopback by default. */
+/**
+ * `--listen HOST[:PORT]` (or `--port`) as fastify's listen options; loopback by default. The host
+ * is written as the URL standard writes it (`0`, `0x0` and `0.0` are 0.0.0.0; `[0:0::0]` is `::`;
+ * `127.1` is 127.0.0.1), as the system's resolver reads it, so every spelling of an address is
+ * judged as that address.
+ */
 export function listenAddress(
   listen: string | undefined,
   port: number | undefined,
 ): { host: string; port: number } {
   if (!listen) return { host: '127.0.0.1', port: port ?? 0 };
-  const match = /^(\[[0-9a-fA-F:]+\]|[^:]+)(?::([0-9]{1,5}))?$/.exec(listen);
-  if (!match)
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:]+)(?::([0-9]{1,5}))?$/.exec(listen);
+  const host = match && canonicalHost(match[1]!);
+  if (!host)
     throw new UserError(`--listen ${listen}: expected HOST or HOST:PORT`, 'e.g. --listen 0.0.0.0:8470');
-  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: match[2] ? Number(match[2]) : (port ?? 0) };
+  return { host, port: match[2] ? Number(match[2]) : (port ?? 0) };
+}
+
+function canonicalHost(host: string): string | null {
+  try {
+    return new URL(`http://${host}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a listen host (as listenAddress gives it) is every address of this machine. */
+export function everyAddress(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '::ffff:0:0';
 }
 
 interface LinkOptions {
@@ -110,7 +130,13 @@ export function register(program: Command): void {
         role: role.data,
         exp: Date.now() + ms,
       });
-      const base = (options.url ?? 'http://127.0.0.1:<port>').replace(/\/+$/, '');
+      // The running server's address when one serves this scope (cli/review-address.ts).
+      const serving = options.url ?? (await servingOrigin(scope));
+      const base = (serving ?? 'http://127.0.0.1:<port>').replace(/\/+$/, '');
+      if (serving === null)
+        console.error(
+          `no review server runs for ${args} here: start \`mediaflow review ${campaign ?? ''}\` and put its address in place of http://127.0.0.1:<port>, or give --url`,
+        );
       // The link is the person's key: printed once, to this terminal only.
       console.log(`${base}/${token}/`);
       console.error(

@@ -18,7 +18,8 @@ import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { openInBrowser } from '../open-browser.ts';
 import { wholeNumber } from '../options.ts';
-import { inboxKeysFile, linkKeysFile, listenAddress } from './review-link.ts';
+import { announceServing } from '../review-address.ts';
+import { everyAddress, inboxKeysFile, linkKeysFile, listenAddress } from './review-link.ts';
 
 interface ReviewOptions {
   port?: number;
@@ -95,7 +96,7 @@ export function register(program: Command): void {
     .option('--no-open', 'only print the URL')
     .action(async (campaign: string | undefined, options: ReviewOptions) => {
       const listen = listenAddress(options.listen, options.port);
-      if (['0.0.0.0', '::'].includes(listen.host) && !options.publicUrl) {
+      if (everyAddress(listen.host) && !options.publicUrl) {
         throw new UserError(
           `--listen ${options.listen}: every address, but which one do reviewers use?`,
           'add --public-url http://<this host>:<port> (or the reverse proxy’s https address); requests naming another host are refused',
@@ -107,6 +108,8 @@ export function register(program: Command): void {
       if (env.embedded && !env.embedded.attached) console.error(env.embedded.summary);
       const serving = campaign ? await serveCampaign(env, campaign, where) : await serveInbox(env, where);
       const { server } = serving;
+      // So `review-link` prints whole links while this server runs (cli/review-address.ts).
+      const forget = await announceServing(campaign ?? INBOX_SCOPE, options.publicUrl ?? server.origin);
       // The token is the page's only key: printed here, never logged anywhere else.
       console.log(`Reviewing ${campaign ?? 'the inbox'} at ${server.url}`);
       if (listen.host !== '127.0.0.1') {
@@ -120,6 +123,7 @@ export function register(program: Command): void {
         process.once('SIGINT', done);
         process.once('SIGTERM', done);
       });
+      await forget();
       await server.close();
       await serving.close();
       await env.close();

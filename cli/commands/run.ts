@@ -5,13 +5,8 @@
  */
 
 import { join, relative } from 'node:path';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
-import { auditOutputs } from '../../activities/audit.ts';
-import { downloadFile } from '../../activities/download.ts';
-import { localFailureKind } from '../../activities/failure-kind.ts';
 import { createServiceClient } from '../../api/client/index.ts';
-import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import { attach, campaignHandle, startOrAttach } from '../../control/campaign.ts';
 import { campaignInputOf, nothingRunYet } from '../../control/campaign-input.ts';
@@ -19,13 +14,11 @@ import { campaignView, finalView } from '../../control/campaign-view.ts';
 import { checkWorkerAccess } from '../../control/check-access.ts';
 import { keyNames } from '../../control/governor.ts';
 import type { Plan } from '../../plan/types.ts';
-import { storePlan } from '../../records/plan-store.ts';
 import { isS3Url } from '../../store/index.ts';
 import { ATTR } from '../../telemetry/attributes.ts';
 import { endTracing, tagCommand } from '../../telemetry/command-span.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import { campaignTotal } from '../campaign-total.ts';
-import { preflightCaps } from '../caps-line.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
@@ -33,18 +26,18 @@ import { answeredByRecords, answerFromRecords } from '../finished-from-records.t
 import { command } from '../invocation.ts';
 import { reviewWait } from '../live-frame.ts';
 import type { LocalWorker } from '../local-worker.ts';
-import { makeCurrent, repairDamagedRecords, rewriteManifest } from '../manifest-upkeep.ts';
+import { rewriteManifest } from '../manifest-upkeep.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
 import { type SpecOptions, taskQueueOption, withSpecOptions } from '../options.ts';
 import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
-import { preflight } from '../preflight.ts';
 import { ProgressDisplay } from '../progress-view.ts';
 import { restoreLines } from '../restore-lines.ts';
+import { prepareRun } from '../run-preflight.ts';
 import { printSummary } from '../run-summary.ts';
+import { runningOn, runsOnOlderEngine } from '../running-run.ts';
 import { stateDirOf } from '../state-home.ts';
 import { campaignTaskQueue } from '../task-queue.ts';
-import { refusalLine, reviewLine } from './estimate.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 interface RunOptions extends SpecOptions {
@@ -77,7 +70,7 @@ export function register(program: Command): void {
     )
     .option(
       '--allow-over-budget',
-      'start even if the plan costs more than budget.max_usd (spending still stops there)',
+      'start even if the plan costs more than is left of the budget (spending still stops there)',
     )
     .addOption(
       new Option('--worker', 'run a worker in this process (the default with the embedded stack)').default(
@@ -149,50 +142,12 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     const handle = campaignHandle(env.client, plan.campaign);
     let taskQueue = await runningOn(handle);
     if (taskQueue === null) {
-      // A record that does not parse is made whole from the service before anything is priced.
-      await repairDamagedRecords(service, plan);
-      // Recorded files that are gone (or, with --verify, changed) are restored or priced again.
-      const audit = await auditOutputs(service, plan, {
+      const prepared = await prepareRun(env, service, plan, {
         verify: options.verify === true,
-        download: downloadFile,
+        allowOverBudget: options.allowOverBudget === true,
       });
-      if (audit.refetched.length > 0)
-        console.error(`fetched again from their predictions: ${audit.refetched.join(', ')}`);
-      if (audit.lost.length > 0)
-        console.error(
-          `output lost, to be generated again: ${audit.lost.map((name) => `${name} (${audit.reasons[name]})`).join(', ')}`,
-        );
-      const report = await inSpan('preflight', { [ATTR.campaign]: plan.campaign }, () =>
-        preflight(service, plan),
-      );
-      console.error(
-        `${plan.campaign}: ${report.toRun} of ${plan.jobs.length} jobs to run, ${formatDollars(report.cost)}` +
-          // Below a rejected take: never created, so not in the price (cli/left-to-run.ts).
-          (report.left.skipped.length > 0
-            ? `, ${report.left.skipped.length} skipped (rejected upstream)`
-            : '') +
-          ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
-      );
-      if (report.review) console.error(reviewLine(report.review));
-      // The key's caps count what every other campaign has spent and committed (docs/caps.md).
-      for (const line of await preflightCaps(env, report.cost, report.costByModel)) console.error(line);
-      if (report.worstCase !== null) console.error(refusalLine(report.worstCase, plan.budget));
-      if (report.refusals.length > 0 && !options.allowOverBudget) {
-        for (const refusal of report.refusals) console.error(`refusing to start: ${refusal}`);
-        console.error('Raise budget.max_usd, or pass --allow-over-budget to run until the budget is spent.');
-        return { code: EXIT.error, exitNow: false };
-      }
-      // The plan is the first thing written: a full or read-only output disk is named here.
-      const ref = await storePlan(plan, report.servicePrices).catch((error: unknown) => {
-        const kind = localFailureKind(error);
-        if (kind !== 'disk_full' && kind !== 'output_unwritable') throw error;
-        return { refused: stopLine(kind, `${(error as Error).message} (output.dir: ${plan.outputDir})`) };
-      });
-      if ('refused' in ref) {
-        console.error(`refusing to start: ${ref.refused}`);
-        return { code: EXIT.stopped, exitNow: false };
-      }
-      await makeCurrent(plan, ref.digest);
+      if (!prepared.ok) return { code: prepared.code, exitNow: false };
+      const { ref, report } = prepared;
       // Nothing left to make and nothing running: the records answer, and no workflow walks every
       // cached job again (cli/finished-from-records.ts). After makeCurrent, so a plan an edit
       // shrank is the one export lists. An older engine's run is continued instead.
@@ -201,7 +156,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       }
       // The first frame at once: the worker's start and the access check take seconds, and until
       // the workflow publishes, its memo says exactly this (control/campaign.ts).
-      display.update(nothingRunYet(campaignInputOf(plan, ref)), false);
+      display.update(nothingRunYet(campaignInputOf(plan, ref, report.budget.run)), false);
       // Lines from here on go above the frame, which a live terminal redraws in place.
       const say = (line: string) => display.note(line);
       // Before the run that continues it starts, so no writer of that run can meet these lines.
@@ -224,10 +179,11 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       // and its spend caps through the key's ledger, however the URL is spelt (docs/caps.md).
       const key = keyNames(env.service.baseUrl, env.service.apiKey);
       const queue = taskQueue;
+      // The workflow holds this run to what is left of the campaign's budget (cli/run-budget.ts).
       const { attached, continuedFrom } = await inSpan(
         'start or attach',
         { [ATTR.campaign]: plan.campaign },
-        () => startOrAttach(env.client, plan, ref, queue, key),
+        () => startOrAttach(env.client, plan, ref, queue, key, report.budget.run),
       );
       if (continuedFrom !== undefined)
         say(
@@ -318,26 +274,6 @@ function detachLine(env: Environment, spec: string, campaign: string, hadWorker:
       ? `worker stopped, ${campaign} paused`
       : `worker stopped, ${campaign} left to other workers`;
   return `${clear}Detached: ${what} (not canceled); reattach: ${command('run', spec)}`;
-}
-
-/** Whether the campaign runs on an older engine, whose run startOrAttach will continue. */
-async function runsOnOlderEngine(handle: ReturnType<typeof campaignHandle>): Promise<boolean> {
-  const described = await handle.describe().catch(() => null);
-  return described?.status.name === 'RUNNING' && engineOf(described.memo) < ENGINE;
-}
-
-/**
- * The task queue of the campaign's running workflow, or null when it is not running or runs on an
- * older engine (startOrAttach continues that one from its records: contract/engine.ts).
- */
-async function runningOn(handle: ReturnType<typeof campaignHandle>): Promise<string | null> {
-  try {
-    const { status, taskQueue, memo } = await handle.describe();
-    return status.name === 'RUNNING' && engineOf(memo) >= ENGINE ? taskQueue : null;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return null;
-    throw error;
-  }
 }
 
 function sleep(ms: number): Promise<'tick'> {

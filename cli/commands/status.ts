@@ -6,11 +6,12 @@ import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
 import { campaignTotalOf } from '../campaign-total.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
+import { fitToWidth, widthOf } from '../fit-width.ts';
 import { command } from '../invocation.ts';
 import { jsonOutput } from '../json-output.ts';
 import { notifyLine } from '../notify-line.ts';
 import { pauseLine } from '../pause-line.ts';
-import { statusLine, summaryTable } from '../progress-view.ts';
+import { statusLine, summaryTable, TABLE_WIDTH } from '../progress-view.ts';
 import { shownProgress } from '../shown-progress.ts';
 
 export function register(program: Command): void {
@@ -42,11 +43,15 @@ export function register(program: Command): void {
           const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
           const outage = pauseLine(progress, Date.now());
           const outageLine = outage ? `\n${outage}` : '';
-          const table = summaryTable(now, closedAt, total, paused);
+          // Within the terminal, as the live frame keeps to it: below 80 columns too.
+          const width = widthOf(process.stdout, TABLE_WIDTH);
+          const table = summaryTable(now, closedAt, total, paused, width);
           const line = statusLine(now, total);
           const notices = notifyLine(progress);
           const noticeLine = notices ? `\n${notices}` : '';
-          console.log(`${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`);
+          console.log(
+            fitToWidth(`${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`, width),
+          );
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

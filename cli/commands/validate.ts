@@ -21,7 +21,11 @@ import { planSpecFile } from '../spec-file.ts';
  * reading stdout learns why.
  */
 export async function loadPlanOrReport(spec: string, options: SpecOptions = {}): Promise<Plan | null> {
-  const result = await planSpecFile(spec, { inputRoots: options.allowInputRoot ?? [] });
+  const result = await planSpecFile(spec, {
+    inputRoots: options.allowInputRoot ?? [],
+    outputRoots: options.allowOutputRoot ?? [],
+    ...(options.maxJobs !== undefined && { maxJobs: options.maxJobs }),
+  });
   if (result.ok) return result.plan;
   process.exitCode = 1;
   if (options.json) {

@@ -4,8 +4,8 @@
  * instead of exhausting memory.
  */
 import { describe, expect, it } from 'vitest';
-import { formatProblem } from '../../plan/index.ts';
-import { planOk, planText } from './write-spec.ts';
+import { formatProblem, planCampaign } from '../../plan/index.ts';
+import { planOk, planText, writeSpec } from './write-spec.ts';
 
 const still = (id: string, extra = '') =>
   `  - id: ${id}\n    model: I1\n    input: { prompt: "a lamp {{shade}} {{variant}}" }\n${extra}`;
@@ -54,5 +54,29 @@ ${still('still', '    matrix:\n      shade: [red, blue, green]\n      exclude: [
     expect(await problems(yaml)).toEqual([
       '5:9: step "still" takes the spec past its limit of 4 jobs: 0 jobs in the steps before it + up to 5 here (5 combinations × 1 variant); raise limits.jobs if you mean it',
     ]);
+  });
+});
+
+describe('limits a spec may set', () => {
+  it('a spec cannot raise its limits past what the machine plans: refused at the line, before anything is built', async () => {
+    const axis = Array.from({ length: 10_000 }, (_, i) => i).join(', ');
+    const yaml = `version: 1
+campaign: huge
+limits: { jobs: 100000000, jobs_per_step: 10000000 }
+steps:
+${still('s1', `    matrix: { shade: [${axis}], size: [${axis}] }\n`)}`;
+    const started = Date.now();
+    expect(await problems(yaml)).toEqual([
+      '3:17: limits.jobs is 100,000,000, above the 1,000,000 jobs this machine plans; a spec cannot raise it so far: pass --max-jobs 100000000 if the machine has the memory (about 1 KB a job)',
+      '3:43: limits.jobs_per_step is 10,000,000, above the 1,000,000 jobs this machine plans; a spec cannot raise it so far: pass --max-jobs 10000000 if the machine has the memory (about 1 KB a job)',
+      expect.stringContaining('above the cap of 1,000,000 per step'),
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('--max-jobs lets the spec’s limits go further', async () => {
+    const yaml = `version: 1\ncampaign: big\nlimits: { jobs: 2000000 }\nsteps:\n${still('s1', '    matrix: { shade: [red] }\n')}`;
+    expect((await planText(yaml)).ok).toBe(false);
+    expect((await planCampaign(writeSpec(yaml), { maxJobs: 2_000_000 })).ok).toBe(true);
   });
 });

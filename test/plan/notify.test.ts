@@ -1,6 +1,6 @@
 /** `notify:` as the plan stores it, and the target the environment adds (plan/notify.ts). */
 import { describe, expect, it } from 'vitest';
-import { notifyRuleOf, withEnvironmentTarget } from '../../plan/notify.ts';
+import { NotifyTargetSpec, notifyRuleOf, withEnvironmentTarget } from '../../plan/notify.ts';
 
 const SECRET = 'whsec_c2VjcmV0LXZhbHVlLW9mLTMyLWJ5dGVzLWxvbmctISE=';
 
@@ -69,5 +69,27 @@ describe('notify settings', () => {
     expect(() =>
       withEnvironmentTarget(null, { MEDIAFLOW_NOTIFY_URL: 'x', MEDIAFLOW_NOTIFY_KIND: 'teams' }),
     ).toThrow('MEDIAFLOW_NOTIFY_KIND must be standard or slack, not "teams"');
+  });
+});
+
+describe('a Slack URL is a secret however it is written', () => {
+  it.each([
+    'https://hooks.slack.com/services/T0/B0/x',
+    'https://hooks.slack.com:443/services/T0/B0/x',
+    'https://hooks.slack.com./services/T0/B0/x',
+    'https://%68ooks.slack.com/services/T0/B0/x',
+    'HTTPS://HOOKS.SLACK.COM/services/T0/B0/x',
+  ])('%s is refused in the spec, with url_env to use instead', (url) => {
+    const parsed = NotifyTargetSpec.safeParse({ url, kind: 'slack' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.message).join('\n')).toContain(
+      'is a Slack incoming-webhook URL, which is itself a secret',
+    );
+  });
+
+  it('another host that merely begins alike is not', () => {
+    expect(
+      NotifyTargetSpec.safeParse({ url: 'https://hooks.slack.com.example.org/x', kind: 'slack' }).success,
+    ).toBe(true);
   });
 });

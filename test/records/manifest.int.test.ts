@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeWriter, ShortWrite } from '../../records/jsonl.ts';
-import {
-  MANIFEST_FILE,
-  Manifest,
-  type ManifestEntry,
-  Manifests,
-  RECENT_ENTRIES,
-} from '../../records/manifest.ts';
+import { MANIFEST_FILE, Manifest, type ManifestEntry, RECENT_ENTRIES } from '../../records/manifest.ts';
+import { Manifests } from '../../records/manifests.ts';
 import { openStore } from '../../store/index.ts';
 import { s3Client, uniqueS3Url } from '../helpers/s3-store.ts';
 import { manifestEntry } from './manifest-entry.ts';

@@ -162,21 +162,11 @@ it('decides from the command line, reports and serves the page', async () => {
   const page = await request(url);
   expect(page.statusCode).toBe(200);
   expect(await page.body.text()).toContain(`<h1>${c}</h1>`);
-  // A link for someone else, made from another terminal: it opens the running sheet at once;
-  // as a view link it cannot decide; revoked, it opens nothing.
+  // A link for someone else, made from another terminal: it names the running server's address
+  // (no --url needed), opens the running sheet at once; as a view link it cannot decide; revoked,
+  // it opens nothing.
   const origin = new URL(url).origin;
-  const made = await run(
-    'review-link',
-    c,
-    '--name',
-    'Client',
-    '--role',
-    'view',
-    '--expires',
-    '2h',
-    '--url',
-    origin,
-  );
+  const made = await run('review-link', c, '--name', 'Client', '--role', 'view', '--expires', '2h');
   expect(made.code, made.stderr).toBe(0);
   const link = made.stdout.trim();
   expect(link.startsWith(`${origin}/`)).toBe(true);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PROMPT_LENGTH } from '../../api/catalogue/index.ts';
 import type { ReviewDecision } from '../../contract/review.ts';
 import { checkPrompts } from '../../review/prompt-check.ts';
+import { DecisionsBody } from '../../review/sheet-routes.ts';
 
 const models = new Map([
   ['still', 'I1'],
@@ -33,8 +34,12 @@ describe('checkPrompts', () => {
     ],
     ['a regeneration without a new prompt', { key: 'still', action: 'regenerate' }, null],
     ['an approval', { key: 'clip', action: 'approve' }, null],
-    // The workflow answers unknown_job for it; there is no model to check against here.
-    ['a key of no job', { key: 'nope', action: 'regenerate', prompt: 'x'.repeat(20_000) }, null],
+    // Refused here, never sent: the workflow's history would hold it.
+    [
+      'a key of no job',
+      { key: 'nope', action: 'regenerate', prompt: 'x'.repeat(20_000) },
+      'no job of this campaign has this key',
+    ],
   ])('%s', (_what, decision, refusal) => {
     const { valid, refused } = checkPrompts([decision], modelOf);
     if (refusal === null) {
@@ -42,7 +47,17 @@ describe('checkPrompts', () => {
       expect(refused).toEqual([]);
     } else {
       expect(valid).toEqual([]);
-      expect(refused).toEqual([{ key: decision.key, reason: 'prompt_invalid', message: refusal }]);
+      const reason = models.has(decision.key as 'still') ? 'prompt_invalid' : 'unknown_job';
+      expect(refused).toEqual([{ key: decision.key, reason, message: refusal }]);
     }
+  });
+});
+
+describe('a page’s decisions', () => {
+  it('name job keys, 32 hex characters: anything else is refused before the workflow sees it', () => {
+    const body = (key: string) => DecisionsBody.safeParse({ decisions: [{ key, action: 'approve' }] });
+    expect(body(`${'0'.repeat(31)}a`).success).toBe(true);
+    for (const key of ['x'.repeat(2_000_000), '0'.repeat(33), 'G'.repeat(32), ''])
+      expect(body(key).success, key.slice(0, 40)).toBe(false);
   });
 });

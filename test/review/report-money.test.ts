@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spentLine } from '../../cli/commands/report.ts';
-import { paidByJob, paidInAllRuns } from '../../records/manifest.ts';
+import { paidByJob, paidInAllRuns } from '../../records/paid.ts';
 import { costLine } from '../../review/cost-line.ts';
 import { buildModel } from '../../review/model.ts';
 import { renderItem, renderTotals } from '../../review/render.ts';

@@ -20,7 +20,7 @@ export const SPEC_DIGEST_KEY = defineSearchAttributeKey('MediaflowSpecDigest', S
 export const JOBS_PLANNED_KEY = defineSearchAttributeKey('MediaflowJobsPlanned', SearchAttributeType.INT);
 /** Jobs whose file is there: generated in this campaign or found from an earlier run. */
 export const JOBS_DONE_KEY = defineSearchAttributeKey('MediaflowJobsDone', SearchAttributeType.INT);
-/** Jobs that ended without a file: failed, refused, timed out, skipped (an ancestor failed) or canceled. */
+/** Jobs that ended without a file: failed, refused, timed out, canceled, or skipped below a failure (not below a rejected take). */
 export const JOBS_FAILED_KEY = defineSearchAttributeKey('MediaflowJobsFailed', SearchAttributeType.INT);
 export const SPENT_USD_KEY = defineSearchAttributeKey('MediaflowSpentUsd', SearchAttributeType.DOUBLE);
 /** Absent when the spec has no budget. */
@@ -77,10 +77,15 @@ function dollars(micros: number): number {
 export function progressAttributes(progress: CampaignProgress): SearchAttributePair[] {
   let done = 0;
   let failed = 0;
+  let skipped = 0;
   for (const step of progress.steps) {
     done += step.succeeded + step.cached;
-    failed += step.failed + step.skipped + step.canceled + (step.refused ?? 0) + (step.timed_out ?? 0);
+    failed += step.failed + step.canceled + (step.refused ?? 0) + (step.timed_out ?? 0);
+    skipped += step.skipped;
   }
+  // A job is skipped below a failure or below a take a reviewer rejected: without any failure,
+  // every skip is a review's, and a reviewed campaign that did all it was asked is not partial.
+  if (failed > 0) failed += skipped;
   return [
     { key: OUTCOME_KEY, value: progress.outcome },
     { key: JOBS_DONE_KEY, value: done },
