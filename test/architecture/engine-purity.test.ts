@@ -76,6 +76,7 @@ describe('the engine', () => {
       specifier,
       target,
       typeOnly: false,
+      dynamic: false,
     });
     const sample = [
       bad('workflows/engine/jobs/a.ts', '@temporalio/workflow', {

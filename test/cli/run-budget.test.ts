@@ -15,7 +15,7 @@ import type { Plan } from '../../plan/types.ts';
 import { Manifest } from '../../records/manifest.ts';
 import { planOk, planText } from '../plan/write-spec.ts';
 import { manifestEntry } from '../records/manifest-entry.ts';
-import { key, stillsAndClips } from '../review/fixtures.ts';
+import { key, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const service = {
   estimate: async () => {

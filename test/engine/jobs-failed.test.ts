@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
-import { JOBS_FAILED_KEY, progressAttributes } from '../../workflows/search-attributes.ts';
+import { JOBS_FAILED_KEY, progressAttributes } from '../../workflows/runtime/search-attributes.ts';
 
 const step = (id: string, counts: Partial<StepProgress>): StepProgress => ({
   id,

@@ -22,7 +22,7 @@ import { addClaims } from '../../records/claims.ts';
 import { writeCurrentPlan } from '../../records/current-plan.ts';
 import { writeDecisions } from '../../records/decisions.ts';
 import { Manifest } from '../../records/manifest.ts';
-import { stillsAndClips } from '../review/fixtures.ts';
+import { stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const REVIEW = { timeoutMs: null, onTimeout: 'reject', editPrompt: false } as const;
 const EARLIER_PLAN = 'a'.repeat(64);
