@@ -24,7 +24,7 @@ export interface WithProvenance {
 
 /** `hero/a.take2.mp4` → `hero/a.take2.xmp`: Adobe's naming, which exiftool and Bridge look for. */
 export function sidecarKeyOf(file: string): string {
-  return file.replace(/\.[A-Za-z0-9]+$/, '') + '.xmp';
+  return `${file.replace(/\.[A-Za-z0-9]+$/, '')}.xmp`;
 }
 
 export function withProvenance(provenance: Provenance, file: string): WithProvenance {

@@ -7,7 +7,7 @@
 import { join, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createServiceClient } from '../../api/client/index.ts';
-import { ENGINE, engineOf } from '../../contract/engine.ts';
+import { ENGINE } from '../../contract/engine.ts';
 import { attach, campaignHandle, startOrAttach } from '../../control/campaign.ts';
 import { campaignInputOf, nothingRunYet } from '../../control/campaign-input.ts';
 import { campaignView, finalView } from '../../control/campaign-view.ts';

@@ -13,9 +13,9 @@ import { preflight } from '../../cli/preflight.ts';
 import { budgetText, runBudgetOf } from '../../cli/run-budget.ts';
 import type { Plan } from '../../plan/types.ts';
 import { Manifest } from '../../records/manifest.ts';
+import { key, stillsAndClips } from '../helpers/review-fixtures.ts';
 import { planOk, planText } from '../plan/write-spec.ts';
 import { manifestEntry } from '../records/manifest-entry.ts';
-import { key, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const service = {
   estimate: async () => {
