@@ -23,7 +23,11 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** The wire format and money: everything else stands on it, so it stands on nothing of ours. */
   api: { ours: [], packages: ['zod', 'undici', 'eventsource-parser', 'standardwebhooks'], node: true },
   /** The stand-in service: speaks the wire format, knows nothing of the engine. */
-  emulator: { ours: ['api'], packages: ['fastify', 'fast-png', 'standardwebhooks', 'zod'], node: true },
+  emulator: {
+    ours: ['api'],
+    packages: ['fastify', 'fast-png', 'standardwebhooks', 'zod', '@contentauth/c2pa-node'],
+    node: true,
+  },
   /** Spec → plan: reads the spec file, prices with the catalogue; no engine, no store. */
   plan: { ours: ['api'], packages: ['yaml', 'zod'], node: true },
   /** What workflows, activities and clients exchange: data and pure rules, loaded inside the sandbox. */
@@ -47,7 +51,14 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** Every side effect the workflows ask for: service calls, downloads, record writes. */
   activities: {
     ours: ['api', 'contract', 'plan', 'records', 'store'],
-    packages: ['@temporalio/activity', 'p-limit', 'undici', 'standardwebhooks'],
+    packages: [
+      '@temporalio/activity',
+      'p-limit',
+      'undici',
+      'standardwebhooks',
+      'zod',
+      '@contentauth/c2pa-node',
+    ],
     node: true,
   },
   /** The read model: manifest, plan, claims, decisions, kept in a store. Read by cli, review, activities. */

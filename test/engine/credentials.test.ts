@@ -1,0 +1,183 @@
+/**
+ * Content Credentials, in process: an output signed on its way into the store says in its C2PA
+ * manifest what its XMP says; a provider's manifest is kept as the parent ingredient and a still
+ * as a clip's input; one changed byte reads as invalid; trust follows the anchors given; keys come
+ * from the environment (a path or the PEM itself), ES256 or Ed25519, and a bad one is refused
+ * without its value quoted. The emulator signs as a provider, the same bytes for the same link.
+ */
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { manifestDefinition } from '../../activities/provenance/credentials/manifest.ts';
+import { readCredential } from '../../activities/provenance/credentials/read.ts';
+import { signFile } from '../../activities/provenance/credentials/sign.ts';
+import { type LocalKey, signingKey } from '../../activities/provenance/credentials/signing-key.ts';
+import { whole } from '../../activities/provenance/credentials/whole.ts';
+import { withProvenance } from '../../activities/provenance/with-provenance.ts';
+import type { Provenance } from '../../activities/provenance/xmp.ts';
+import { renderPng } from '../../emulator/media/png.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/c2pa/${name}`, import.meta.url));
+const env = (alg: 'es256' | 'ed25519') => ({
+  MEDIAFLOW_C2PA_CERT: fixture(`${alg}.pem`),
+  MEDIAFLOW_C2PA_KEY: fixture(`${alg}.key`),
+});
+const keyOf = (alg: 'es256' | 'ed25519') => signingKey(env(alg)) as LocalKey;
+const CA = readFileSync(fixture('ca.pem'), 'utf8');
+
+const PROVENANCE: Provenance = {
+  model: 'V4',
+  prompt: 'Slow orbit around the sneaker <b>&</b>',
+  campaign: 'spring',
+  planDigest: '0123456789abcdef0123456789abcdef',
+  jobKey: 'teaser-sneaker',
+  predictionId: 'pred_9',
+  parentFile: 'hero/sneaker.png',
+  review: {
+    action: 'approve',
+    by: 'Ana',
+    at: '2026-11-27T06:00:00.000Z',
+    note: 'keep the marble',
+    of: 'parent',
+  },
+  createdAt: '2026-11-27T05:00:00.000Z',
+};
+
+const still = renderPng('a sneaker on marble', 7, { width: 96, height: 54 });
+
+async function signed(bytes: Buffer, alg: 'es256' | 'ed25519' = 'es256', ingredients = []) {
+  const output = withProvenance(PROVENANCE, 'hero/sneaker.png', {
+    key: keyOf(alg),
+    take: 2,
+    ingredients: async () => ingredients,
+  });
+  return { bytes: await whole(output.transform(Readable.from([bytes]))), output };
+}
+
+/** A provider's own signed output, as the emulator serves it: an ES256 manifest of its own. */
+async function providerSigned(bytes: Buffer): Promise<Buffer> {
+  return signFile(keyOf('es256'), {
+    bytes,
+    served: bytes,
+    format: 'image/png',
+    title: '7.png',
+    definition: {
+      ...manifestDefinition(PROVENANCE, 0, '7.png', 'image/png'),
+      claim_generator_info: [{ name: 'a provider' }],
+    },
+    ingredients: [],
+  });
+}
+
+describe('signed outputs', () => {
+  it('say in their manifest what their XMP says, with the XMP embedded and signed over', async () => {
+    const { bytes, output } = await signed(still, 'ed25519');
+    expect(output.signed()).toBe(true);
+    const credential = await readCredential(bytes, 'image/png');
+    expect(credential).toMatchObject({
+      state: 'valid',
+      generated: true,
+      trusted: false,
+      signer: expect.stringContaining('fixture ed25519 signer'),
+    });
+    const xmp = bytes.toString('utf8');
+    const field = (name: string) =>
+      new RegExp(`<mediaflow:${name}>([^<]*)</mediaflow:${name}>`).exec(xmp)?.[1];
+    const unescaped = (text: string | undefined) =>
+      text?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    expect(credential.mediaflow).toEqual({
+      campaign: field('Campaign'),
+      plan_digest: field('PlanDigest'),
+      job: field('JobKey'),
+      take: 2,
+      prediction: field('PredictionID'),
+      model: /<Iptc4xmpExt:AISystemUsed>([^<]*)</.exec(xmp)?.[1],
+      prompt: unescaped(/<Iptc4xmpExt:AIPromptInformation>([^<]*)</.exec(xmp)?.[1]),
+      parent_file: field('ParentFile'),
+      review: {
+        action: field('ReviewDecision'),
+        by: field('ReviewedBy'),
+        at: field('ReviewedAt'),
+        note: field('ReviewNote'),
+        of: field('ReviewOf'),
+      },
+    });
+    expect(await output.sidecar({} as never)).toBeNull();
+  });
+
+  it('keep a provider’s manifest as the parent ingredient, and a clip’s still as its input', async () => {
+    expect((await readCredential(await providerSigned(still), 'image/png')).state).toBe('valid');
+    const { bytes } = await signed(await providerSigned(still));
+    expect((await readCredential(bytes, 'image/png')).ingredients).toEqual([
+      { title: 'sneaker.png', relationship: 'parentOf' },
+    ]);
+    const input = {
+      bytes: (await signed(still)).bytes,
+      format: 'image/png',
+      title: 'sneaker.png',
+      relationship: 'inputTo' as const,
+    };
+    const clip = await signed(still, 'es256', [input] as never);
+    const credential = await readCredential(clip.bytes, 'image/png');
+    expect(credential.state).toBe('valid');
+    expect(credential.ingredients).toEqual([{ title: 'sneaker.png', relationship: 'inputTo' }]);
+    // Unsigned by anyone: no parent is invented.
+    expect((await readCredential((await signed(still)).bytes, 'image/png')).ingredients).toEqual([]);
+  });
+
+  it('read as invalid once a byte changed, and as unsigned without a manifest', async () => {
+    const { bytes } = await signed(still);
+    const changed = Buffer.from(bytes);
+    changed[changed.indexOf('IDAT') + 8]! ^= 0x01;
+    const credential = await readCredential(changed, 'image/png');
+    expect(credential.state).toBe('invalid');
+    expect(credential.failures.join()).toContain('assertion.dataHash.mismatch');
+    expect((await readCredential(still, 'image/png')).state).toBe('unsigned');
+  });
+
+  it('are trusted only under the anchors given', async () => {
+    const { bytes } = await signed(still);
+    expect((await readCredential(bytes, 'image/png', CA)).trusted).toBe(true);
+    const stranger = readFileSync(fixture('es256.pem'), 'utf8').split(/(?<=-----END CERTIFICATE-----\n)/)[0]!;
+    expect((await readCredential(bytes, 'image/png', stranger)).trusted).toBe(false);
+  });
+
+  it('without a key are stored with their XMP alone, as before', async () => {
+    const output = withProvenance(PROVENANCE, 'hero/sneaker.png', null);
+    const bytes = await whole(output.transform(Readable.from([still])));
+    expect(output.signed()).toBe(false);
+    expect((await readCredential(bytes, 'image/png')).state).toBe('unsigned');
+    expect(bytes.toString('latin1')).toContain('XML:com.adobe.xmp');
+  });
+});
+
+describe('signing keys', () => {
+  it('are read from paths or from the PEM itself, ES256 or Ed25519', () => {
+    expect(signingKey(env('es256'))).toMatchObject({ kind: 'local', alg: 'es256', test: false });
+    const inline = {
+      MEDIAFLOW_C2PA_CERT: readFileSync(fixture('ed25519.pem'), 'utf8'),
+      MEDIAFLOW_C2PA_KEY: readFileSync(fixture('ed25519.key'), 'utf8'),
+    };
+    expect(signingKey({ ...inline, MEDIAFLOW_C2PA_TSA_URL: 'http://tsa.example/' })).toMatchObject({
+      alg: 'ed25519',
+      tsaUrl: 'http://tsa.example/',
+    });
+  });
+
+  it('refuse a half-given, unreadable or unsupported key without quoting it', () => {
+    expect(() => signingKey({ MEDIAFLOW_C2PA_CERT: fixture('es256.pem') })).toThrow(/set both/);
+    expect(() => signingKey({ ...env('es256'), MEDIAFLOW_C2PA_KEY: '/nowhere/key.pem' })).toThrow(
+      /names no readable PEM file \(ENOENT\)/,
+    );
+    const rsa = readFileSync(fixture('rsa.key'), 'utf8');
+    let message = '';
+    try {
+      signingKey({ ...env('es256'), MEDIAFLOW_C2PA_KEY: rsa });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/rsa: use an ES256 \(P-256\) or an Ed25519 key/);
+    expect(message).not.toContain('PRIVATE KEY');
+  });
+});
