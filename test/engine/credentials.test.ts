@@ -5,7 +5,9 @@
  * from the environment (a path or the PEM itself), ES256 or Ed25519, and a bad one is refused
  * without its value quoted. The emulator signs as a provider, the same bytes for the same link.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +19,7 @@ import { whole } from '../../activities/provenance/credentials/whole.ts';
 import { withProvenance } from '../../activities/provenance/with-provenance.ts';
 import type { Provenance } from '../../activities/provenance/xmp.ts';
 import { renderPng } from '../../emulator/media/png.ts';
+import { providerSignature } from '../../emulator/signing/provider-signature.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/c2pa/${name}`, import.meta.url));
 const env = (alg: 'es256' | 'ed25519') => ({
@@ -179,5 +182,30 @@ describe('signing keys', () => {
     }
     expect(message).toMatch(/rsa: use an ES256 \(P-256\) or an Ed25519 key/);
     expect(message).not.toContain('PRIVATE KEY');
+  });
+});
+
+describe('the emulator', () => {
+  const state = mkdtempSync(join(tmpdir(), 'mf-emulator-c2pa-'));
+  mkdirSync(join(state, 'c2pa'));
+  copyFileSync(fixture('es256.pem'), join(state, 'c2pa', 'emulator.pem'));
+  copyFileSync(fixture('es256.key'), join(state, 'c2pa', 'emulator.key'));
+  const prediction = { id: 7, label: 'I1' } as never;
+
+  it('signs what it serves as a provider, the same bytes for the same link', async () => {
+    const signature = providerSignature(true, { MEDIAFLOW_STATE_DIR: state });
+    const served = await signature.served(prediction, () => still, 'image/png');
+    const credential = await readCredential(served, 'image/png');
+    expect(credential).toMatchObject({
+      state: 'valid',
+      generated: true,
+      signer: expect.stringContaining('fixture es256'),
+    });
+    expect(await signature.served(prediction, () => still, 'image/png')).toEqual(served);
+  });
+
+  it('serves its files unsigned in the mode without credentials', async () => {
+    const signature = providerSignature(false, { MEDIAFLOW_STATE_DIR: state });
+    expect(await signature.served(prediction, () => still, 'image/png')).toEqual(still);
   });
 });
