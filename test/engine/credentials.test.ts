@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { checkFile, failsVerification } from '../../activities/provenance/credentials/check-outputs.ts';
 import { manifestDefinition } from '../../activities/provenance/credentials/manifest.ts';
 import { readCredential } from '../../activities/provenance/credentials/read.ts';
 import { signFile } from '../../activities/provenance/credentials/sign.ts';
@@ -20,6 +21,7 @@ import { withProvenance } from '../../activities/provenance/with-provenance.ts';
 import type { Provenance } from '../../activities/provenance/xmp.ts';
 import { renderPng } from '../../emulator/media/png.ts';
 import { providerSignature } from '../../emulator/signing/provider-signature.ts';
+import { manifestEntry } from '../records/manifest-entry.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/c2pa/${name}`, import.meta.url));
 const env = (alg: 'es256' | 'ed25519') => ({
@@ -152,6 +154,26 @@ describe('signed outputs', () => {
     expect(output.signed()).toBe(false);
     expect((await readCredential(bytes, 'image/png')).state).toBe('unsigned');
     expect(bytes.toString('latin1')).toContain('XML:com.adobe.xmp');
+  });
+});
+
+describe('mediaflow verify', () => {
+  it('fails a file whose manifest names another take or job than its record', async () => {
+    const { bytes } = await signed(still);
+    const entry = {
+      ...manifestEntry(PROVENANCE.jobKey),
+      file: 'hero/sneaker.png',
+      prediction_id: PROVENANCE.predictionId,
+      regenerations: 2,
+    };
+    const matching = await checkFile('hero/sneaker.png', bytes, entry);
+    expect([matching.records, failsVerification(matching)]).toEqual(['matches', false]);
+    const earlier = await checkFile('hero/sneaker.png', bytes, { ...entry, regenerations: 0 });
+    expect([earlier.records, failsVerification(earlier)]).toEqual(['names take 2 (the record: 0)', true]);
+    const other = await checkFile('hero/sneaker.png', bytes, { ...entry, key: 'hero-boot' });
+    expect(other.records).toBe('names job teaser-sneaker (the record: hero-boot)');
+    const unsigned = await checkFile('hero/sneaker.png', still, entry);
+    expect([unsigned.state, failsVerification(unsigned)]).toEqual(['unsigned', false]);
   });
 });
 
