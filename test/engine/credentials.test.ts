@@ -5,6 +5,7 @@
  * from the environment (a path or the PEM itself), ES256 or Ed25519, and a bad one is refused
  * without its value quoted. The emulator signs as a provider, the same bytes for the same link.
  */
+import { createPrivateKey, sign as signWith } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,11 @@ import { checkFile, failsVerification } from '../../activities/provenance/creden
 import { manifestDefinition } from '../../activities/provenance/credentials/manifest.ts';
 import { readCredential } from '../../activities/provenance/credentials/read.ts';
 import { signFile } from '../../activities/provenance/credentials/sign.ts';
-import { type LocalKey, signingKey } from '../../activities/provenance/credentials/signing-key.ts';
+import {
+  type LocalKey,
+  signingKey,
+  useRemoteSigner,
+} from '../../activities/provenance/credentials/signing-key.ts';
 import { whole } from '../../activities/provenance/credentials/whole.ts';
 import { withProvenance } from '../../activities/provenance/with-provenance.ts';
 import type { Provenance } from '../../activities/provenance/xmp.ts';
@@ -188,6 +193,33 @@ describe('signing keys', () => {
       alg: 'ed25519',
       tsaUrl: 'http://tsa.example/',
     });
+  });
+
+  it('can be a remote signer (a KMS) that never hands mediaflow the private key', async () => {
+    const held = createPrivateKey(readFileSync(fixture('es256.key')));
+    let asked = 0;
+    useRemoteSigner({
+      alg: 'es256',
+      certs: [readFileSync(fixture('es256.pem'))],
+      sign: async (data) => {
+        asked++;
+        return signWith('sha256', data, { key: held, dsaEncoding: 'ieee-p1363' });
+      },
+    });
+    try {
+      const key = signingKey(env('ed25519'));
+      expect(key).toMatchObject({ kind: 'remote', alg: 'es256' });
+      const output = withProvenance(PROVENANCE, 'hero/sneaker.png', {
+        key: key!,
+        take: 0,
+        ingredients: async () => [],
+      });
+      const bytes = await whole(output.transform(Readable.from([still])));
+      expect(asked).toBe(1);
+      expect(await readCredential(bytes, 'image/png', CA)).toMatchObject({ state: 'valid', trusted: true });
+    } finally {
+      useRemoteSigner(undefined);
+    }
   });
 
   it('refuse a half-given, unreadable or unsupported key without quoting it', () => {

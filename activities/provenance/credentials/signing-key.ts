@@ -31,7 +31,7 @@ export interface LocalKey {
 /** A key mediaflow never sees: `sign` returns the raw signature of `data` (a KMS, an HSM). */
 export interface RemoteSigner {
   readonly alg: SigningAlgorithm;
-  /** The certificate chain, DER, leaf first. */
+  /** The certificate chain, PEM, leaf first (one buffer may hold the whole chain). */
   readonly certs: readonly Buffer[];
   readonly tsaUrl?: string;
   sign(data: Buffer): Promise<Buffer>;
