@@ -17,6 +17,13 @@ import { fileURLToPath } from 'node:url';
 
 export type SigningAlgorithm = 'es256' | 'ed25519';
 
+/** The environment variables a signing key is read from (an empty one is as if unset). */
+export const SIGNING_KEY_VARIABLES = [
+  'MEDIAFLOW_C2PA_CERT',
+  'MEDIAFLOW_C2PA_KEY',
+  'MEDIAFLOW_C2PA_TSA_URL',
+] as const;
+
 /** A key mediaflow holds: the certificate chain and the private key, as PEM. */
 export interface LocalKey {
   readonly kind: 'local';
