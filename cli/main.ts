@@ -33,11 +33,13 @@ const program = new Command('mediaflow')
 
 for (const entry of commandsFor(process.argv.slice(2))) (await entry.load()).register(program);
 
-// The commands that deliver outputs say once how they are signed, unless with the user's own key.
-if (DELIVERING.has(process.argv[2] ?? '')) {
+// The commands that deliver outputs say once, as they start, how they are signed, unless with
+// the user's own key (not for --help, which runs no action).
+program.hook('preAction', (_program, command) => {
+  if (!DELIVERING.has(command.name())) return;
   const notice = signingNotice();
   if (notice) console.error(`mediaflow: ${notice}`);
-}
+});
 
 try {
   await program.parseAsync(process.argv);
