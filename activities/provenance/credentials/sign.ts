@@ -30,12 +30,16 @@ export interface SignRequest {
   readonly ingredients: readonly IngredientFile[];
 }
 
+const NO_VALIDATION = { verify: { verify_after_reading: false } };
+/** No thumbnail: the file is its own, and a still's would double a small file. */
+const BUILDER_SETTINGS = { builder: { thumbnail: { enabled: false } } };
+
 /** Room the signature takes in the manifest, for a remote signer (ES256/Ed25519 plus a time stamp). */
 const REMOTE_RESERVE = 20_000;
 
 export async function signFile(key: SigningKey, request: SignRequest): Promise<Buffer> {
   const { Builder, CallbackSigner, LocalSigner, Reader } = await c2pa();
-  const builder = Builder.withJson(request.definition, { builder: { thumbnail: { enabled: false } } });
+  const builder = Builder.withJson(request.definition, BUILDER_SETTINGS);
   if (await carriesManifest(Reader, request.served, request.format)) {
     await builder.addIngredient(
       JSON.stringify({ title: request.title, format: request.format, relationship: 'parentOf' }),
@@ -81,7 +85,8 @@ async function carriesManifest(
   format: string,
 ): Promise<boolean> {
   try {
-    return (await reader.fromAsset({ buffer: bytes, mimeType: format })) !== null;
+    // Only whether there is one: the ingredient's own reading validates it (once, not twice).
+    return (await reader.fromAsset({ buffer: bytes, mimeType: format }, NO_VALIDATION)) !== null;
   } catch {
     return false;
   }
