@@ -82,7 +82,8 @@ export function withProvenance(
       });
     } catch (error) {
       if (error instanceof ServiceError) throw error;
-      throw signingFailed(file, error);
+      // With a time stamp authority, signing makes a request, which may pass: worth a retry.
+      throw signingFailed(file, error, signing.key.tsaUrl !== undefined);
     }
     signedOne = true;
     yield bytesSigned;
@@ -108,14 +109,17 @@ export function withProvenance(
   };
 }
 
-/** The SDK refused the file (a body that is not the PNG or MP4 it says): no retry makes it sign. */
-function signingFailed(file: string, error: unknown): ServiceError {
+/**
+ * The SDK refused the file (a body that is not the PNG or MP4 it says, a certificate that does not
+ * match its key): no retry makes it sign, unless the time stamp authority did not answer.
+ */
+function signingFailed(file: string, error: unknown, retryable: boolean): ServiceError {
   const why = error instanceof Error ? error.message : String(error);
   return new ServiceError({
     message: `signing ${file} failed: ${why}`,
     status: null,
     type: 'signing_error',
     code: 'SIGNING_FAILED',
-    retryable: false,
+    retryable,
   });
 }

@@ -153,6 +153,31 @@ describe('signed outputs', () => {
     expect((await readCredential(bytes, 'image/png', stranger)).trusted).toBe(false);
   });
 
+  it('fail for good on a body that is not what it says, and for now when the time stamp authority is away', async () => {
+    const notPng = withProvenance(PROVENANCE, 'hero/sneaker.png', {
+      key: keyOf('es256'),
+      take: 0,
+      ingredients: async () => [],
+    });
+    await expect(
+      whole(notPng.transform(Readable.from([Buffer.from('<html>gone</html>')]))),
+    ).rejects.toMatchObject({
+      code: 'SIGNING_FAILED',
+      retryable: false,
+    });
+    const stamped = signingKey({ ...env('es256'), MEDIAFLOW_C2PA_TSA_URL: 'http://127.0.0.1:9/tsa' })!;
+    const away = withProvenance(PROVENANCE, 'hero/sneaker.png', {
+      key: stamped,
+      take: 0,
+      ingredients: async () => [],
+    });
+    await expect(whole(away.transform(Readable.from([still])))).rejects.toMatchObject({
+      code: 'SIGNING_FAILED',
+      retryable: true,
+    });
+    expect(away.signed()).toBe(false);
+  });
+
   it('without a key are stored with their XMP alone, as before', async () => {
     const output = withProvenance(PROVENANCE, 'hero/sneaker.png', null);
     const bytes = await whole(output.transform(Readable.from([still])));
