@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { signingNotice } from '../activities/provenance/credentials/notice.ts';
 import { commandsFor } from './commands/index.ts';
 import { reportError } from './errors.ts';
 
@@ -13,8 +12,6 @@ const PackageJson = z.object({ version: z.string() });
 const { version } = PackageJson.parse(
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')),
 );
-
-const DELIVERING = new Set(['run', 'worker']);
 
 const program = new Command('mediaflow')
   .description('Run batch AI media campaigns durably on Temporal, within budget and rate limits.')
@@ -32,14 +29,6 @@ const program = new Command('mediaflow')
   .enablePositionalOptions();
 
 for (const entry of commandsFor(process.argv.slice(2))) (await entry.load()).register(program);
-
-// The commands that deliver outputs say once, as they start, how they are signed, unless with
-// the user's own key (not for --help, which runs no action).
-program.hook('preAction', (_program, command) => {
-  if (!DELIVERING.has(command.name())) return;
-  const notice = signingNotice();
-  if (notice) console.error(`mediaflow: ${notice}`);
-});
 
 try {
   await program.parseAsync(process.argv);

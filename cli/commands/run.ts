@@ -10,6 +10,7 @@ import { type Command, Option } from 'commander';
 import { auditOutputs } from '../../activities/audit.ts';
 import { downloadFile } from '../../activities/download.ts';
 import { localFailureKind } from '../../activities/failure-kind.ts';
+import { sayHowOutputsAreSigned } from '../../activities/provenance/credentials/notice.ts';
 import { createServiceClient } from '../../api/client/index.ts';
 import { formatDollars } from '../../api/money.ts';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
@@ -170,6 +171,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
             : '') +
           ` (budget ${plan.budget === null ? 'none' : formatDollars(plan.budget)}, balance ${formatDollars(report.balance)})`,
       );
+      if (report.toRun > 0) sayHowOutputsAreSigned();
       if (report.review) console.error(reviewLine(report.review));
       // The key's caps count what every other campaign has spent and committed (docs/caps.md).
       const caps = await readCaps(env.client, keyFingerprint(env.service.baseUrl, env.service.apiKey));

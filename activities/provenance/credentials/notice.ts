@@ -1,7 +1,8 @@
 /**
- * The one line a command that delivers outputs says about how they are signed, when it is not with
- * a key of the user's own: readers call the local test certificate untrusted, and no key at all
- * means outputs carry their XMP only. Null with the user's key (or a remote signer).
+ * The one line a command that delivers outputs (`run` once it has priced what it will run, `worker`
+ * once it polls) says about how they are signed, when it is not with a key of the user's own:
+ * readers call the local test certificate untrusted, and no key at all means outputs carry their
+ * XMP only. Null with the user's key (or a remote signer).
  */
 import { SigningKeyError, signingKey } from './signing-key.ts';
 
@@ -18,4 +19,10 @@ export function signingNotice(env: NodeJS.ProcessEnv = process.env): string | nu
       return `outputs cannot be signed: ${error.message} (docs/provenance.md)`;
     throw error;
   }
+}
+
+/** Says the notice, when there is one, on stderr. */
+export function sayHowOutputsAreSigned(env: NodeJS.ProcessEnv = process.env): void {
+  const notice = signingNotice(env);
+  if (notice) console.error(notice);
 }
