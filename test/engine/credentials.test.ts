@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkFile, failsVerification } from '../../activities/provenance/credentials/check-outputs.ts';
 import { manifestDefinition } from '../../activities/provenance/credentials/manifest.ts';
+import { signingNotice } from '../../activities/provenance/credentials/notice.ts';
 import { readCredential } from '../../activities/provenance/credentials/read.ts';
 import { signFile } from '../../activities/provenance/credentials/sign.ts';
 import {
@@ -245,6 +246,19 @@ describe('signing keys', () => {
     } finally {
       useRemoteSigner(undefined);
     }
+  });
+
+  it('are said in a notice unless they are the user’s own, in lines that fit the live frame', () => {
+    const state = mkdtempSync(join(tmpdir(), 'mf-signer-c2pa-'));
+    mkdirSync(join(state, 'c2pa'));
+    copyFileSync(fixture('es256.pem'), join(state, 'c2pa', 'signer.pem'));
+    copyFileSync(fixture('es256.key'), join(state, 'c2pa', 'signer.key'));
+    const test = signingNotice({ MEDIAFLOW_STATE_DIR: state });
+    expect(test.join(' ')).toMatch(/signed with a test certificate: readers will call them untrusted/);
+    const bad = signingNotice({ MEDIAFLOW_C2PA_CERT: fixture('es256.pem') });
+    expect(bad.join(' ')).toMatch(/cannot be signed .*set both/);
+    for (const line of [...test, ...bad]) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(signingNotice(env('es256'))).toEqual([]);
   });
 
   it('refuse a half-given, unreadable or unsupported key without quoting it', () => {

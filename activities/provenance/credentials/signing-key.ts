@@ -67,9 +67,7 @@ export function signingKey(env: NodeJS.ProcessEnv = process.env): SigningKey | n
   const key = env.MEDIAFLOW_C2PA_KEY;
   if (cert || key) {
     if (!cert || !key)
-      throw new SigningKeyError(
-        'set both MEDIAFLOW_C2PA_CERT and MEDIAFLOW_C2PA_KEY (PEM, or paths to PEM files)',
-      );
+      throw new SigningKeyError('set both MEDIAFLOW_C2PA_CERT and MEDIAFLOW_C2PA_KEY (PEM, or paths to PEM)');
     return localKey(pem(cert, 'MEDIAFLOW_C2PA_CERT'), pem(key, 'MEDIAFLOW_C2PA_KEY'), tsaUrl, false);
   }
   const dir = testCertificateDir('signer', env);
