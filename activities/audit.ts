@@ -12,6 +12,8 @@ import { Manifest, type ManifestEntry } from '../records/manifest.ts';
 import { fileIntact } from '../records/outputs.ts';
 import { BadKey } from '../store/index.ts';
 import type { Download } from './finish/save-output.ts';
+import { credentialsOf } from './provenance/credentials/of-output.ts';
+import { refetchedCredentialHolds } from './provenance/credentials/refetched.ts';
 import { provenanceOfEntry } from './provenance/of-entry.ts';
 import { withProvenance } from './provenance/with-provenance.ts';
 
@@ -42,6 +44,8 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
       limit(async () => {
         const entry = await entryOf(job.key);
         if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
+        // Signed again when it was fetched again: intact when its manifest still holds.
+        if (options.verify && entry.c2pa && (await refetchedCredentialHolds(manifest.store, entry))) return;
         const why = await refetch(client, manifest, entry, options.download);
         if (why === null) refetched.push(job.name);
         else {
@@ -66,15 +70,21 @@ async function refetch(
     const prediction = await retryRead(() => client.predictions.get(entry.prediction_id));
     const url = prediction.status === 'succeeded' ? prediction.outputs[0] : undefined;
     if (url === undefined) return `its prediction is ${prediction.status}, with no output`;
-    // The same provenance as first delivered, so the same bytes: the recorded sha256 holds.
+    // The same provenance as first delivered, so the same bytes: the recorded sha256 holds. A
+    // signed file differs in its signature alone (C2PA salts every assertion): its manifest must
+    // validate and name this job and prediction, at the recorded size (docs/provenance.md).
     const recorded = provenanceOfEntry(entry);
-    const provenance = recorded ? withProvenance(recorded, entry.file) : null;
+    // Signed again only when it was signed first: an output delivered unsigned is fetched unsigned.
+    const credentials =
+      recorded && entry.c2pa ? credentialsOf(manifest.store, entry.regenerations, recorded.parentFile) : null;
+    const provenance = recorded ? withProvenance(recorded, entry.file, credentials) : null;
     const got = await download(
       url,
       { store: manifest.store, key: entry.file },
       { cleanUp: true, transform: provenance?.transform },
     );
-    if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes)
+    const same = got.sha256 === entry.sha256 && got.bytes === entry.bytes;
+    if (!same && !(credentials && (await refetchedCredentialHolds(manifest.store, entry))))
       return `the service's output is not the recorded one (${got.bytes} bytes, sha256 ${got.sha256.slice(0, 12)})`;
     await provenance?.sidecar(manifest.store);
     return null;

@@ -7,6 +7,7 @@
 import { auditOutputs } from '../activities/audit.ts';
 import { downloadFile } from '../activities/download.ts';
 import { localFailureKind } from '../activities/failure-kind.ts';
+import { sayHowOutputsAreSigned } from '../activities/provenance/credentials/notice.ts';
 import type { ServiceClient } from '../api/client/index.ts';
 import { formatDollars } from '../api/money.ts';
 import type { PlanRef } from '../contract/campaign.ts';
@@ -57,6 +58,7 @@ export async function prepareRun(
       (report.left.skipped.length > 0 ? `, ${report.left.skipped.length} skipped (rejected upstream)` : '') +
       ` (${budgetText(report.budget)}, balance ${formatDollars(report.balance)})`,
   );
+  if (report.toRun > 0) sayHowOutputsAreSigned();
   if (report.review) console.error(reviewLine(report.review));
   // The key's caps count what every other campaign has spent and committed (docs/caps.md).
   for (const line of await preflightCaps(env, report.cost, report.costByModel)) console.error(line);

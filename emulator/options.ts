@@ -76,6 +76,12 @@ export interface EmulatorOptions {
    * (emulator/http/host-check.ts). Default: MEDIAFLOW_EMULATOR_HOSTS, comma-separated.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Sign outputs as a provider does: a C2PA manifest of the emulator's own (its test certificate,
+   * made by `npm run setup`), `trainedAlgorithmicMedia`. Default true (unsigned when there is no
+   * certificate); false, or MEDIAFLOW_EMULATOR_SIGN=0: a provider that signs nothing.
+   */
+  signOutputs?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -93,6 +99,7 @@ export interface ResolvedOptions {
   logger: boolean;
   stateFile: string | undefined;
   allowedHosts: readonly string[];
+  signOutputs: boolean;
 }
 
 export function generateApiKey(): string {
@@ -118,6 +125,7 @@ export function resolveOptions(opts: EmulatorOptions, env: NodeJS.ProcessEnv = p
     stateFile: opts.stateFile,
     allowedHosts:
       opts.allowedHosts ?? (env.MEDIAFLOW_EMULATOR_HOSTS ?? '').split(',').filter((name) => name.trim()),
+    signOutputs: opts.signOutputs ?? env.MEDIAFLOW_EMULATOR_SIGN !== '0',
   };
 }
 

@@ -26,6 +26,8 @@ export const ManifestEntry = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  /** True when the file carries mediaflow's signed C2PA manifest (docs/provenance.md). Absent: unsigned. */
+  c2pa: z.boolean().optional(),
   /**
    * What the output's XMP says beyond the fields above (activities/provenance/of-entry.ts), so a
    * file fetched again gets the same bytes and matches its sha256. Absent in older records.
@@ -40,6 +42,7 @@ export const ManifestEntry = z.object({
           action: z.string(),
           by: z.string().nullable(),
           at: z.string(),
+          note: z.string().optional(),
           of: z.enum(['self', 'parent']),
         })
         .nullable(),

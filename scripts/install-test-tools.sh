@@ -20,3 +20,5 @@ bash scripts/apt-package.sh chromium chromium 'the browser tests'
 bash scripts/pip-library.sh standardwebhooks-venv standardwebhooks 1.1.0
 # test/engine/provenance.int.test.ts reads the outputs' XMP back with Debian's exiftool.
 bash scripts/apt-package.sh libimage-exiftool-perl exiftool 'the provenance tests'
+# test/engine/provenance.int.test.ts reads the outputs' C2PA manifests with the CAI's Python SDK (another reader).
+bash scripts/pip-library.sh c2pa-venv c2pa-python 0.38.1

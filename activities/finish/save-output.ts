@@ -12,6 +12,7 @@ import { outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
 import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
 import type { downloadFile } from '../download.ts';
+import { credentialsOf } from '../provenance/credentials/of-output.ts';
 import { recordedProvenance } from '../provenance/of-entry.ts';
 import { provenanceOf } from '../provenance/of-job.ts';
 import { withProvenance } from '../provenance/with-provenance.ts';
@@ -42,9 +43,14 @@ export async function saveOutput(
   // Step ids and names come from a stored plan: the store refuses a key that leads outside it.
   const file = `${job.step}/${job.file ?? job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
   const started = Date.now();
-  // The sha256 and size recorded are of the file as delivered, with its XMP (docs/provenance.md).
+  // The sha256 and size recorded are of the file as delivered, with its XMP and its signed
+  // manifest (docs/provenance.md).
   const made = await provenanceOf(context.head, manifest, job, prediction, request);
-  const provenance = withProvenance(made, file);
+  const provenance = withProvenance(
+    made,
+    file,
+    credentialsOf(manifest.store, request.regen, made.parentFile),
+  );
   const { sha256, bytes } = await download(
     url,
     { store: manifest.store, key: file },
@@ -66,6 +72,7 @@ export async function saveOutput(
       sha256,
       bytes,
       ...(sidecar ? { xmp: sidecar.file, xmp_sha256: sidecar.sha256 } : {}),
+      ...(provenance.signed() ? { c2pa: true } : {}),
       provenance: recordedProvenance(made),
       output_url: url,
       regenerations: request.regen,

@@ -55,5 +55,5 @@ export async function provenanceOf(
 
 export function markOf(record: DecisionRecord, of: ReviewMark['of']): ReviewMark {
   const by = record.by ?? (record.source === 'timeout' ? 'review timeout' : null);
-  return { action: record.action, by, at: record.at, of };
+  return { action: record.action, by, at: record.at, ...(record.note ? { note: record.note } : {}), of };
 }

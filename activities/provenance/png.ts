@@ -6,9 +6,11 @@
  *
  * The file is passed through untouched, and the XMP goes to a sidecar instead, when:
  * - it is not a PNG (a link that said .png and was not);
- * - it carries a C2PA manifest (a `caBX` chunk, placed before IDAT by the C2PA specification):
- *   the manifest's hard binding hashes the file's bytes, so inserting anything would break it;
- *   the manifest is kept byte for byte (docs/service-assumptions.md);
+ * - it carries a C2PA manifest (a `caBX` chunk, placed before IDAT by the C2PA specification) and
+ *   mediaflow does not sign it: the manifest's hard binding hashes the file's bytes, so inserting
+ *   anything would break it; the manifest is kept byte for byte (docs/service-assumptions.md).
+ *   A file mediaflow signs is embedded into all the same: its signature covers the XMP, and the
+ *   service's manifest is kept whole as its parent ingredient (credentials/sign.ts);
  * - it has XMP already (a PNG may hold one XMP packet) or its header is oddly long.
  */
 import { crc32 } from 'node:zlib';
@@ -40,7 +42,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** Where the XMP chunk goes, or why none does, judged on the bytes before the first IDAT. */
-function judge(header: Buffer): { at: number } | { refuse: true } | { more: true } {
+function judge(header: Buffer, resigned: boolean): { at: number } | { refuse: true } | { more: true } {
   if (header.length < SIGNATURE.length) return { more: true };
   if (!header.subarray(0, SIGNATURE.length).equals(SIGNATURE)) return { refuse: true };
   let offset = SIGNATURE.length;
@@ -52,7 +54,7 @@ function judge(header: Buffer): { at: number } | { refuse: true } | { more: true
     const end = offset + 12 + length;
     if (end > header.length) break;
     if (type === 'IHDR') afterIhdr = end;
-    if (type === 'caBX') return { refuse: true };
+    if (type === 'caBX' && !resigned) return { refuse: true };
     if (
       type === 'iTXt' &&
       header.toString('latin1', offset + 8, offset + 8 + XMP_KEYWORD.length + 1) === `${XMP_KEYWORD}\0`
@@ -65,11 +67,13 @@ function judge(header: Buffer): { at: number } | { refuse: true } | { more: true
 
 /**
  * The bytes of `body` with `xmp` embedded; `placement()`, once the stream is read, says whether it
- * was (else the caller writes a sidecar).
+ * was (else the caller writes a sidecar). `resigned`: the result is signed next, so a C2PA manifest
+ * the file carries does not keep the XMP out.
  */
 export function embedXmpInPng(
   body: AsyncIterable<Buffer>,
   xmp: string,
+  resigned = false,
 ): { body: AsyncIterable<Buffer>; placement(): Placement } {
   let placement: Placement = 'sidecar';
   async function* embedded(): AsyncGenerator<Buffer> {
@@ -81,7 +85,7 @@ export function embedXmpInPng(
         continue;
       }
       header = Buffer.concat([header, piece]);
-      const verdict = judge(header);
+      const verdict = judge(header, resigned);
       if ('more' in verdict) continue;
       decided = true;
       if ('at' in verdict) {

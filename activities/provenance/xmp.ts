@@ -14,6 +14,8 @@ export interface ReviewMark {
   readonly action: string;
   readonly by: string | null;
   readonly at: string;
+  /** The reviewer's note, when there was one. */
+  readonly note?: string;
   /** The job the decision was about: this output's own, or its parent's (a video of an approved still). */
   readonly of: 'self' | 'parent';
 }
@@ -55,6 +57,7 @@ export function xmpPacket(provenance: Provenance): string {
           element('mediaflow:ReviewOf', p.review.of),
           p.review.by === null ? '' : element('mediaflow:ReviewedBy', p.review.by),
           element('mediaflow:ReviewedAt', p.review.at),
+          p.review.note === undefined ? '' : element('mediaflow:ReviewNote', p.review.note),
         ]),
   ].filter(Boolean);
   return [

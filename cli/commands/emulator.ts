@@ -32,6 +32,7 @@ interface EmulatorFlags {
   credits: string;
   latencyMs?: number;
   jitter: boolean;
+  sign: boolean;
   seed?: number;
   ignoreIdempotency?: boolean;
   log?: boolean;
@@ -62,6 +63,7 @@ export function register(program: Command): void {
     .option('--seed <n>', 'seed of fault and jitter randomness', integer(0))
     .option('--ignore-idempotency', 'treat every create as new (drills count the duplicates)')
     .option('--log', 'log every request (slows the emulator down)')
+    .option('--no-sign', 'serve outputs without the C2PA manifest a provider signs them with')
     .option('--fail-rate <share>', 'share of predictions that fail (0..1)', number(0, 1))
     .option('--server-error-rate <share>', 'share of requests answered 503 (0..1)', number(0, 1))
     .option(
@@ -100,6 +102,7 @@ export function register(program: Command): void {
         jitter: flags.jitter,
         ignoreIdempotency: flags.ignoreIdempotency ?? false,
         logger: flags.log ?? false,
+        ...(flags.sign === false ? { signOutputs: false } : {}),
         ...defined({
           apiKey: flags.apiKey,
           latencyMs: flags.latencyMs,

@@ -57,7 +57,7 @@ export function register(program: Command): void {
 }
 
 /** Where the campaign was started to write: the input of its workflow's first event. */
-async function outputDirOf(env: Environment, campaign: string): Promise<string> {
+export async function outputDirOf(env: Environment, campaign: string): Promise<string> {
   try {
     const { history } = await env.client.workflowService.getWorkflowExecutionHistory({
       namespace: env.namespace,

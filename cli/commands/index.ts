@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['audit'], load: () => import('./audit.ts') },
   { names: ['caps'], load: () => import('./caps.ts') },
   { names: ['export'], load: () => import('./export.ts') },
+  { names: ['verify'], load: () => import('./verify.ts') },
   { names: ['worker'], load: () => import('./worker.ts') },
   { names: ['stack'], load: () => import('./stack.ts') },
   { names: ['models'], load: () => import('./models.ts') },

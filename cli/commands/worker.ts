@@ -5,6 +5,7 @@
 
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
+import { sayHowOutputsAreSigned } from '../../activities/provenance/credentials/notice.ts';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { engineQueue } from '../../contract/engine.ts';
 import { GOVERNOR_TASK_QUEUE, TASK_QUEUE } from '../../contract/task-queues.ts';
@@ -109,6 +110,7 @@ export function register(program: Command): void {
           ? undefined
           : await startHealthEndpoint([worker, governors], Number(options.healthPort));
       if (health) console.log(`health at http://${hostPort(health.server.address())}/health`);
+      sayHowOutputsAreSigned();
       try {
         // Both return after SIGINT/SIGTERM, once running activities finished or were handed over.
         await runUntilDrained([worker, governors]);

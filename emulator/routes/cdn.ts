@@ -11,10 +11,13 @@ import { sendDownload } from '../media/download.ts';
 import { isGone, linkExpired } from '../media/links.ts';
 import { imageOf, pictureOf, videoOf } from '../media/outputs.ts';
 import type { StillSources } from '../media/still.ts';
+import { providerSignature } from '../signing/provider-signature.ts';
 
 export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void {
   // Deliberately open (the guard denies by default): links are handed to tools that hold no key.
   const open = { config: { access: 'public' as const } };
+  // Outputs are served signed, as a provider signs them (signing/provider-signature.ts).
+  const signature = providerSignature(context.options.signOutputs);
   // Where a video's first frame comes from: a still this emulator made, or an uploaded file.
   const stills: StillSources = {
     picture(id) {
@@ -40,9 +43,11 @@ export function cdnRoutes(app: FastifyInstance, context: EmulatorContext): void 
       }
       if (isGone(prediction)) throw new ApiError('NOT_FOUND', `output ${request.params.file} was deleted`);
       if (match![2] === 'png') {
-        return sendDownload(reply, context.faults, imageOf(prediction), 'image/png');
+        const image = await signature.served(prediction, () => imageOf(prediction), 'image/png');
+        return sendDownload(reply, context.faults, image, 'image/png');
       }
-      return sendDownload(reply, context.faults, videoOf(prediction, stills), 'video/mp4');
+      const video = await signature.served(prediction, () => videoOf(prediction, stills), 'video/mp4');
+      return sendDownload(reply, context.faults, video, 'video/mp4');
     },
   );
 

@@ -40,7 +40,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** The stand-in service: speaks the wire format, knows nothing of the engine. */
   emulator: {
     ours: ['api'],
-    packages: ['color-name', 'fastify', 'fast-png', 'standardwebhooks', 'zod'],
+    packages: ['color-name', 'fastify', 'fast-png', 'standardwebhooks', 'zod', '@contentauth/c2pa-node'],
     node: true,
   },
   /** Spec → plan: reads the spec file, prices with the catalogue; no engine, no store. */
@@ -66,7 +66,14 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   /** Every side effect the workflows ask for: service calls, downloads, record writes. */
   activities: {
     ours: ['api', 'contract', 'plan', 'records', 'store'],
-    packages: ['@temporalio/activity', 'p-limit', 'undici', 'standardwebhooks'],
+    packages: [
+      '@temporalio/activity',
+      'p-limit',
+      'undici',
+      'standardwebhooks',
+      'zod',
+      '@contentauth/c2pa-node',
+    ],
     node: true,
   },
   /** The read model: manifest, plan, claims, decisions, kept in a store. Read by cli, review, activities. */

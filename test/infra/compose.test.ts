@@ -3,10 +3,12 @@
  * structure, that the worker's environment is understood by the code that reads it, and that the
  * image runs files that exist.
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SIGNING_KEY_VARIABLES } from '../../activities/provenance/credentials/signing-key.ts';
 import { serviceClientFromEnv } from '../../api/client/index.ts';
 import { defaultS3Client } from '../../store/s3.ts';
 import { tracingRequested } from '../../telemetry/settings.ts';
@@ -86,6 +88,7 @@ describe('docker-compose.yml', () => {
       'MEDIAFLOW_API_KEY',
       ...S3_ENV_VARS,
       ...OTEL_ENV_VARS,
+      ...SIGNING_KEY_VARIABLES,
     ];
     for (const name of Object.keys(env)) expect(known, name).toContain(name);
 

@@ -1,0 +1,48 @@
+/**
+ * What `mediaflow verify` says of each file: its credential (read.ts) and whether what the manifest
+ * names (campaign, job, take, prediction) is what the output folder's records say of that file.
+ */
+import type { ManifestEntry } from '../../../records/manifest.ts';
+import { type Credential, readCredential, UNSIGNED } from './read.ts';
+import { signableType } from './sdk.ts';
+
+export interface CheckedFile extends Credential {
+  readonly file: string;
+  /** `matches`, what differs from the record, or that no record lists the file. */
+  readonly records: string;
+}
+
+/** `bytes` are the file's, named `file`; `entry` is its record (null: none lists it). */
+export async function checkFile(
+  file: string,
+  bytes: Buffer,
+  entry: ManifestEntry | null,
+  trustAnchors?: string,
+): Promise<CheckedFile> {
+  const format = signableType(file);
+  const credential = format ? await readCredential(bytes, format, trustAnchors) : UNSIGNED;
+  return { file, ...credential, records: recordsVerdict(credential, entry) };
+}
+
+function recordsVerdict(credential: Credential, entry: ManifestEntry | null): string {
+  if (entry === null) return 'no record lists this file';
+  const named = credential.mediaflow;
+  if (credential.state === 'unsigned') return 'unsigned: nothing to compare';
+  if (named === null) return 'its manifest has no mediaflow assertion';
+  const differs = [
+    named.job === entry.key ? null : `job ${named.job} (the record: ${entry.key})`,
+    named.take === entry.regenerations ? null : `take ${named.take} (the record: ${entry.regenerations})`,
+    named.prediction === entry.prediction_id
+      ? null
+      : `prediction ${named.prediction} (the record: ${entry.prediction_id})`,
+    entry.provenance && named.campaign !== entry.provenance.campaign
+      ? `campaign ${named.campaign} (the record: ${entry.provenance.campaign})`
+      : null,
+  ].filter((difference) => difference !== null);
+  return differs.length === 0 ? 'matches' : `names ${differs.join(', ')}`;
+}
+
+/** A file fails verification when its manifest is invalid or names another job or take than its record. */
+export function failsVerification(checked: CheckedFile): boolean {
+  return checked.state === 'invalid' || checked.records.startsWith('names ');
+}
