@@ -69,10 +69,8 @@ function parameterText(parameter: ParameterInfo): string {
   if (parameter.default !== undefined) {
     const outside = parameter.type === 'choice' && !parameter.values!.includes(String(parameter.default));
     // As the service publishes it (I1's match_input_image): what it uses when the field is left
-    // out, never a value a spec can write.
-    parts.push(
-      `default ${String(parameter.default)}${outside ? ' (the service’s own, used when the field is left out; not a value you can set)' : ''}`,
-    );
+    // out, never a value a spec can write, so it is said to hold only when the field is unset.
+    parts.push(`default ${String(parameter.default)}${outside ? ' (if unset)' : ''}`);
   }
   return parts.join(', ');
 }

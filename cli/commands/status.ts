@@ -49,9 +49,9 @@ export function register(program: Command): void {
           const line = statusLine(now, total);
           const notices = notifyLine(progress);
           const noticeLine = notices ? `\n${notices}` : '';
-          console.log(
-            fitToWidth(`${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`, width),
-          );
+          const text = `${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`;
+          // Lines are broken for a narrow terminal only: piped, each stays whole for grep and scripts.
+          console.log(process.stdout.isTTY ? fitToWidth(text, width) : text);
         }
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);

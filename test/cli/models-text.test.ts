@@ -11,13 +11,12 @@ describe('models', () => {
     const line = modelsText([describeModel('I1')])
       .split('\n')
       .find((text) => text.trim().startsWith('aspect_ratio'));
-    expect(line).toContain(
-      'default match_input_image (the service’s own, used when the field is left out; not a value you can set)',
-    );
+    expect(line).toContain('one of 1:1, 16:9, 9:16, default match_input_image (if unset)');
+    expect(line!.length).toBeLessThanOrEqual(80);
   });
 
   it('a default among the allowed values is shown plainly', () => {
     const text = modelsText([describeModel('V4')]);
-    expect(text).not.toContain('not a value you can set');
+    expect(text).not.toContain('(if unset)');
   });
 });

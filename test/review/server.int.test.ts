@@ -11,9 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewBatch } from '../../contract/review.ts';
 import { LiveModel } from '../../review/live.ts';
 import { type ReviewServer, startReviewServer } from '../../review/server.ts';
-import { decided, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
+import { decided, job, latest, running, saved, stillsAndClips } from '../helpers/review-fixtures.ts';
 
 const plan0 = stillsAndClips();
+// Enough stills for decisions in several batches: the server sends only keys of the campaign's jobs.
+const extra = Array.from({ length: 1200 }, (_, i) =>
+  job(1000 + i, { step: 'still', name: `still-extra-${i}` }),
+);
 let dir: string;
 let server: ReviewServer;
 const batches: ReviewBatch[] = [];
@@ -21,7 +25,7 @@ const batches: ReviewBatch[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'review-server-'));
   const outputDir = join(dir, 'out');
-  const plan = { ...plan0, outputDir };
+  const plan = { ...plan0, outputDir, jobs: [...plan0.jobs, ...extra] };
   const [s1, c1, s2] = plan.jobs;
   const entries = [saved(s1!), saved(c1!), saved(s2!)];
   await mkdir(join(outputDir, 'still'), { recursive: true });
@@ -103,10 +107,7 @@ describe('the review server', () => {
 
   it('sends 1,200 decisions as three updates of at most 500 and merges their answers', async () => {
     batches.length = 0;
-    const decisions = Array.from({ length: 1200 }, (_, i) => ({
-      key: `k${i}`,
-      action: 'approve' as const,
-    }));
+    const decisions = extra.map((still) => ({ key: still.key, action: 'approve' as const }));
     const response = await request(new URL('decisions', server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -117,7 +118,7 @@ describe('the review server', () => {
     expect(batches.map((b) => b.decisions.length)).toEqual([500, 500, 200]);
     expect(batches.flatMap((b) => b.decisions.map((d) => d.key))).toEqual(decisions.map((d) => d.key));
     expect(ack.accepted).toHaveLength(1197);
-    expect(ack.refused.map((r) => r.key)).toEqual(['k0', 'k500', 'k1000']);
+    expect(ack.refused.map((r) => r.key)).toEqual([extra[0]!.key, extra[500]!.key, extra[1000]!.key]);
   });
 
   it('refuses a malformed decision with the reason, sending nothing', async () => {
@@ -125,7 +126,7 @@ describe('the review server', () => {
     const response = await request(new URL('decisions', server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ decisions: [{ key: 'k', action: 'approve-all' }] }),
+      body: JSON.stringify({ decisions: [{ key: plan0.jobs[0]!.key, action: 'approve-all' }] }),
     });
     expect(response.statusCode).toBe(400);
     expect(((await response.body.json()) as { message: string }).message).toMatch(/^decisions\.0\.action: /);
@@ -141,7 +142,7 @@ describe('the review server', () => {
       body: JSON.stringify({
         decisions: [
           { key: s2!.key, action: 'regenerate', prompt: 'x'.repeat(20_000) },
-          { key: 'k-first', action: 'approve' },
+          { key: extra[0]!.key, action: 'approve' },
           { key: s1!.key, action: 'regenerate', prompt: 'a shoe on slate' },
         ],
       }),
@@ -150,7 +151,7 @@ describe('the review server', () => {
     const ack = (await response.body.json()) as {
       refused: { key: string; reason: string; message: string }[];
     };
-    expect(batches.flatMap((b) => b.decisions.map((d) => d.key))).toEqual(['k-first', s1!.key]);
+    expect(batches.flatMap((b) => b.decisions.map((d) => d.key))).toEqual([extra[0]!.key, s1!.key]);
     expect(ack.refused[0]).toEqual({
       key: s2!.key,
       reason: 'prompt_invalid',
