@@ -3,10 +3,9 @@
  * and nearly every answer is "none": only a prediction made and never recorded has a claim to adopt.
  * In S3 mode a claim is one read of its create-once object (claims.ts), asked each time: keeping the
  * claims read would grow with the campaign. A folder's log is read incrementally (jsonl.ts,
- * AppendedLines), so a lookup never rereads the whole log (that made a 10,000-job campaign
- * quadratic in worker CPU: 93 s against 53 s); of each key only where its first claim's line
- * starts is kept, and the line is read again on the rare hit (issue 13: whole claims made a
- * worker's memory grow with the campaign).
+ * AppendedLines), so a lookup never rereads the whole log (that made a large campaign quadratic in
+ * worker CPU); of each key only where its first claim's line starts is kept, and the line is read
+ * again on the rare hit (whole claims kept would make a worker's memory grow with the campaign).
  */
 import { join } from 'node:path';
 import { isS3Url, type Store } from '../store/index.ts';

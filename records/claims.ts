@@ -119,9 +119,9 @@ type Owned = readonly [predictionId: string, idempotencyKey: string];
  * Kept between reads, one per output location (claims-index.ts): each read lists the claims
  * and reads only those new to it or whose tag changed (a folder's appended log). Reading every
  * claim each time cost a worker that took over a killed one's retried creates a thousand S3 reads
- * per create, with its event loop 300 ms behind for 20 s (docs/benchmarks.md, the cluster drill).
- * The price is memory once a reconcile has read a bucket's claims: ~0.5 KB a claim (53 MB at
- * 100,000, measured), kept where every read used to parse them all again and let them go.
+ * per create, its event loop falling far behind (docs/benchmarks.md, the cluster drill). The price
+ * is memory once a reconcile has read a bucket's claims, a fraction of a kilobyte a claim
+ * (docs/benchmarks.md, "Measurements behind the code"), kept rather than parsed again each read.
  */
 export class ClaimOwners {
   private known = new Map<string, { readonly tag: string; readonly owned: readonly Owned[] }>();

@@ -143,7 +143,7 @@ const LINE_CHUNK = 4096;
  * The record on the line that starts at `offset` (as AppendedLines located it), or undefined when
  * there is none there that matches the schema (the file was replaced or cut since). Synchronous,
  * like the writes: one small read of a file just written, where the three thread-pool hops of
- * fs/promises cost several times the read itself (measured: bench/manifest-memory.ts).
+ * fs/promises cost several times the read itself (bench/manifest-memory.ts shows it).
  */
 export function readLineAt<T extends z.ZodType>(
   file: string,

@@ -65,7 +65,7 @@ export async function manifestLines(store: Store): Promise<ManifestLine[]> {
       take: entry.regenerations,
       prompt: typeof prompt === 'string' ? prompt : null,
       parent: entry.parent ?? parentOf(entry, plans?.parents),
-      // Absent while the take is undecided, as in the exports before it (issue 24).
+      // Absent while the take is undecided, as in the exports before it.
       ...(decision ? { review: reviewOf(decision) } : {}),
       superseded: !current,
     };

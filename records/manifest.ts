@@ -16,7 +16,7 @@
  * On a folder, lines are written and read by jsonl.ts (checked writes, torn tails skipped); each
  * worker indexes where each job's latest line starts (refreshed from the bytes others appended when
  * a lookup misses) and rereads the line when asked: whole entries, ~1 KB each with their inputs,
- * are kept only for the most recent jobs, so memory does not grow with the campaign (issue 13).
+ * are kept only for the most recent jobs, so memory does not grow with the campaign.
  */
 import { join } from 'node:path';
 import type { Micros } from '../api/money.ts';

@@ -18,7 +18,7 @@ export class LiveModel {
   private readonly versions = new Map<string, { version: string; changedAt: number }>();
   private latest: Promise<CampaignModel> | null = null;
   private readAt = 0;
-  /** How long the last reading took: a 10,000-job campaign's takes ~0.2 s, so it is read less often. */
+  /** How long the last reading took: a large campaign's takes longer, so it is read less often. */
   private costMs = 0;
 
   private readonly load: () => Promise<ModelSources>;

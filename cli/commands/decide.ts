@@ -87,7 +87,7 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
   }
   // The worker carried for the decisions may still run what they started (an approved still's
   // video, for minutes) after its grace: left as a detach leaves it, to run again on the next
-  // worker, and the command ends now rather than when the video does (a reject took 24 s).
+  // worker, and the command ends now rather than when the video does.
   if (!handedBack) process.exit(process.exitCode ?? 0);
 }
 

@@ -12,7 +12,7 @@ interface CommandEntry {
 /**
  * Every command, in --help order, loaded on demand: main.ts loads only the module of the command
  * being run, so `mediaflow worker` never loads the emulator, review server or plan loader of the
- * others (measured: 10 MB of the worker's RSS; docs/engine.md, "Memory").
+ * others (what that saves of the worker's memory: docs/engine.md, "Memory").
  */
 export const COMMANDS: readonly CommandEntry[] = [
   { names: ['validate'], load: () => import('./validate.ts') },
