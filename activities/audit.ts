@@ -7,7 +7,7 @@
  */
 import pLimit from 'p-limit';
 import { retryRead, type ServiceClient } from '../api/client/index.ts';
-import type { Plan } from '../plan/types.ts';
+import type { Plan, PlannedJob } from '../plan/types.ts';
 import { Manifest, type ManifestEntry } from '../records/manifest.ts';
 import { fileIntact } from '../records/outputs.ts';
 import { BadKey } from '../store/index.ts';
@@ -39,24 +39,48 @@ export async function auditOutputs(client: ServiceClient, plan: Plan, options: A
   // Hashing is disk-bound and fetching network-bound: a few at a time keeps both busy.
   const limit = pLimit(8);
   const entryOf = await manifest.walk();
-  await Promise.all(
-    plan.jobs.map((job) =>
-      limit(async () => {
-        const entry = await entryOf(job.key);
-        if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
-        // Signed again when it was fetched again: intact when its manifest still holds.
-        if (options.verify && entry.c2pa && (await refetchedCredentialHolds(manifest.store, entry))) return;
-        const why = await refetch(client, manifest, entry, options.download);
-        if (why === null) refetched.push(job.name);
-        else {
-          await setAside(manifest, entry);
-          lost.push(job.name);
-          reasons[job.name] = why;
-        }
-      }),
-    ),
-  );
+  // Parents before their children: a clip signed again names its still's file as an ingredient,
+  // which must be back in place for the clip to be signed as it first was.
+  for (const wave of byDepth(plan.jobs))
+    await Promise.all(
+      wave.map((job) =>
+        limit(async () => {
+          const entry = await entryOf(job.key);
+          if (!entry || (await fileIntact(manifest.store, entry, options.verify))) return;
+          // Signed again when it was fetched again: intact when its manifest still holds.
+          if (options.verify && entry.c2pa && (await refetchedCredentialHolds(manifest.store, entry))) return;
+          const why = await refetch(client, manifest, entry, options.download);
+          if (why === null) refetched.push(job.name);
+          else {
+            await setAside(manifest, entry);
+            lost.push(job.name);
+            reasons[job.name] = why;
+          }
+        }),
+      ),
+    );
   return { refetched: refetched.sort(), lost: lost.sort(), reasons };
+}
+
+/** The plan's jobs by how many ancestors each has: roots first. */
+function byDepth(jobs: readonly PlannedJob[]): PlannedJob[][] {
+  const byKey = new Map(jobs.map((job) => [job.key, job]));
+  const depths = new Map<string, number>();
+  const depthOf = (job: PlannedJob): number => {
+    const known = depths.get(job.key);
+    if (known !== undefined) return known;
+    const parent = job.parent === null ? undefined : byKey.get(job.parent);
+    const depth = parent ? depthOf(parent) + 1 : 0;
+    depths.set(job.key, depth);
+    return depth;
+  };
+  const waves: PlannedJob[][] = [];
+  for (const job of jobs) {
+    const depth = depthOf(job);
+    while (waves.length <= depth) waves.push([]);
+    waves[depth]!.push(job);
+  }
+  return waves;
 }
 
 /** Null when the prediction's output came back with the recorded size and sha256; else why not. */

@@ -19,6 +19,8 @@ import { Manifest, ManifestEntry, readRecords, recordName } from '../records/man
 import { sha256Of } from '../records/outputs.ts';
 import { recordKey } from '../store/index.ts';
 import { type Download, extensionOf, parentOf } from './finish/save-output.ts';
+import { carriesOwnCredential } from './provenance/credentials/carried.ts';
+import { credentialsOf } from './provenance/credentials/of-output.ts';
 import { recordedProvenance } from './provenance/of-entry.ts';
 import { sidecarKeyOf, withProvenance } from './provenance/with-provenance.ts';
 import type { Provenance } from './provenance/xmp.ts';
@@ -77,12 +79,14 @@ async function entryOf(
   const names = take > 0 ? [`${stem}.take${take}${ext}`, `${stem}${ext}`] : [`${stem}${ext}`];
   let saved: { file: string; sha256: string; bytes: number } | undefined;
   let provenance: Provenance | null = null;
+  let signed = false;
   for (const file of names) {
     const stored = await store.stat(file);
     const sha256 = stored && (await sha256Of(store, file));
     if (stored && sha256) {
       saved = { file, sha256, bytes: stored.bytes };
       provenance = await deliveredProvenance(plan, manifest, made, file);
+      signed = await carriesOwnCredential(store, file, job.key);
       break;
     }
   }
@@ -97,12 +101,13 @@ async function entryOf(
     // Saved as any output is: with its provenance, so the record and the bytes agree.
     const file = names.at(-1)!;
     provenance = await provenanceToDeliver(plan, manifest, made);
-    const xmp = withProvenance(provenance, file);
+    const xmp = withProvenance(provenance, file, credentialsOf(store, take, provenance.parentFile));
     saved = {
       file,
       ...(await download(url, { store, key: file }, { cleanUp: true, transform: xmp.transform })),
     };
     sidecar = await xmp.sidecar(store);
+    signed = xmp.signed();
   }
   // Ordered among the job's takes by when the prediction was made (the view keeps the last).
   const at = prediction.createdAt ?? new Date().toISOString();
@@ -119,6 +124,7 @@ async function entryOf(
     sha256: saved.sha256,
     bytes: saved.bytes,
     ...(sidecar ? { xmp: sidecar.file, xmp_sha256: sidecar.sha256 } : {}),
+    ...(signed ? { c2pa: true } : {}),
     ...(provenance ? { provenance: recordedProvenance(provenance) } : {}),
     output_url: url,
     regenerations: take,

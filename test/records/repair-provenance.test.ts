@@ -10,12 +10,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditOutputs } from '../../activities/audit.ts';
 import { type Download, saveOutput } from '../../activities/finish/save-output.ts';
 import { repairRecords } from '../../activities/repair-records.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import type { Prediction } from '../../api/wire/index.ts';
+import { renderMp4 } from '../../emulator/media/outputs.ts';
 import { renderPng } from '../../emulator/media/png.ts';
 import type { Plan, PlannedJob } from '../../plan/types.ts';
 import { addClaims } from '../../records/claims.ts';
@@ -28,11 +30,20 @@ const REVIEW = { timeoutMs: null, onTimeout: 'reject', editPrompt: false } as co
 const EARLIER_PLAN = 'a'.repeat(64);
 const CURRENT_PLAN = 'b'.repeat(64);
 
-/** The service's output for each link: a PNG for the still, some bytes for the video. */
+/** The service's output for each link: a PNG for the still, a short MP4 for the video. */
+const grey = { width: 16, height: 16, rgb: new Uint8Array(16 * 16 * 3).fill(128) };
 const outputs = new Map<string, Buffer>([
   ['https://cdn.example/still.png', renderPng('a shoe', 7, { width: 8, height: 8 })],
-  ['https://cdn.example/clip.mp4', Buffer.from('not really an mp4, but its bytes all the same')],
+  ['https://cdn.example/clip.mp4', renderMp4(grey, 16, 1)],
 ]);
+
+// Signed with the test fixtures' key whatever this machine has under .state/: a repaired record
+// says its file is signed, so a lost one is fetched and signed again (test/fixtures/c2pa/).
+const FIXTURES = fileURLToPath(new URL('../fixtures/c2pa/', import.meta.url));
+beforeEach(() => {
+  vi.stubEnv('MEDIAFLOW_C2PA_CERT', join(FIXTURES, 'es256.pem'));
+  vi.stubEnv('MEDIAFLOW_C2PA_KEY', join(FIXTURES, 'es256.key'));
+});
 
 /** Streams the link's bytes through the save's transform into the store, as downloadFile does. */
 const download: Download = async (url, target, options) => {
@@ -104,7 +115,7 @@ async function savedCampaign(): Promise<{ plan: Plan; still: PlannedJob; clip: P
 const recordFile = (plan: Plan, job: PlannedJob) => join(plan.outputDir, '.mediaflow', 'records', job.key);
 
 describe('a repaired record keeps what a lost file needs', () => {
-  it('gets back its provenance and parent, so a file lost later is fetched again with the same bytes', async () => {
+  it('gets back its provenance, parent and signed state, so a file lost later is fetched again and signed again', async () => {
     const { plan, still, clip } = await savedCampaign();
     const original = new Map<string, unknown>();
     for (const job of [still, clip]) {
@@ -116,14 +127,16 @@ describe('a repaired record keeps what a lost file needs', () => {
 
     expect(await repairRecords(client, plan, download)).toEqual([clip.name, still.name].sort());
     for (const job of [still, clip]) {
-      const { provenance, parent, sha256, xmp, xmp_sha256 } = original.get(job.key) as Record<
+      const { provenance, parent, sha256, xmp, xmp_sha256, c2pa } = original.get(job.key) as Record<
         string,
         unknown
       >;
+      expect(c2pa).toBe(true);
       expect(JSON.parse(await readFile(recordFile(plan, job), 'utf8'))).toMatchObject({
         provenance,
         parent,
         sha256,
+        c2pa,
         ...(xmp === undefined ? {} : { xmp, xmp_sha256 }),
       });
     }
@@ -143,6 +156,7 @@ describe('a repaired record keeps what a lost file needs', () => {
     await repairRecords(client, plan, download);
     const repaired = JSON.parse(await readFile(recordFile(plan, still), 'utf8'));
     expect(repaired.provenance).toMatchObject({ campaign: plan.campaign, plan_digest: CURRENT_PLAN });
+    expect(repaired.c2pa).toBe(true);
     await rm(join(plan.outputDir, file));
     expect(await auditOutputs(client, plan, { verify: false, download })).toMatchObject({
       refetched: [still.name],
