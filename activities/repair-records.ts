@@ -19,7 +19,7 @@ import { Manifest, ManifestEntry, readRecords, recordName } from '../records/man
 import { sha256Of } from '../records/outputs.ts';
 import { recordKey } from '../store/index.ts';
 import { type Download, extensionOf, parentOf } from './finish/save-output.ts';
-import { carriesOwnCredential } from './provenance/credentials/carried.ts';
+import { credentialOfFile } from './provenance/credentials/file-credential.ts';
 import { credentialsOf } from './provenance/credentials/of-output.ts';
 import { recordedProvenance } from './provenance/of-entry.ts';
 import { sidecarKeyOf, withProvenance } from './provenance/with-provenance.ts';
@@ -86,7 +86,8 @@ async function entryOf(
     if (stored && sha256) {
       saved = { file, sha256, bytes: stored.bytes };
       provenance = await deliveredProvenance(plan, manifest, made, file);
-      signed = await carriesOwnCredential(store, file, job.key);
+      // Signed by mediaflow for this job: a lost file later is fetched and signed again.
+      signed = (await credentialOfFile(store, file))?.mediaflow?.job === job.key;
       break;
     }
   }

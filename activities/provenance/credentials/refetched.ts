@@ -7,20 +7,15 @@
  */
 import type { ManifestEntry } from '../../../records/manifest.ts';
 import type { Store } from '../../../store/index.ts';
-import { readCredential } from './read.ts';
-import { signableType } from './sdk.ts';
-import { whole } from './whole.ts';
+import { credentialOfFile } from './file-credential.ts';
 
 export async function refetchedCredentialHolds(store: Store, entry: ManifestEntry): Promise<boolean> {
-  const format = signableType(entry.file);
-  if (format === null || entry.provenance === undefined) return false;
+  if (entry.provenance === undefined) return false;
   if ((await store.stat(entry.file))?.bytes !== entry.bytes) return false;
-  const body = await store.open(entry.file);
-  if (!body) return false;
-  const credential = await readCredential(await whole(body), format);
-  const named = credential.mediaflow;
+  const credential = await credentialOfFile(store, entry.file);
+  const named = credential?.mediaflow;
   return (
-    credential.state === 'valid' &&
+    credential?.state === 'valid' &&
     named?.job === entry.key &&
     named.take === entry.regenerations &&
     named.prediction === entry.prediction_id
