@@ -20,9 +20,9 @@ function refusalsOf(error: unknown): ReviewAck | null {
 /**
  * Sends one batch and returns what the campaign accepted and refused. `ready` runs before each
  * send (it throws when the campaign ended). A run that continues the campaign from its records
- * finds its takes still generating until it has read them back: after a handover, decisions it
- * refused as not awaiting review are sent again until taken or `patience` runs out, when the
- * last refusals stand.
+ * finds its takes unread, then still generating, until it has read them back: after a handover,
+ * decisions it refused as unknown or not awaiting review are sent again until taken or `patience`
+ * runs out, when the last refusals stand (a key no run knows is refused only then).
  */
 export async function sendDecisions(
   client: Client,
@@ -46,11 +46,12 @@ export async function sendDecisions(
   const refused: ReviewAck['refused'][number][] = [];
   let pending = batch.decisions;
   let handedOver = false;
+  const notYet = new Set<string>(['unknown_job', 'not_awaiting_review']);
   for (;;) {
     const sent = await acrossRuns(client, handle, () => send(pending), patience);
     handedOver ||= sent.resent;
     accepted.push(...sent.value.accepted);
-    const again = handedOver ? sent.value.refused.filter((r) => r.reason === 'not_awaiting_review') : [];
+    const again = handedOver ? sent.value.refused.filter((r) => notYet.has(r.reason)) : [];
     const last = again.length === 0 || Date.now() >= deadline;
     refused.push(...(last ? sent.value.refused : sent.value.refused.filter((r) => !again.includes(r))));
     if (last) return { accepted, refused };
