@@ -22,3 +22,7 @@ bash scripts/pip-library.sh standardwebhooks-venv standardwebhooks 1.1.0
 bash scripts/apt-package.sh libimage-exiftool-perl exiftool 'the provenance tests'
 # test/engine/provenance.int.test.ts reads the outputs' C2PA manifests with the CAI's Python SDK (another reader).
 bash scripts/pip-library.sh c2pa-venv c2pa-python 0.38.1
+# test/derive/ makes clips with Debian's ffmpeg (setup tries too, but the tests need it for sure).
+bash scripts/apt-package.sh ffmpeg ffmpeg 'the derive tests'
+# test/derive/ reads the derivatives' sizes and formats back with Pillow (another reader than sharp).
+bash scripts/pip-library.sh pillow-venv pillow 12.0.0

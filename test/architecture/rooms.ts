@@ -45,6 +45,11 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   },
   /** Spec → plan: reads the spec file, prices with the catalogue; no engine, no store. */
   plan: { ours: ['api'], packages: ['csv-parse', 'yaml', 'zod'], node: true },
+  /**
+   * Derivatives made on the worker: stills through sharp, clips through ffmpeg (a child process).
+   * Pure media work on local files: no store, no records, no engine; the activity puts it in place.
+   */
+  derive: { ours: [], packages: ['sharp', 'zod'], node: true },
   /** What workflows, activities and clients exchange: data and pure rules, loaded inside the sandbox. */
   contract: {
     ours: ['api/money.ts', 'api/catalogue/models.ts'],
@@ -65,7 +70,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   },
   /** Every side effect the workflows ask for: service calls, downloads, record writes. */
   activities: {
-    ours: ['api', 'contract', 'plan', 'records', 'store'],
+    ours: ['api', 'contract', 'derive', 'plan', 'records', 'store'],
     packages: [
       '@temporalio/activity',
       'p-limit',
