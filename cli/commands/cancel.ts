@@ -7,7 +7,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { ENGINE, engineOf } from '../../contract/engine.ts';
 import { campaignHandle } from '../../control/campaign.ts';
-import { campaignView, finalView } from '../../control/campaign-view.ts';
+import { campaignView } from '../../control/campaign-view.ts';
+import { cancelAcrossRuns } from '../../control/cancel.ts';
 import { campaignTotalOf } from '../campaign-total.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
@@ -38,7 +39,7 @@ export function register(program: Command): void {
 
 async function cancel(env: Environment, campaign: string): Promise<void> {
   const handle = campaignHandle(env.client, campaign);
-  const { status, taskQueue, memo } = await handle.describe();
+  const { status, memo } = await handle.describe();
   if (status.name === 'RUNNING' && env.embedded && engineOf(memo) !== ENGINE) {
     // This process's worker could not replay another engine's history (contract/engine.ts).
     throw new UserError(
@@ -47,21 +48,25 @@ async function cancel(env: Environment, campaign: string): Promise<void> {
     );
   }
   if (status.name === 'RUNNING') {
-    let worker: LocalWorker | null = null;
+    // Set inside the callback: a holder, since a `let` assigned there narrows to null out here.
+    const local: { worker: LocalWorker | null } = { worker: null };
     try {
-      await handle.cancel();
-      // With the embedded stack no other worker may be up to carry out the cancellation.
-      if (env.embedded) worker = await startLocalWorker(env, taskQueue);
-      const { progress, closedAt } = await finalView(handle);
-      console.log(
-        summaryTable(progress, closedAt, await campaignTotalOf(env.client, campaign, progress.spent)),
-      );
-      return;
+      const view = await cancelAcrossRuns(env.client, handle, async (queue) => {
+        // With the embedded stack no other worker may be up to carry out the cancellation.
+        if (env.embedded) local.worker = await startLocalWorker(env, queue);
+      });
+      if (view) {
+        const { progress, closedAt } = view;
+        console.log(
+          summaryTable(progress, closedAt, await campaignTotalOf(env.client, campaign, progress.spent)),
+        );
+        return;
+      }
     } catch (error) {
       // It closed between describe() and cancel(): then it finished on its own, said below.
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     } finally {
-      await worker?.stop();
+      await local.worker?.stop();
     }
   }
   await alreadyEnded(env, handle, campaign);
