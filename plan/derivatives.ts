@@ -41,8 +41,8 @@ export function derivativeOf(
   parent: DerivativeParent,
   problem: (path: DataPath, message: string, text?: string) => void,
 ): PlannedDerivative {
-  const operations = derive.operations.map(({ operation, text }) => {
-    if (operation.op !== 'text' || text === null) return operation;
+  const operations = derive.operations.flatMap(({ operation, text }) => {
+    if (operation.op !== 'text' || text === null) return [operation];
     const rendered = renderTemplate(text.template, parent.lookupAt(text.path));
     for (const name of rendered.missing ?? []) {
       // Names unknown in every combination were reported once by derive-steps.ts.
@@ -50,12 +50,9 @@ export function derivativeOf(
         problem(text.path, `{{${name}}} has no value in this combination`, `{{${name}`);
     }
     const value = String(rendered.value);
-    if (value === '')
-      problem(
-        text.path,
-        'the text is empty for this job (the optional cells it reads are empty): fill them, or add text around them',
-      );
-    return { ...operation, value };
+    // An optional cell left empty means no text for this job (an empty cell that is not
+    // optional is reported in its table).
+    return value === '' ? [] : [{ ...operation, value }];
   });
   return {
     step: derive.id,

@@ -55,21 +55,18 @@ export class Context {
   /** The spec's file at `at`, or null (reported there) when it is missing, outside or not of its kind. */
   asset(value: string, kind: FileKind, at: DataPath): Asset | null {
     const file = this.files.resolve(value, kind);
-    if (file.ok) return { path: file.path, sha256: file.sha256 };
-    this.report(at, file.message);
-    return null;
+    return file.ok ? { path: file.path, sha256: file.sha256 } : this.problem(at, file.message);
   }
 
   /** Noto Sans JP Bold, which covers Latin, accented and Japanese text. */
   defaultFont(at: DataPath): Asset | null {
     defaultFont ??= bundledFile(createRequire(import.meta.url).resolve(DEFAULT_FONT), FONT);
     if (defaultFont.ok) return { path: defaultFont.path, sha256: defaultFont.sha256 };
-    this.report(at, `the default font cannot be read (${defaultFont.message}); give a font:`);
-    return null;
+    return this.problem(at, `the default font cannot be read (${defaultFont.message}); give a font:`);
   }
 
-  problem(at: DataPath, message: string, where?: { key?: string; text?: string }): null {
-    this.report(at, message, where);
+  problem(at: DataPath, message: string): null {
+    this.report(at, message);
     return null;
   }
 }
@@ -77,7 +74,7 @@ export class Context {
 const UNITS: Readonly<Record<string, number>> = { b: 1, kb: 1_000, mb: 1_000_000, gb: 1_000_000_000 };
 
 /** `500kb` → 500000; a kb is 1,000 bytes, so a file made to fit fits a limit read either way. */
-export function bytesOf(size: number | string): number {
+function bytesOf(size: number | string): number {
   if (typeof size === 'number') return size;
   const [, amount, unit] = SIZE.exec(size) ?? [];
   return Math.max(1, Math.floor(Number(amount) * (UNITS[String(unit).toLowerCase()] ?? 1)));

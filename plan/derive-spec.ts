@@ -154,7 +154,7 @@ const SpecAudio = z.strictObject({
   volume: Audio.shape.volume.optional().meta({ description: '0 to 4 (default 1).' }),
 });
 
-export const PRESET_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const PRESET_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /**
  * One item of `derive:`. Unknown keys are let through here so plan/derive-steps.ts can say

@@ -154,7 +154,7 @@ function operationOf(
   return keys.length === 1 ? (known[0] ?? null) : null;
 }
 
-/** Clip work on clips only, one format and last, of the derivative's kind; returns that kind. */
+/** Clip work on clips only, still work on stills, one format and last, of the derivative's kind; returns that kind. */
 function checkOrder(
   parent: PreparedStep,
   operations: readonly { operation: Operation; at: DataPath }[],
@@ -181,6 +181,16 @@ function checkOrder(
         at,
         `${name} works on clips, and ${still()}${framedAt === null ? '' : `: put ${name} before frame`}`,
         { key: name },
+      );
+    }
+    if (
+      operation.op === 'crop' &&
+      kind === 'video' &&
+      (operation.focus === 'attention' || operation.focus === 'entropy')
+    ) {
+      report(
+        [...at, 'crop', 'focus'],
+        `focus: ${operation.focus} weighs a still's pixels (sharp's strategy): a clip's crop takes centre or { x, y }`,
       );
     }
     if (operation.op === 'frame') {

@@ -85,6 +85,31 @@ describe('derivatives in the plan', () => {
     expect(texts).toEqual(['Hot (1:1)', 'Hot (16:9)', 'Fresh (1:1)', 'Fresh (16:9)']);
   });
 
+  it('leave out the text of a job whose optional cell is empty', async () => {
+    const spec = SPEC.replace(
+      'data: { products: products.csv }',
+      'data: { products: { file: products.csv, optional: [headline] } }',
+    );
+    const plan = await planOk(spec, files(''));
+    const texts = derivativesOf(plan, 'square').map((derivative) =>
+      derivative.operations
+        .filter((operation) => operation.op === 'text')
+        .map((operation) => operation.value),
+    );
+    expect(texts).toEqual([['Hot (1:1)'], ['Hot (16:9)'], [' (1:1)'], [' (16:9)']]);
+    const alone = await planOk(spec.replace(' ({{ratio}})', ''), files(''));
+    expect(
+      derivativesOf(alone, 'square').map((derivative) =>
+        derivative.operations.map((operation) => operation.op),
+      ),
+    ).toEqual([
+      ['crop', 'text', 'overlay'],
+      ['crop', 'text', 'overlay'],
+      ['crop', 'overlay'],
+      ['crop', 'overlay'],
+    ]);
+  });
+
   it("change only the edited row's derivatives when a headline no prompt reads is edited", async () => {
     const before = await planOk(SPEC, files('Fresh'));
     const after = await planOk(SPEC, files('New!'));

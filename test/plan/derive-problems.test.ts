@@ -104,6 +104,13 @@ describe('derive step problems', () => {
       ],
     ],
     [
+      "a crop of a clip by sharp's strategy",
+      step('clip', 'crop: { aspect_ratio: "9:16", focus: entropy }'),
+      [
+        "16:46: focus: entropy weighs a still's pixels (sharp's strategy): a clip's crop takes centre or { x, y }",
+      ],
+    ],
+    [
       "a still's format for a clip",
       step('clip', 'format: { type: jpeg, quality: 80 }'),
       [
