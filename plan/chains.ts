@@ -1,10 +1,12 @@
 /**
  * Chains between steps (`from:`): the parent must exist, make images, and not lead back to the
- * step itself; the child's model must take an image. Steps are then ordered parents first.
+ * step itself; the child's model must take an image. A derive step follows a model step of either
+ * kind, and nothing follows it: its files are made on the worker, not by jobs. Steps are then
+ * ordered parents first.
  */
 import { MODEL_LABELS, MODELS } from '../api/catalogue/index.ts';
 import type { Report } from './report.ts';
-import type { Step } from './schema.ts';
+import { isDeriveStep, isModelStep, type Step } from './schema.ts';
 import { didYouMean } from './suggest.ts';
 
 /** Reports unknown `from`, cycles and chains into a model without image input; returns steps that may be expanded. */
@@ -27,12 +29,21 @@ export function checkChains(
         path,
         `from: "${step.from}" is not a step${didYouMean(step.from, byId.keys())}; steps: ${[...byId.keys()].join(', ')}`,
       );
-    } else if (MODELS[step.model].imageFields.length === 0) {
+    } else if (isDeriveStep(parent)) {
+      report(
+        path,
+        isDeriveStep(step)
+          ? `step "${parent.id}" is a derive step: derivatives of derivatives are not made yet; list the operations in one step, from: ${parent.from ?? '<its step>'}`
+          : `step "${parent.id}" is a derive step, whose files are made on the worker, not by jobs a model can follow; follow its from: step${parent.from === undefined ? '' : ` "${parent.from}"`}`,
+      );
+    } else if (isDeriveStep(step)) {
+      ok.add(step);
+    } else if (isModelStep(step) && MODELS[step.model].imageFields.length === 0) {
       report(
         path,
         `${step.model} takes no image input, so step "${step.id}" cannot follow another step; models with an image input: ${imageModels.join(', ')}`,
       );
-    } else if (MODELS[parent.model].kind !== 'image') {
+    } else if (isModelStep(parent) && MODELS[parent.model].kind !== 'image') {
       report(
         path,
         `step "${parent.id}" makes videos (${parent.model}); from: must name a step that makes images`,

@@ -3,10 +3,11 @@
  * checked and hashed, the result is validated by the model's own schema, keyed and priced.
  * Jobs come parents-first and depth-first (each parent job immediately followed by its
  * descendants) so the engine can start a video as soon as its picture is done. A step with
- * `for_each` makes its jobs per row of its table, and its descendants read the same row.
- * A problem repeated across thousands of combinations is reported once, naming the first one.
+ * `for_each` makes its jobs per row of its table, and its descendants read the same row. A job
+ * of a step that derive steps follow carries their derivatives (plan/derivatives.ts). A problem repeated across thousands of combinations is reported once, naming the first one.
  */
 import { checkModelInput, MODELS } from '../api/catalogue/index.ts';
+import { derivativeOf } from './derivatives.ts';
 import { cellOf, isRowName, rowProblem } from './for-each.ts';
 import type { InputField } from './input-fields.ts';
 import { jobKey } from './keys.ts';
@@ -212,6 +213,11 @@ export function expandJobs(
           (path, message, where) => problem(step, path, message, where ?? null),
         )
       : undefined;
+    const derivatives = step.derives.map((derive) =>
+      derivativeOf(derive, { key, file: file ?? name, lookupAt }, (path, message, text) =>
+        problem(step, path, message, where, text),
+      ),
+    );
     const planned: PlannedJob = {
       key,
       step: step.id,
@@ -227,6 +233,7 @@ export function expandJobs(
       // go out under this job's key.
       ...(Object.keys(hashes).length > 0 ? { files: hashes } : {}),
       ...(fallback === null ? {} : { fallbackUsd: MODELS[fallback].price(input) ?? 0 }),
+      ...(derivatives.length > 0 ? { derivatives } : {}),
     };
     return { planned, self: { key, vars: jobVars, parts, row } };
   };

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseUsd } from '../api/money.ts';
+import { type DeriveTools, prepareDerives, UNVERSIONED } from './derive-steps.ts';
 import { expandJobs } from './expand.ts';
 import { LocalFiles } from './local-files.ts';
 import { notifyRuleOf } from './notify.ts';
@@ -15,11 +16,20 @@ import { CampaignSpec, DEFAULT_CONCURRENCY, DEFAULT_RETRIES } from './schema.ts'
 import { shapeProblems } from './shape-problems.ts';
 import { loadSpecSource } from './source.ts';
 import { loadTables } from './tables.ts';
-import type { Plan, PlannedStep } from './types.ts';
+import type { Plan, PlannedDeriveStep, PlannedStep } from './types.ts';
 
+export type { DeriveTools } from './derive-steps.ts';
 export { jobKey } from './keys.ts';
 export { formatProblem, type SpecProblem } from './problems.ts';
-export { FROM_OUTPUT, LOCAL_FILE_PREFIX, type Plan, type PlannedJob, type PlannedStep } from './types.ts';
+export {
+  FROM_OUTPUT,
+  LOCAL_FILE_PREFIX,
+  type Plan,
+  type PlannedDerivative,
+  type PlannedDeriveStep,
+  type PlannedJob,
+  type PlannedStep,
+} from './types.ts';
 
 export type PlanResult = { ok: true; plan: Plan } | { ok: false; problems: SpecProblem[] };
 
@@ -30,6 +40,11 @@ export interface PlanOptions {
   readonly outputRoots?: readonly string[];
   /** The most jobs the spec's limits may allow (`--max-jobs`; default job-limit.ts MACHINE_JOBS). */
   readonly maxJobs?: number;
+  /**
+   * The versions of the tools the worker makes derivatives with (sharp's, ffmpeg's), part of each
+   * derivative's key so a new version remakes them; default "unversioned".
+   */
+  readonly deriveTools?: DeriveTools;
 }
 
 export async function planCampaign(specFile: string, options: PlanOptions = {}): Promise<PlanResult> {
@@ -45,18 +60,14 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
   const report: Report = (at, message, where) => problems.push(source.problemAt(at, message, where));
   const specDir = path.dirname(file);
   const tables = await loadTables(specDir, spec.data ?? {}, (at, message) => report(at, message), problems);
-  const steps = prepareSteps(spec, report, tables, options.maxJobs);
-  const roots = steps.filter((step) => step.from === null);
-  const jobs = expandJobs(
-    roots,
-    spec.vars ?? {},
-    new LocalFiles(
-      specDir,
-      (options.inputRoots ?? []).map((root) => path.resolve(root)),
-    ),
-    report,
-    (problem) => problems.push(problem),
+  const files = new LocalFiles(
+    specDir,
+    (options.inputRoots ?? []).map((root) => path.resolve(root)),
   );
+  const steps = prepareSteps(spec, report, tables, options.maxJobs);
+  const derives = prepareDerives(spec, steps, files, options.deriveTools ?? UNVERSIONED, report);
+  const roots = steps.filter((step) => step.from === null);
+  const jobs = expandJobs(roots, spec.vars ?? {}, files, report, (problem) => problems.push(problem));
   const outputDir = outputLocation(specDir, spec.output?.dir ?? path.join('out', spec.campaign));
   const confined = outputProblem(
     outputDir,
@@ -90,6 +101,12 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       ...(step.timeoutMs === null ? {} : { timeoutMs: step.timeoutMs }),
     };
   });
+  const deriveSteps: PlannedDeriveStep[] = derives.map((derive) => ({
+    id: derive.id,
+    from: derive.from,
+    output: derive.output,
+    derivativeCount: jobCounts.get(derive.from) ?? 0,
+  }));
   const notify = notifyRuleOf(spec.notify);
   return {
     ok: true,
@@ -101,6 +118,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
       ...(spec.budget?.per_run_usd !== undefined && { perRunBudget: parseUsd(spec.budget.per_run_usd) }),
       concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
       steps: plannedSteps,
+      ...(deriveSteps.length > 0 && { deriveSteps }),
       jobs,
       totalUsd,
       unpricedJobs,

@@ -6,7 +6,7 @@
 import { MODEL_LABELS, MODELS } from '../api/catalogue/index.ts';
 import { isRowName } from './for-each.ts';
 import type { Report } from './report.ts';
-import type { CampaignSpec, Scalar, Step } from './schema.ts';
+import type { CampaignSpec, ModelStep, Scalar } from './schema.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
 import { compileTemplate, FROM_OUTPUT_NAME, type Template } from './templates.ts';
@@ -21,7 +21,12 @@ export interface InputField {
 }
 
 /** Merges defaults under the step's input (`all`, then the model's own entry, then the step). */
-export function inputFields(step: Step, index: number, spec: CampaignSpec, report: Report): InputField[] {
+export function inputFields(
+  step: ModelStep,
+  index: number,
+  spec: CampaignSpec,
+  report: Report,
+): InputField[] {
   const definition = MODELS[step.model];
   const parameters = Object.keys(definition.input.shape);
   const fields = new Map<string, InputField>();
@@ -76,35 +81,47 @@ export function checkDefaults(spec: CampaignSpec, report: Report): void {
 }
 
 export function checkTemplates(
-  step: Step,
+  step: ModelStep,
   fields: readonly InputField[],
   names: ReadonlySet<string>,
   report: Report,
 ): void {
   for (const field of fields) {
-    for (const text of field.template?.invalid ?? []) {
-      report(
-        field.path,
-        `${text} is not a variable name: templates hold a name only ({{name}}), no expressions or filters`,
-        { text },
-      );
-    }
-    for (const name of field.template?.names ?? []) {
-      if (name === FROM_OUTPUT_NAME) {
-        checkFromOutput(step, field, report);
-      } else if (!names.has(name) && !isRowName(name)) {
-        const known = [...names].sort();
-        report(
-          field.path,
-          `unknown variable {{${name}}}${didYouMean(name, known)}; known here: ${known.join(', ')}`,
-          { text: `{{${name}` },
-        );
-      }
-    }
+    if (!field.template) continue;
+    checkTemplateNames(field.path, field.template, names, report);
+    if (field.template.names.includes(FROM_OUTPUT_NAME)) checkFromOutput(step, field, report);
   }
 }
 
-function checkFromOutput(step: Step, field: InputField, report: Report): void {
+/**
+ * Reports what a template holds that is not a name known here (`{{row.<column>}}` is checked with
+ * the step's table, plan/for-each.ts; `{{from.output}}` by the caller, which knows where it may go).
+ */
+export function checkTemplateNames(
+  path: DataPath,
+  template: Template,
+  names: ReadonlySet<string>,
+  report: Report,
+): void {
+  for (const text of template.invalid) {
+    report(
+      path,
+      `${text} is not a variable name: templates hold a name only ({{name}}), no expressions or filters`,
+      {
+        text,
+      },
+    );
+  }
+  for (const name of template.names) {
+    if (name === FROM_OUTPUT_NAME || names.has(name) || isRowName(name)) continue;
+    const known = [...names].sort();
+    report(path, `unknown variable {{${name}}}${didYouMean(name, known)}; known here: ${known.join(', ')}`, {
+      text: `{{${name}`,
+    });
+  }
+}
+
+function checkFromOutput(step: ModelStep, field: InputField, report: Report): void {
   const images = MODELS[step.model].imageFields;
   if (step.from === undefined) {
     report(
@@ -126,7 +143,7 @@ function checkFromOutput(step: Step, field: InputField, report: Report): void {
 
 /** A chained step whose input does not mention the parent's output gets it in its first image field. */
 export function withParentOutput(
-  step: Step,
+  step: ModelStep,
   at: DataPath,
   fields: InputField[],
   report: Report,

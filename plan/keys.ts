@@ -4,6 +4,7 @@
  * and editing one prompt changes only the keys of the jobs it touches and their descendants.
  */
 import { createHash } from 'node:crypto';
+import { Asset, type Operation } from '../derive/operations.ts';
 import { LOCAL_FILE_PREFIX } from './types.ts';
 
 export interface JobKeyParts {
@@ -18,13 +19,36 @@ export interface JobKeyParts {
 /** 32 hex characters (128 bits) of sha256 over canonical JSON of the parts. */
 export function jobKey(parts: JobKeyParts): string {
   const input = parts.files ? withFileHashes(parts.input, parts.files) : parts.input;
-  const canonical = canonicalJson({
-    model: parts.model,
-    input,
-    variant: parts.variant,
-    parent: parts.parent,
-  });
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+  return hashOf({ model: parts.model, input, variant: parts.variant, parent: parts.parent });
+}
+
+export interface DerivativeKeyParts {
+  readonly parent: string;
+  readonly operations: readonly Operation[];
+  /** The versions of the tools that make it (sharp's, ffmpeg's): another version may make other bytes. */
+  readonly tools: string;
+}
+
+/**
+ * A derivative's key, like a job's: remade when its parent is, when an operation changes (a row's
+ * headline in its text) or a file it reads changes content, and when the tools change; a file
+ * moved with the project keeps it, since an asset counts by its sha256, not its path.
+ */
+export function derivativeKey(parts: DerivativeKeyParts): string {
+  const operations = parts.operations.map((operation) =>
+    Object.fromEntries(
+      Object.entries(operation).map(([name, value]) => {
+        const asset = Asset.safeParse(value);
+        return [name, asset.success ? asset.data.sha256 : value];
+      }),
+    ),
+  );
+  return hashOf({ parent: parts.parent, operations, tools: parts.tools });
+}
+
+/** 32 hex characters (128 bits) of sha256 over canonical JSON. */
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32);
 }
 
 /** A local file counts by its content, not its path: moving the project keeps every key. */

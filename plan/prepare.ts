@@ -5,6 +5,7 @@
  */
 import type { ModelLabel } from '../api/catalogue/index.ts';
 import { checkChains, topologicalOrder } from './chains.ts';
+import type { PreparedDerive } from './derivatives.ts';
 import { checkRowNames, rowsPerParentJob, type StepRows, stepRows } from './for-each.ts';
 import {
   checkDefaults,
@@ -20,7 +21,15 @@ import type { RefusalRule } from './refusal.ts';
 import { stepTimeoutMs } from './refusal.ts';
 import { refusalRule } from './refusal-check.ts';
 import type { Report } from './report.ts';
-import { type CampaignSpec, IDENTIFIER, IDENTIFIER_RULE, RESERVED_NAMES, type Step } from './schema.ts';
+import {
+  type CampaignSpec,
+  IDENTIFIER,
+  IDENTIFIER_RULE,
+  isModelStep,
+  type ModelStep,
+  RESERVED_NAMES,
+  type Step,
+} from './schema.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean, quoteList } from './suggest.ts';
 import type { Table } from './tables.ts';
@@ -32,6 +41,8 @@ export interface PreparedStep {
   readonly model: ModelLabel;
   readonly from: PreparedStep | null;
   readonly children: PreparedStep[];
+  /** Derive steps that follow it: each of its jobs carries their derivatives (plan/derive-steps.ts). */
+  readonly derives: PreparedDerive[];
   readonly fields: readonly InputField[];
   readonly combinations: readonly Combination[];
   /** The table rows its jobs are made for (`for_each`, its own or its parent's). */
@@ -77,9 +88,11 @@ export function prepareSteps(
   const prepared = new Map<Step, PreparedStep>();
   const chainOk = checkChains(spec.steps, byId, report);
   const { cap, total } = specLimits(spec, ceiling, report);
-  // Parents first, so a child sees its ancestors' matrix keys and job count.
+  // Parents first, so a child sees its ancestors' matrix keys and job count. Derive steps are
+  // prepared after their parents' jobs are known (plan/derive-steps.ts).
   for (const index of topologicalOrder(spec.steps, byId, chainOk)) {
     const step = spec.steps[index]!;
+    if (!isModelStep(step)) continue;
     const parent = step.from === undefined ? null : (prepared.get(byId.get(step.from)!) ?? null);
     const ready = prepareStep(step, index, parent, spec, { cap, total, tables }, report);
     prepared.set(step, ready);
@@ -92,7 +105,7 @@ export function prepareSteps(
 }
 
 function prepareStep(
-  step: Step,
+  step: ModelStep,
   index: number,
   parent: PreparedStep | null,
   spec: CampaignSpec,
@@ -145,6 +158,7 @@ function prepareStep(
     model: step.model,
     from: parent,
     children: [],
+    derives: [],
     fields: withOutput,
     sound: found === 0,
     combinations,

@@ -6,10 +6,10 @@
 import { checkModelInput, MODELS, type ModelLabel } from '../api/catalogue/index.ts';
 import { type RefusalRule, refusalRuleOf } from './refusal.ts';
 import type { Report } from './report.ts';
-import type { Step } from './schema.ts';
+import type { ModelStep } from './schema.ts';
 import type { DataPath } from './source.ts';
 
-export function refusalRule(step: Step, at: DataPath, report: Report): RefusalRule | null {
+export function refusalRule(step: ModelStep, at: DataPath, report: Report): RefusalRule | null {
   const rule = refusalRuleOf(step.on_refusal);
   if (rule?.kind !== 'fallback') return rule;
   const where: DataPath = [...at, 'on_refusal', 'fallback'];

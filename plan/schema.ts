@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MODEL_LABELS, ModelLabel } from '../api/catalogue/index.ts';
 import { tryParseUsd } from '../api/money.ts';
+import { DeriveList, Presets } from './derive-spec.ts';
 import { NotifySpec } from './notify.ts';
 import { OnRefusal } from './refusal.ts';
 import { ReviewSpec, ReviewTimeout } from './review.ts';
@@ -102,7 +103,10 @@ export const Step = z
   .strictObject({
     id: SafeName.meta({ description: 'Unique step name; prefixes its jobs’ names.' }),
     description: z.string().optional(),
-    model: ModelLabel.meta({ description: 'Catalogue label of the model.' }),
+    model: ModelLabel.optional().meta({
+      description: 'Catalogue label of the model (required, unless the step has derive:).',
+    }),
+    derive: DeriveList.optional(),
     input: StepInput.optional(),
     matrix: Matrix.optional(),
     repeat: z
@@ -112,7 +116,8 @@ export const Step = z
       .optional()
       .meta({ description: 'Variants of each combination (default 1).' }),
     from: z.string().optional().meta({
-      description: 'Step whose jobs feed this one: one job per parent job (times this matrix).',
+      description:
+        'Step whose jobs feed this one: one job per parent job (times this matrix); for a derive step, one file per parent job.',
     }),
     for_each: z.string().optional().meta({
       description:
@@ -138,8 +143,33 @@ export const Step = z
       .optional()
       .meta({ description: 'How this step names its files; overrides the campaign’s output.name.' }),
   })
-  .meta({ description: 'One model applied to every combination of its matrix.' });
+  // Said as a missing required field would be: a step without derive: is a model step.
+  .superRefine((step, context) => {
+    if (step.model === undefined && step.derive === undefined)
+      context.addIssue({
+        code: 'invalid_value',
+        values: [...MODEL_LABELS],
+        path: ['model'],
+        input: undefined,
+      });
+  })
+  .meta({
+    description:
+      'One model applied to every combination of its matrix, or (derive:) files made from the outputs of its from: step.',
+  });
 export type Step = z.infer<typeof Step>;
+/** A step with a model (the spec's shape gives one to every step without derive:). */
+export type ModelStep = Step & { readonly model: ModelLabel; readonly derive?: undefined };
+/** A step that makes files from its from: step's outputs (plan/derive-steps.ts). */
+export type DeriveStep = Step & { readonly derive: DeriveList };
+
+export function isModelStep(step: Step): step is ModelStep {
+  return step.derive === undefined && step.model !== undefined;
+}
+
+export function isDeriveStep(step: Step): step is DeriveStep {
+  return step.derive !== undefined;
+}
 
 /** `all` applies to every step whose model has the parameter; a label applies to that model only. */
 const Defaults = z
@@ -218,6 +248,7 @@ export const CampaignSpec = z
           'Tables by name, each a file relative to the spec (or { file, optional: [columns that may be empty] }): CSV or TSV with a header row, JSON Lines (.jsonl), or a YAML/JSON list of objects. A step reads one with `for_each: <name>`.',
       }),
     defaults: Defaults.optional(),
+    presets: Presets.optional(),
     limits: z
       .strictObject({
         jobs_per_step: z

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ModelLabel } from '../api/catalogue/models.ts';
+import { Operation } from '../derive/operations.ts';
 import { NotifyRule } from './notify.ts';
 import { RefusalRule } from './refusal.ts';
 import { ReviewRule } from './review.ts';
@@ -27,6 +28,30 @@ export const LOCAL_FILE_PREFIX = 'mediaflow-file://';
  * so they parse them rather than trust a cast, and the types below are derived from the schemas so
  * the two can never disagree.
  */
+/** What a derivative's file is: a still or a clip (a clip's `frame` makes a still). */
+export const DerivativeOutput = z.enum(['image', 'video']);
+export type DerivativeOutput = z.infer<typeof DerivativeOutput>;
+
+/**
+ * A file a derive step makes from one job's output (plan/derivatives.ts). Not a job of the engine:
+ * a deliverable of its parent job, made by the worker once the parent's output is saved, so it
+ * takes no service slot, costs nothing and adds no workflow history.
+ */
+export const PlannedDerivative = z
+  .object({
+    /** The derive step's id: its files go under that step's folder. */
+    step: z.string(),
+    /** Content hash of the parent's key, the operations (assets by sha256) and the tools' versions. */
+    key: z.string().regex(/^[0-9a-f]{32}$/),
+    /** The file under the derive step's folder, without extension: the parent's file, else its name. */
+    file: z.string().min(1),
+    /** Fully resolved for this parent: templates rendered, presets expanded, assets absolute and hashed. */
+    operations: z.array(Operation).readonly(),
+    output: DerivativeOutput,
+  })
+  .readonly();
+export type PlannedDerivative = z.infer<typeof PlannedDerivative>;
+
 export const PlannedJob = z
   .object({
     /** Content hash of model + resolved input + variant + parent key (+ local files' sha256). */
@@ -67,6 +92,8 @@ export const PlannedJob = z
       .optional(),
     /** Steps with `on_refusal: { fallback }` only: the price of this input on the fallback model. */
     fallbackUsd: z.number().int().nonnegative().optional(),
+    /** Jobs of a step that derive steps follow only: the files made from this job's output. */
+    derivatives: z.array(PlannedDerivative).readonly().optional(),
   })
   .readonly();
 export type PlannedJob = z.infer<typeof PlannedJob>;
@@ -91,6 +118,18 @@ export const PlannedStep = z
   .readonly();
 export type PlannedStep = z.infer<typeof PlannedStep>;
 
+/** A derive step: not a model step, so `Plan.steps` (and every job count the engine keeps) leaves it out. */
+export const PlannedDeriveStep = z
+  .object({
+    id: z.string(),
+    from: z.string(),
+    output: DerivativeOutput,
+    /** One per job of its `from:` step. */
+    derivativeCount: z.number().int().nonnegative(),
+  })
+  .readonly();
+export type PlannedDeriveStep = z.infer<typeof PlannedDeriveStep>;
+
 export const Plan = z
   .object({
     campaign: z.string(),
@@ -103,8 +142,11 @@ export const Plan = z
     /** `budget.per_run_usd`: what one run may spend; absent without one, so other plans stay as they were. */
     perRunBudget: z.number().int().nonnegative().optional(),
     concurrency: z.number().int().positive(),
+    /** The model steps: derive steps are in `deriveSteps`. */
     steps: z.array(PlannedStep).readonly(),
-    /** Parents always come before their children. */
+    /** Absent without derive steps, so other plans stay as they were. */
+    deriveSteps: z.array(PlannedDeriveStep).readonly().optional(),
+    /** The model jobs, parents always before their children; derivatives ride on their parents. */
     jobs: z.array(PlannedJob).readonly(),
     /** Sum of the known local prices. */
     totalUsd: z.number().int().nonnegative(),

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { ModelLabel } from '../../api/catalogue/index.ts';
 import type { ServiceClient } from '../../api/client/index.ts';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
-import type { Plan } from '../../plan/index.ts';
+import type { Plan, PlannedDeriveStep } from '../../plan/index.ts';
 import { canonicalJson } from '../../plan/keys.ts';
 import type { ReviewCosts } from '../../plan/review-costs.ts';
 import { openStore, type Store } from '../../store/index.ts';
@@ -23,7 +23,7 @@ import { connectPricingService } from '../pricing-service.ts';
 import { recordsJson, recordsLines } from '../records-lines.ts';
 import { budgetRefusal, budgetText, type RunBudget } from '../run-budget.ts';
 import { type PriceGroup, servicePrices } from '../service-prices.ts';
-import { table } from './plan.ts';
+import { deriveStepsJson, table } from './plan.ts';
 import { loadPlanOrReport } from './validate.ts';
 
 export interface StepEstimate {
@@ -41,6 +41,8 @@ export interface EstimateReport {
   readonly jobs: number;
   readonly groups: readonly PriceGroup[];
   readonly steps: readonly StepEstimate[];
+  /** Files made on the worker from their from: steps' outputs, at no cost. */
+  readonly deriveSteps: readonly PlannedDeriveStep[];
   readonly localTotal: Micros;
   readonly unpricedLocally: number;
   readonly serviceTotal: Micros;
@@ -97,6 +99,7 @@ export async function estimatePlan(
     jobs: plan.jobs.length,
     groups: prices.groups,
     steps,
+    deriveSteps: plan.deriveSteps ?? [],
     localTotal: plan.totalUsd,
     unpricedLocally: plan.unpricedJobs,
     serviceTotal,
@@ -149,6 +152,13 @@ export function estimateText(report: EstimateReport): string {
     table([
       ['step', 'model', 'jobs', 'local', 'service'],
       ...rows,
+      ...report.deriveSteps.map((step) => [
+        step.id,
+        'derive',
+        `${step.derivativeCount} files`,
+        formatDollars(0),
+        formatDollars(0),
+      ]),
       [
         'total',
         '',
@@ -224,6 +234,7 @@ export function estimateJson(report: EstimateReport) {
       unpriced_locally: step.unpricedLocally,
       service_usd: usd(step.serviceUsd),
     })),
+    ...(report.deriveSteps.length > 0 && { derive_steps: deriveStepsJson(report.deriveSteps) }),
     disagreements: disagreements(report).map((group) => ({
       model: group.model,
       input: group.input,

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { formatDollars, formatUsd, type Micros } from '../../api/money.ts';
-import type { Plan } from '../../plan/index.ts';
+import type { Plan, PlannedDeriveStep } from '../../plan/index.ts';
 import { openStore } from '../../store/index.ts';
 import { jsonOutput } from '../json-output.ts';
 import { type LeftToRun, leftToRun } from '../left-to-run.ts';
@@ -44,9 +44,21 @@ export function planJson(plan: Plan, left?: LeftToRun) {
       usd: job.usd === null ? null : formatUsd(job.usd),
     })),
     total_usd: formatUsd(plan.totalUsd),
+    ...(plan.deriveSteps && { derive_steps: deriveStepsJson(plan.deriveSteps) }),
     output_dir: plan.outputDir,
     ...(left && price && recordsJson(left, price.usd, price.unpriced)),
   };
+}
+
+/** Derive steps make their files on the worker, at no cost: `--json` of plan and estimate says so. */
+export function deriveStepsJson(steps: readonly PlannedDeriveStep[]) {
+  return steps.map((step) => ({
+    id: step.id,
+    from: step.from,
+    output: step.output,
+    derivatives: step.derivativeCount,
+    usd: formatUsd(0),
+  }));
 }
 
 /** Columns padded to their widest cell; the last column is left ragged. */
@@ -59,25 +71,41 @@ export function table(rows: readonly (readonly string[])[]): string {
     .join('\n');
 }
 
+function examples(names: readonly string[]): string {
+  const more = names.length > EXAMPLES ? `, … (${names.length - EXAMPLES} more)` : '';
+  return `${names.slice(0, EXAMPLES).join(', ')}${more}`;
+}
+
 export function planTable(plan: Plan, left?: LeftToRun): string {
   const rows = plan.steps.map((step) => {
     const jobs = plan.jobs.filter((job) => job.step === step.id);
     const known = jobs.filter((job) => job.usd !== null);
     const price: Micros = known.reduce((sum, job) => sum + job.usd!, 0);
     const unknown = jobs.length - known.length;
-    const names = jobs.slice(0, EXAMPLES).map((job) => job.name);
-    const more = jobs.length > EXAMPLES ? `, … (${jobs.length - EXAMPLES} more)` : '';
     return [
       step.id,
       step.model,
       step.from ?? '',
       String(step.jobCount),
       unknown > 0 ? `${formatDollars(price)} + ${unknown} by service` : formatDollars(price),
-      `${names.join(', ')}${more}`,
+      examples(jobs.map((job) => job.name)),
     ];
   });
+  // A derive step's count is of files made from its from: step's outputs, not of jobs.
+  const derived = (plan.deriveSteps ?? []).map((step) => [
+    step.id,
+    'derive',
+    step.from,
+    `${step.derivativeCount} files`,
+    formatDollars(0),
+    examples(
+      plan.jobs
+        .flatMap((job) => job.derivatives ?? [])
+        .flatMap((made) => (made.step === step.id ? made.file : [])),
+    ),
+  ]);
   const lines = [
-    table([['step', 'model', 'from', 'jobs', 'price', 'examples'], ...rows]),
+    table([['step', 'model', 'from', 'jobs', 'price', 'examples'], ...rows, ...derived]),
     '',
     `${plan.campaign}: ${plan.jobs.length} jobs, ${describeTotal(plan)}` +
       (plan.budget === null ? ' (no budget set)' : ` of a ${formatDollars(plan.budget)} budget`),

@@ -44,7 +44,11 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     node: true,
   },
   /** Spec → plan: reads the spec file, prices with the catalogue; no engine, no store. */
-  plan: { ours: ['api'], packages: ['csv-parse', 'yaml', 'zod'], node: true },
+  plan: {
+    ours: ['api', 'derive/operations.ts', 'derive/geometry.ts'],
+    packages: ['csv-parse', 'yaml', 'zod'],
+    node: true,
+  },
   /**
    * Derivatives made on the worker: stills through sharp, clips through ffmpeg (a child process).
    * Pure media work on local files: no store, no records, no engine; the activity puts it in place.

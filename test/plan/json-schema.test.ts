@@ -27,6 +27,16 @@ const still = (model: string, input: Record<string, unknown>) => ({
   steps: [{ id: 'still', model, input }],
 });
 
+/** A still and a derive step after it. */
+const derive = (operations: unknown[]) => ({
+  version: 1,
+  campaign: 'x',
+  steps: [
+    { id: 'still', model: 'I2', input: { prompt: 'p' } },
+    { id: 'made', from: 'still', derive: operations },
+  ],
+});
+
 it('specs/campaign.schema.json matches the zod schema (run `npm run schema` after changing it)', () => {
   expect(readFileSync(path.join(specs, 'campaign.schema.json'), 'utf8')).toBe(campaignJsonSchemaText());
 });
@@ -49,6 +59,21 @@ describe('the editor schema', () => {
     ['V4 with a templated mode', still('V4', { prompt: 'p', mode: '{{mode}}' }), []],
     ['I1 with a V4 parameter', still('I1', { prompt: 'p', duration: '5' }), ['/steps/0/input']],
     ['V1 with a boolean template', still('V1', { prompt: 'p', camera_fixed: '{{fixed}}' }), []],
+    [
+      'a derive step',
+      derive([{ crop: { aspect_ratio: '1:1', focus: 'attention' } }, { preset: 'reels' }]),
+      [],
+    ],
+    [
+      'a derive option its operation lacks',
+      derive([{ resize: { widht: 1080 } }]),
+      ['/steps/1/derive/0/resize'],
+    ],
+    [
+      'a derive option out of range',
+      derive([{ text: { value: 'Hi', size: 0 } }]),
+      ['/steps/1/derive/0/text/size'],
+    ],
   ])('%s', (_what, spec, expected) => {
     expect(complaints(spec)).toEqual(expected);
   });
