@@ -4,13 +4,14 @@
  * the operations take a `frame`, that still as PNG bytes with the operations left for the image
  * side. A failed or aborted run leaves no file at `outputPath`.
  */
-import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
 import type { Operation, VideoFormat, VideoOperation } from '../operations.ts';
 import { type FfmpegRun, ffmpegRun, type WorkFile } from './ffmpeg-arguments.ts';
-import { ffmpegFailure } from './ffmpeg-failure.ts';
+import { ffmpegFailure, operationAt } from './ffmpeg-failure.ts';
 import { probe } from './probe.ts';
 import { progressFraction } from './progress.ts';
 import { runTool } from './run-tool.ts';
@@ -53,6 +54,7 @@ export async function deriveVideo(
   const run = ffmpegRun({ source, inputPath, operations, outputPath, threads: options.threads });
   const work = await mkdtemp(join(tmpdir(), 'mediaflow-video-'));
   try {
+    await assetsReadable(run, operations);
     await Promise.all(run.files.map((file) => putWorkFile(work, file)));
     await runFfmpeg(run, operations, outputPath, work, options);
     if (run.product.kind === 'still') {
@@ -76,9 +78,24 @@ export async function deriveVideo(
   }
 }
 
+/**
+ * Every asset is looked at before ffmpeg runs: drawtext given a font it cannot open quietly draws
+ * fontconfig's default instead, a clip in the wrong typeface with no error.
+ */
+async function assetsReadable(run: FfmpegRun, operations: readonly VideoOperation[]): Promise<void> {
+  const fonts = run.files.flatMap((file) => ('link' in file ? [file.link] : []));
+  for (const asset of [...run.sideInputs, ...fonts]) {
+    try {
+      await access(asset.path, constants.R_OK);
+    } catch {
+      throw new DeriveError(operationAt(operations, asset.owner), `cannot read ${asset.path}`);
+    }
+  }
+}
+
 function putWorkFile(work: string, file: WorkFile): Promise<void> {
   const path = join(work, file.name);
-  return 'link' in file ? symlink(file.link, path) : writeFile(path, file.contents);
+  return 'link' in file ? symlink(file.link.path, path) : writeFile(path, file.contents);
 }
 
 /** Runs ffmpeg to its end; on failure or abort removes what it wrote at `outputPath` and throws. */
@@ -104,6 +121,8 @@ async function runFfmpeg(
       signal: options.signal,
       onStdoutLine,
     });
+    // An abort that came as ffmpeg was exiting kills nothing and rejects nothing: it still wins.
+    options.signal?.throwIfAborted();
     if (result.exitCode === 0) return;
     throw ffmpegFailure(run, operations, result.stderrTail, result.exitCode);
   } catch (error) {

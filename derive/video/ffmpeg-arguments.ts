@@ -23,16 +23,16 @@ import {
 import type { ProbedVideo } from './probe.ts';
 import { encoderArguments } from './video-encoders.ts';
 
-/** A file ffmpeg reads from its working folder: written out, or a link to an asset. */
-export type WorkFile =
-  | { readonly name: string; readonly contents: string }
-  | { readonly name: string; readonly link: string };
-
-/** An input after the clip (a logo, a sound) and the operation that brought it. */
-export interface SideInput {
+/** An asset file ffmpeg reads (a logo, a sound, a font) and the operation (its index) that names it. */
+export interface AssetUse {
   readonly path: string;
   readonly owner: number;
 }
+
+/** A file ffmpeg reads from its working folder: written out, or a link to an asset (a font). */
+export type WorkFile =
+  | { readonly name: string; readonly contents: string }
+  | { readonly name: string; readonly link: AssetUse };
 
 export type FfmpegProduct =
   | {
@@ -53,7 +53,8 @@ export type FfmpegProduct =
 export interface FfmpegRun {
   readonly args: readonly string[];
   readonly graph: FilterGraph;
-  readonly sideInputs: readonly SideInput[];
+  /** The inputs after the clip, in input order from 1: logos, then the sound. */
+  readonly sideInputs: readonly AssetUse[];
   readonly files: readonly WorkFile[];
   /** How long the output runs, for progress. */
   readonly seconds: number;
@@ -78,128 +79,153 @@ export interface ClipJob {
   readonly threads: number;
 }
 
+/** What the operations so far have asked of the run, besides the picture's filters. */
+interface Settings {
+  /** The part of the source kept, seconds. */
+  start: number;
+  end: number;
+  sound: Sound;
+  format: { type: VideoFormat; quality: number | null; maxBytes: number | null; at: number } | null;
+}
+
+/** Where the picture operations put their work: the graph, its side inputs, its working files. */
+interface Work {
+  readonly graph: FilterGraph;
+  readonly sideInputs: AssetUse[];
+  readonly files: WorkFile[];
+}
+
 export function ffmpegRun(job: ClipJob): FfmpegRun {
   const { source } = job;
-  const graph = new FilterGraph();
-  const sideInputs: SideInput[] = [];
-  const files: WorkFile[] = [];
+  const work: Work = { graph: new FilterGraph(), sideInputs: [], files: [] };
   let size = evenSize(source);
   if (size.width !== source.width || size.height !== source.height) {
-    graph.video(cropFilter({ left: 0, top: 0, ...size }), null);
+    work.graph.video(cropFilter({ left: 0, top: 0, ...size }), null);
   }
-  let start = 0;
-  let end = source.durationSeconds;
-  let sound: Sound = source.hasAudio ? { kind: 'source' } : { kind: 'none' };
-  let format: { type: VideoFormat; quality: number | null; maxBytes: number | null; at: number } | null =
-    null;
-
+  const settings: Settings = {
+    start: 0,
+    end: source.durationSeconds,
+    sound: source.hasAudio ? { kind: 'source' } : { kind: 'none' },
+    format: null,
+  };
   for (const [index, op] of job.operations.entries()) {
-    const blame = { index, name: op.op };
     const problem = sizeProblem(size, op);
-    if (problem !== null) throw new DeriveError(blame, problem);
+    if (problem !== null) throw new DeriveError({ index, name: op.op }, problem);
     const next = sizeAfterOne(size, op, 'even');
-    switch (op.op) {
-      case 'crop':
-        graph.video(cropFilter(cropRegion(size, op.aspectRatio, focusPoint(op.focus), 'even')), index);
-        break;
-      case 'resize':
-        for (const filter of resizeFilters(op, next)) graph.video(filter, index);
-        break;
-      case 'pad':
-        graph.video(padFilter(op, size, next), index);
-        break;
-      case 'rotate':
-        for (const filter of rotateFilters(op)) graph.video(filter, index);
-        break;
-      case 'text': {
-        const names = { font: `font-${index}.ttf`, text: `text-${index}.txt` };
-        const burnt = textFilter(op, size, names);
-        files.push(
-          { name: names.font, link: resolve(op.font.path) },
-          { name: names.text, contents: burnt.lines },
-        );
-        graph.video(burnt.filter, index);
-        break;
-      }
-      case 'overlay': {
-        sideInputs.push({ path: resolve(op.image.path), owner: index });
-        const filters = overlayFilters(op);
-        graph.overlay(sideInputs.length, filters.prepare, filters.overlay, index);
-        break;
-      }
-      case 'trim': {
-        const from = start + op.start;
-        if (from >= end) {
-          throw new DeriveError(
-            blame,
-            `starts at ${seconds(op.start)} s, past the end of a clip ${seconds(end - start)} s long`,
-          );
-        }
-        start = from;
-        if (op.duration !== null) end = Math.min(end, from + op.duration);
-        break;
-      }
-      case 'fps':
-        graph.video(`fps=${op.value}`, index);
-        break;
-      case 'mute':
-        sound = { kind: 'none' };
-        break;
-      case 'audio':
-        sound = { kind: 'file', path: resolve(op.file.path), volume: op.volume, owner: index };
-        break;
-      case 'format':
-        if (op.type !== 'mp4' && op.type !== 'webm') {
-          throw new DeriveError(blame, `a clip cannot be made a ${op.type}: take a frame first`);
-        }
-        format = { type: op.type, quality: op.quality, maxBytes: op.maxBytes, at: index };
-        break;
-      case 'frame': {
-        if (op.at >= end - start) {
-          throw new DeriveError(
-            blame,
-            `at ${seconds(op.at)} s is past the end of a clip ${seconds(end - start)} s long`,
-          );
-        }
-        graph.video('setsar=1', null);
-        const args = [
-          ...inputArguments(job, start + op.at, null, sideInputs, graph),
-          '-frames:v',
-          '1',
-          '-c:v',
-          'png',
-          '-update',
-          '1',
-          STILL_FILE,
-        ];
-        const rest = job.operations.slice(index + 1);
-        return {
-          args,
-          graph,
-          sideInputs,
-          files,
-          seconds: 0,
-          product: { kind: 'still', file: STILL_FILE, size, rest },
-        };
-      }
+    if (op.op === 'frame') {
+      return still(job, work, settings, op.at, index, size);
     }
+    addPictureWork(work, op, index, size, next);
+    settle(settings, op, index);
     size = next;
   }
+  return clip(job, work, settings, size);
+}
 
+/** The filters (and inputs, and files) of the operations that change the picture. */
+function addPictureWork(work: Work, op: VideoOperation, index: number, size: Size, next: Size): void {
+  const { graph } = work;
+  switch (op.op) {
+    case 'crop':
+      graph.video(cropFilter(cropRegion(size, op.aspectRatio, focusPoint(op.focus), 'even')), index);
+      return;
+    case 'resize':
+      for (const filter of resizeFilters(op, next)) graph.video(filter, index);
+      return;
+    case 'pad':
+      graph.video(padFilter(op, size, next), index);
+      return;
+    case 'rotate':
+      for (const filter of rotateFilters(op)) graph.video(filter, index);
+      return;
+    case 'fps':
+      graph.video(`fps=${op.value}`, index);
+      return;
+    case 'text': {
+      const names = { font: `font-${index}.ttf`, text: `text-${index}.txt` };
+      const burnt = textFilter(op, size, names);
+      work.files.push(
+        { name: names.font, link: { path: resolve(op.font.path), owner: index } },
+        { name: names.text, contents: burnt.lines },
+      );
+      graph.video(burnt.filter, index);
+      return;
+    }
+    case 'overlay': {
+      work.sideInputs.push({ path: resolve(op.image.path), owner: index });
+      const filters = overlayFilters(op);
+      graph.overlay(work.sideInputs.length, filters.prepare, filters.overlay, index);
+      return;
+    }
+  }
+}
+
+/** What the time, sound and format operations settle for the whole run. */
+function settle(settings: Settings, op: VideoOperation, index: number): void {
+  switch (op.op) {
+    case 'trim': {
+      const from = settings.start + op.start;
+      if (from >= settings.end) {
+        const length = seconds(settings.end - settings.start);
+        const reason = `starts at ${seconds(op.start)} s, past the end of a clip ${length} s long`;
+        throw new DeriveError({ index, name: op.op }, reason);
+      }
+      settings.start = from;
+      if (op.duration !== null) settings.end = Math.min(settings.end, from + op.duration);
+      return;
+    }
+    case 'mute':
+      settings.sound = { kind: 'none' };
+      return;
+    case 'audio':
+      settings.sound = { kind: 'file', path: resolve(op.file.path), volume: op.volume, owner: index };
+      return;
+    case 'format':
+      if (op.type !== 'mp4' && op.type !== 'webm') {
+        throw new DeriveError(
+          { index, name: op.op },
+          `a clip cannot be made a ${op.type}: take a frame first`,
+        );
+      }
+      settings.format = { type: op.type, quality: op.quality, maxBytes: op.maxBytes, at: index };
+      return;
+  }
+}
+
+/** One PNG frame at `at` seconds into the kept part; the operations after it are the image side's. */
+function still(
+  job: ClipJob,
+  work: Work,
+  settings: Settings,
+  at: number,
+  index: number,
+  size: Size,
+): FfmpegRun {
+  const length = settings.end - settings.start;
+  if (at >= length) {
+    const reason = `at ${seconds(at)} s is past the end of a clip ${seconds(length)} s long`;
+    throw new DeriveError({ index, name: 'frame' }, reason);
+  }
+  work.graph.video('setsar=1', null);
+  const args = [
+    ...inputArguments(job, settings.start + at, null, work),
+    ...['-frames:v', '1', '-c:v', 'png', '-update', '1', STILL_FILE],
+  ];
+  const rest = job.operations.slice(index + 1);
+  return { ...work, args, seconds: 0, product: { kind: 'still', file: STILL_FILE, size, rest } };
+}
+
+function clip(job: ClipJob, work: Work, settings: Settings, size: Size): FfmpegRun {
+  const { start, end, sound, format } = settings;
   const length = end - start;
-  graph.video('setsar=1', null);
-  const soundArgs = soundArguments(sound, graph, sideInputs, length);
+  work.graph.video('setsar=1', null);
+  const soundArgs = soundArguments(sound, work, length);
   const type = format?.type ?? 'mp4';
   const args = [
-    ...inputArguments(job, start, end < source.durationSeconds ? length : null, sideInputs, graph),
+    ...inputArguments(job, start, end < job.source.durationSeconds ? length : null, work),
     ...soundArgs,
     ...encoderArguments(type, format?.quality ?? null, sound.kind !== 'none'),
-    '-threads',
-    String(job.threads),
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    resolve(job.outputPath),
+    ...['-threads', String(job.threads), '-progress', 'pipe:1', '-nostats', resolve(job.outputPath)],
   ];
   const product: FfmpegProduct = {
     kind: 'clip',
@@ -208,7 +234,7 @@ export function ffmpegRun(job: ClipJob): FfmpegRun {
     maxBytes: format?.maxBytes ?? null,
     formatAt: format?.at ?? null,
   };
-  return { args, graph, sideInputs, files, seconds: length, product };
+  return { ...work, args, seconds: length, product };
 }
 
 /** The clip's size on the even grid: geometry rounds odd sides down before the first operation. */
@@ -218,32 +244,26 @@ function evenSize(size: Size): Size {
 }
 
 /** Everything up to the picture's mapping: the clip from `start` (for `duration`), the side inputs, the graph. */
-function inputArguments(
-  job: ClipJob,
-  start: number,
-  duration: number | null,
-  sideInputs: readonly SideInput[],
-  graph: FilterGraph,
-): string[] {
+function inputArguments(job: ClipJob, start: number, duration: number | null, work: Work): string[] {
   const threads = String(job.threads);
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-filter_complex_threads', threads],
     ...(start > 0 ? ['-ss', seconds(start)] : []),
     ...(duration === null ? [] : ['-t', seconds(duration)]),
     ...['-threads', threads, '-i', resolve(job.inputPath)],
-    ...sideInputs.flatMap((input) => ['-i', input.path]),
-    ...['-filter_complex', graph.text(), '-map', `[${GRAPH_OUT.picture}]`],
+    ...work.sideInputs.flatMap((input) => ['-i', input.path]),
+    ...['-filter_complex', work.graph.text(), '-map', `[${GRAPH_OUT.picture}]`],
   ];
 }
 
 /** Maps the sound: the clip's own, none, or a file's cut (or padded with silence) to the clip's length. */
-function soundArguments(sound: Sound, graph: FilterGraph, sideInputs: SideInput[], length: number): string[] {
+function soundArguments(sound: Sound, work: Work, length: number): string[] {
   if (sound.kind === 'none') return ['-an'];
   if (sound.kind === 'source') return ['-map', '0:a:0'];
-  sideInputs.push({ path: sound.path, owner: sound.owner });
+  work.sideInputs.push({ path: sound.path, owner: sound.owner });
   const duration = seconds(length);
-  graph.audio(
-    sideInputs.length,
+  work.graph.audio(
+    work.sideInputs.length,
     [`atrim=end=${duration}`, `apad=whole_dur=${duration}`, `volume=${sound.volume}`],
     sound.owner,
   );

@@ -10,7 +10,7 @@ import { sizeAfter } from '../../derive/geometry.ts';
 import type { VideoOperation } from '../../derive/operations.ts';
 import { ffmpegRun } from '../../derive/video/ffmpeg-arguments.ts';
 import { ffmpegFailure } from '../../derive/video/ffmpeg-failure.ts';
-import type { ProbedVideo } from '../../derive/video/probe.ts';
+import { ProbedVideo } from '../../derive/video/probe.ts';
 import { progressFraction } from '../../derive/video/progress.ts';
 import { wrapText } from '../../derive/video/wrap-text.ts';
 
@@ -125,7 +125,7 @@ describe('the filter graph of a clip', () => {
     const long = { ...headline, value: 'Un été à Paris, sous le soleil de juillet' };
     const made = run([{ op: 'resize', width: 720, height: null, fit: 'cover', background: '#000000' }, long]);
     expect(made.files).toEqual([
-      { name: 'font-1.ttf', link: '/fonts/Noto.ttf' },
+      { name: 'font-1.ttf', link: { path: '/fonts/Noto.ttf', owner: 1 } },
       { name: 'text-1.txt', contents: 'Un été à Paris,\nsous le soleil\nde juillet' },
     ]);
   });
@@ -249,6 +249,33 @@ describe('clips that cannot be made', () => {
     expect(
       ffmpegFailure(run(operations), operations, ['/in/clip.mp4: Invalid data'], 1).operation,
     ).toBeNull();
+  });
+});
+
+describe("reading ffprobe's report", () => {
+  const report = (sideData: object[]) => ({
+    streams: [
+      {
+        codec_type: 'video',
+        codec_name: 'h264',
+        width: 1920,
+        height: 1080,
+        pix_fmt: 'yuv420p',
+        side_data_list: sideData,
+      },
+    ],
+    format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '4.500000' },
+  });
+
+  it('gives the size the frames show at: a phone clip turned a quarter has its sides swapped', () => {
+    expect(ProbedVideo.parse(report([]))).toEqual({ ...HD, durationSeconds: 4.5, hasAudio: false });
+    expect(ProbedVideo.parse(report([{ rotation: -90 }]))).toMatchObject({ width: 1080, height: 1920 });
+    expect(ProbedVideo.parse(report([{ rotation: 180 }]))).toMatchObject({ width: 1920, height: 1080 });
+  });
+
+  it('refuses a report without a picture', () => {
+    const soundOnly = { streams: [{ codec_type: 'audio' }], format: { format_name: 'wav', duration: '1' } };
+    expect(ProbedVideo.safeParse(soundOnly).success).toBe(false);
   });
 });
 
