@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
 import type { Operation, VideoFormat, VideoOperation } from '../operations.ts';
-import { type FfmpegRun, ffmpegRun, type WorkFile } from './ffmpeg-arguments.ts';
+import { type FfmpegProduct, type FfmpegRun, ffmpegRun, type WorkFile } from './ffmpeg-arguments.ts';
 import { ffmpegFailure, operationAt } from './ffmpeg-failure.ts';
 import { probe } from './probe.ts';
 import { progressFraction } from './progress.ts';
@@ -60,22 +60,31 @@ export async function deriveVideo(
     if (run.product.kind === 'still') {
       return { kind: 'still', data: await readFile(join(work, run.product.file)), rest: run.product.rest };
     }
-    const made = await probe(outputPath, options.tools);
-    const { size: bytes } = await stat(outputPath);
-    const { maxBytes, formatAt } = run.product;
-    if (maxBytes !== null && bytes > maxBytes) {
+    return await madeClip(outputPath, run.product, options.tools).catch(async (error: unknown) => {
       await rm(outputPath, { force: true });
-      // A clip is not re-encoded to fit: its bit rate is the quality's, so a lower quality or a
-      // shorter trim is the spec's to choose.
-      const blame: OperationAt | null = formatAt === null ? null : { index: formatAt, name: 'format' };
-      throw new DeriveError(blame, `the clip is ${bytes} bytes, over max_bytes ${maxBytes}`);
-    }
-    options.onProgress?.(1);
-    const { width, height, durationSeconds } = made;
-    return { kind: 'clip', format: run.product.format, width, height, durationSeconds, bytes };
+      throw error;
+    });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The clip as ffprobe reads it back, if it keeps within `maxBytes`. */
+async function madeClip(
+  outputPath: string,
+  product: Extract<FfmpegProduct, { kind: 'clip' }>,
+  tools: VideoTools,
+): Promise<DerivedVideo> {
+  const { width, height, durationSeconds } = await probe(outputPath, tools);
+  const { size: bytes } = await stat(outputPath);
+  if (product.maxBytes !== null && bytes > product.maxBytes) {
+    // A clip is not re-encoded to fit: its bit rate follows from the quality, so a lower quality
+    // or a shorter trim is the spec's to choose.
+    const blame: OperationAt | null =
+      product.formatAt === null ? null : { index: product.formatAt, name: 'format' };
+    throw new DeriveError(blame, `the clip is ${bytes} bytes, over max_bytes ${product.maxBytes}`);
+  }
+  return { kind: 'clip', format: product.format, width, height, durationSeconds, bytes };
 }
 
 /**
@@ -123,8 +132,8 @@ async function runFfmpeg(
     });
     // An abort that came as ffmpeg was exiting kills nothing and rejects nothing: it still wins.
     options.signal?.throwIfAborted();
-    if (result.exitCode === 0) return;
-    throw ffmpegFailure(run, operations, result.stderrTail, result.exitCode);
+    if (result.exitCode !== 0) throw ffmpegFailure(run, operations, result.stderrTail, result.exitCode);
+    if (reported < 1) options.onProgress?.(1);
   } catch (error) {
     await removeOutput();
     if (options.signal?.aborted) throw options.signal.reason;

@@ -84,14 +84,17 @@ export function runTool(
       else progressLines.push(chunk, options.onStdoutLine);
     });
     child.stderr.on('data', (chunk: string) => stderr.push(chunk));
+    // 'close' follows 'error' too (a failed start, an abort's kill): settling there means an
+    // aborted ffmpeg is gone, and writes nothing more, by the time the caller cleans up after it.
+    let failure: Error | null = null;
     child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(
+      failure ??=
         error.code === 'ENOENT'
           ? new DeriveError(null, `${command} is not installed: ${INSTALL_HINT}`)
-          : error,
-      );
+          : error;
     });
     child.on('close', (exitCode) => {
+      if (failure !== null) return reject(failure);
       if (options.onStdoutLine !== undefined) progressLines.end(options.onStdoutLine);
       resolve({ exitCode, stdout: stdout.join(''), stderrTail: stderr.end() });
     });
