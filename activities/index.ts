@@ -24,6 +24,7 @@ import type { LoadedPlan, PlanCache } from '../records/plan-store.ts';
 import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { createPredictions } from './create/index.ts';
+import type { DeriveDeps } from './derive/deps.ts';
 import { isOutage, PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import type { JobResult } from './finish/index.ts';
@@ -42,6 +43,8 @@ export interface ActivityDeps {
   readonly manifests: Manifests;
   /** Fetches an output link into a file (activities/download.ts). */
   readonly download: Download;
+  /** Makes the derivatives of saved outputs (derive/deps.ts). */
+  readonly derive: DeriveDeps;
 }
 
 /** Used when the service does not publish its limits: modest, so a real account is not flooded. */
@@ -65,7 +68,7 @@ function classified<A, R>(activity: (request: A) => Promise<R>): (request: A) =>
     });
 }
 
-export function createActivities({ client, storeOf, plans, manifests, download }: ActivityDeps) {
+export function createActivities({ client, storeOf, plans, manifests, download, derive }: ActivityDeps) {
   const resolver = new InputResolver(client);
   const claims = new ClaimsIndex();
   const finishing = new SharedWork<JobResult>();
@@ -157,7 +160,12 @@ export function createActivities({ client, storeOf, plans, manifests, download }
     /** The predictions of one step of a create batch, with their heirs (finish/batch.ts). */
     finishPredictions: classified(async (request: FinishBatchRequest): Promise<FinishBatchItem[]> => {
       const [plan, manifest] = await Promise.all([planOf(request.plan), manifests.of(request.outputDir)]);
-      return finishPredictions({ client, resolver, claims, finishing, download }, plan, manifest, request);
+      return finishPredictions(
+        { client, resolver, claims, finishing, download, derive },
+        plan,
+        manifest,
+        request,
+      );
     }),
 
     /**

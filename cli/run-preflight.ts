@@ -5,6 +5,8 @@
  * Every line goes to stderr; a refusal ends `run` with its exit code, having created nothing.
  */
 import { auditOutputs } from '../activities/audit.ts';
+import { deriveDeps } from '../activities/derive/deps.ts';
+import { deriveRecordedOutputs } from '../activities/derive/recorded.ts';
 import { downloadFile } from '../activities/download.ts';
 import { localFailureKind } from '../activities/failure-kind.ts';
 import { sayHowOutputsAreSigned } from '../activities/provenance/credentials/notice.ts';
@@ -82,6 +84,9 @@ export async function prepareRun(
     return { ok: false, code: EXIT.stopped };
   }
   await makeCurrent(plan, ref.digest);
+  const derived = await deriveRecordedOutputs(deriveDeps(), plan, ref.digest);
+  if (derived.made > 0) console.error(`derived from recorded outputs: ${derived.made} files`);
+  for (const line of derived.failed) console.error(`not derived: ${line}`);
   return { ok: true, ref, report };
 }
 

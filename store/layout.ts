@@ -15,6 +15,7 @@
  * | `.mediaflow/unsaved/<campaign>/<name>` | an output paid for whose download failed for good | create-once |
  * | `.mediaflow/current/<campaign>.json` | the digest of the plan a campaign last ran | replaced by each `run` |
  * | `.mediaflow/moved/<name>` | where an edited-away job's output was set aside | create-once |
+ * | `.mediaflow/derivatives/<key>.json` | a derivative made (or failed) from a job's output | replaced when made again |
  */
 const STATE = '.mediaflow';
 
@@ -65,6 +66,13 @@ export const CURRENT_PLANS = `${STATE}/current/`;
 
 export function currentPlanKey(campaign: string): string {
   return `${CURRENT_PLANS}${campaign}.json`;
+}
+
+/** Derivatives (records/derivatives.ts), one record per derivative key. */
+export const DERIVATIVES = `${STATE}/derivatives/`;
+
+export function derivativeKey(key: string): string {
+  return `${DERIVATIVES}${key}.json`;
 }
 
 /** Outputs of edited-away jobs moved off a name the current plan writes (records/set-aside.ts). */

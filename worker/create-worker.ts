@@ -6,6 +6,7 @@
  * take them over when that one dies or its slots are full, and run other campaigns.
  */
 import { type NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { deriveDeps } from '../activities/derive/deps.ts';
 import { downloadFile } from '../activities/download.ts';
 import { type ActivityDeps, createActivities } from '../activities/index.ts';
 import { notifyActivities } from '../activities/notify/index.ts';
@@ -57,6 +58,7 @@ export function activityDeps(
     plans: overrides.plans ?? new PlanCache(storeOf),
     manifests: overrides.manifests ?? new Manifests(storeOf),
     download: overrides.download ?? downloadFile,
+    derive: overrides.derive ?? deriveDeps(),
   };
 }
 

@@ -10,13 +10,16 @@ import { formatUsd } from '../../api/money.ts';
 import { isContentRefusal } from '../../api/wire/index.ts';
 import type { FinishOutcome, FinishRequest, FinishResult } from '../../contract/activities.ts';
 import type { FailureKind } from '../../contract/failure-policy.ts';
-import type { Manifest } from '../../records/manifest.ts';
+import type { PlannedJob } from '../../plan/types.ts';
+import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import { writeRefusals } from '../../records/refusals.ts';
 import { writeUnsaved } from '../../records/unsaved.ts';
 import type { CreateDeps } from '../create/deps.ts';
 import { isRetake, onModel } from '../create/prepare.ts';
+import type { DeriveDeps } from '../derive/deps.ts';
+import { makeDerivatives } from '../derive/make-derivatives.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { awaitWithin } from './deadline.ts';
 import { saveWithFreshLink } from './fresh-link.ts';
@@ -31,6 +34,8 @@ export interface FinishDeps extends CreateDeps {
   /** Work under way in this worker, by prediction id. */
   readonly finishing: SharedWork<JobResult>;
   readonly download: Download;
+  /** Makes the derivatives of each saved output (activities/derive/). */
+  readonly derive: DeriveDeps;
 }
 
 /** Which activity finishes, and whether an earlier attempt or run may have left a partial file or created the heir. */
@@ -67,6 +72,8 @@ export async function finishJob(
   if (recorded.state === 'done' && !retake) {
     // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
     if (again || restore) await manifest.restoreLine(job.key);
+    // An attempt killed before its derivatives were all made: what stands is kept.
+    await deriveFrom(deps, manifest, job, recorded.entry, request);
     // Null: the price committed is counted, unless an earlier run paid for it (paidBefore).
     const outcome = {
       kind: 'succeeded',
@@ -137,6 +144,8 @@ export async function finishJob(
     });
     const refreshed = saved.refreshed ? { refreshed: true as const } : {};
     outcome = { kind: 'succeeded', creditsUsed: charged, file: saved.file, ...refreshed };
+    const entry = await manifest.get(job.key);
+    if (entry) await deriveFrom(deps, manifest, job, entry, request);
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
     // A download that failed for good fails this job (paid: the service charged it), not its heir,
@@ -158,6 +167,25 @@ export async function finishJob(
     return failed(error.message, failure);
   }
   return { outcome, heir: heirOutcome, waitedMs };
+}
+
+/**
+ * The derivatives of the job's saved output (a derive step's crops and cuts), made here so a file
+ * a campaign delivers is complete when its job is counted. One that cannot be made is recorded
+ * failed with its reason (records/derivatives.ts); the job, paid and saved, still succeeded.
+ */
+async function deriveFrom(
+  deps: FinishDeps,
+  manifest: Manifest,
+  job: PlannedJob,
+  entry: ManifestEntry,
+  request: FinishRequest,
+): Promise<void> {
+  if ((job.derivatives ?? []).length === 0) return;
+  await makeDerivatives(deps.derive, manifest.store, job, entry, {
+    campaign: request.campaign,
+    planDigest: request.plan.digest,
+  });
 }
 
 /** Download failures with an outcome of their own; any other final refusal is a failed prediction's. */

@@ -7,6 +7,9 @@
  */
 export const TRAINED_ALGORITHMIC_MEDIA =
   'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
+/** IPTC's source type of a file edited from a trained model's output (a crop, a caption, a cut). */
+export const COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA =
+  'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia';
 export const MEDIAFLOW_NS = 'https://github.com/mediaflow/ns/provenance/1.0/';
 
 /** Who decided a reviewed take, and when (records/decisions.ts). */
@@ -34,13 +37,30 @@ export interface Provenance {
   readonly review: ReviewMark | null;
   /** When the output was made (ISO). */
   readonly createdAt: string;
+  /**
+   * Set on a derivative (a derive step's file made from this job's output): its step, its own key
+   * and what was done, in order (derive/describe.ts). The rest still names the generation it is of.
+   */
+  readonly derived?: Derived;
+}
+
+export interface Derived {
+  readonly step: string;
+  readonly key: string;
+  /** What was done, in words (derive/describe.ts). */
+  readonly operations: readonly string[];
+  /** C2PA's name of each operation's action, in the same order (`c2pa.cropped`, ...). */
+  readonly actions: readonly string[];
 }
 
 /** A complete `x:xmpmeta` document, UTF-8, with no packet wrapper (a sidecar and an iTXt need none). */
 export function xmpPacket(provenance: Provenance): string {
   const p = provenance;
   const fields = [
-    element('Iptc4xmpExt:DigitalSourceType', TRAINED_ALGORITHMIC_MEDIA),
+    element(
+      'Iptc4xmpExt:DigitalSourceType',
+      p.derived ? COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA : TRAINED_ALGORITHMIC_MEDIA,
+    ),
     element('Iptc4xmpExt:AISystemUsed', p.model),
     p.prompt === null ? '' : element('Iptc4xmpExt:AIPromptInformation', p.prompt),
     element('xmp:CreatorTool', 'mediaflow'),
@@ -50,6 +70,13 @@ export function xmpPacket(provenance: Provenance): string {
     element('mediaflow:JobKey', p.jobKey),
     element('mediaflow:PredictionID', p.predictionId),
     p.parentFile === null ? '' : element('mediaflow:ParentFile', p.parentFile),
+    ...(p.derived
+      ? [
+          element('mediaflow:DerivedBy', p.derived.step),
+          element('mediaflow:DerivativeKey', p.derived.key),
+          element('mediaflow:Operations', p.derived.operations.join('; ')),
+        ]
+      : []),
     ...(p.review === null
       ? []
       : [

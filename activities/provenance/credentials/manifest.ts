@@ -9,7 +9,11 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { type Provenance, TRAINED_ALGORITHMIC_MEDIA } from '../xmp.ts';
+import {
+  COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA,
+  type Provenance,
+  TRAINED_ALGORITHMIC_MEDIA,
+} from '../xmp.ts';
 
 export const MEDIAFLOW_ASSERTION = 'com.github.mediaflow.provenance';
 
@@ -32,6 +36,8 @@ export const MediaflowAssertion = z.object({
       of: z.enum(['self', 'parent']),
     })
     .nullable(),
+  /** A derivative's step, key and operations; absent on a generation's own file. */
+  derived: z.object({ step: z.string(), key: z.string(), operations: z.array(z.string()) }).optional(),
 });
 export type MediaflowAssertion = z.infer<typeof MediaflowAssertion>;
 
@@ -53,6 +59,9 @@ export function mediaflowAssertion(provenance: Provenance, take: number): Mediaf
       note: p.review.note ?? null,
       of: p.review.of,
     },
+    ...(p.derived
+      ? { derived: { step: p.derived.step, key: p.derived.key, operations: [...p.derived.operations] } }
+      : {}),
   };
 }
 
@@ -66,17 +75,38 @@ export function manifestDefinition(provenance: Provenance, take: number, file: s
       {
         label: 'c2pa.actions.v2',
         data: {
-          actions: [
-            {
-              action: 'c2pa.created',
-              digitalSourceType: TRAINED_ALGORITHMIC_MEDIA,
-              softwareAgent: { name: provenance.model },
-              when: provenance.createdAt,
-            },
-          ],
+          actions: actionsOf(provenance),
         },
       },
       { label: MEDIAFLOW_ASSERTION, data: mediaflowAssertion(provenance, take) },
     ],
   };
+}
+
+/**
+ * A generation is created by its model; a derivative is opened from its parent (the `parentOf`
+ * ingredient) and then edited, one action per operation, each marked as a composite with the
+ * model's output, as IPTC and C2PA ask for an edit of generated media.
+ */
+function actionsOf(provenance: Provenance) {
+  if (!provenance.derived) {
+    return [
+      {
+        action: 'c2pa.created',
+        digitalSourceType: TRAINED_ALGORITHMIC_MEDIA,
+        softwareAgent: { name: provenance.model },
+        when: provenance.createdAt,
+      },
+    ];
+  }
+  const agent = { name: 'mediaflow', version: '0.1.0' };
+  return [
+    { action: 'c2pa.opened', softwareAgent: agent, when: provenance.createdAt },
+    ...provenance.derived.actions.map((action, index) => ({
+      action,
+      digitalSourceType: COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA,
+      softwareAgent: agent,
+      description: provenance.derived?.operations[index],
+    })),
+  ];
 }

@@ -35,23 +35,32 @@ export function currentSigningKey(env: NodeJS.ProcessEnv = process.env): Signing
   return read.key;
 }
 
-export function credentialsOf(store: Store, take: number, parentFile: string | null): Credentials | null {
+export function credentialsOf(
+  store: Store,
+  take: number,
+  parentFile: string | null,
+  relationship: IngredientFile['relationship'] = 'inputTo',
+): Credentials | null {
   const key = currentSigningKey();
   if (!key) return null;
   return {
     key,
     take,
     ingredients: async () => {
-      const parent = parentFile === null ? null : await ingredientOf(store, parentFile);
+      const parent = parentFile === null ? null : await ingredientOf(store, parentFile, relationship);
       return parent ? [parent] : [];
     },
   };
 }
 
-/** The parent's file as an `inputTo` ingredient; null when it is gone or of a type C2PA does not read. */
-async function ingredientOf(store: Store, file: string): Promise<IngredientFile | null> {
+/** The parent's file as an ingredient; null when it is gone or of a type C2PA does not read. */
+async function ingredientOf(
+  store: Store,
+  file: string,
+  relationship: IngredientFile['relationship'],
+): Promise<IngredientFile | null> {
   const format = signableType(file);
   const body = format === null ? undefined : await store.open(file);
   if (!body || format === null) return null;
-  return { bytes: await whole(body), format, title: basename(file), relationship: 'inputTo' };
+  return { bytes: await whole(body), format, title: basename(file), relationship };
 }

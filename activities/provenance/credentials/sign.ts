@@ -15,8 +15,11 @@ export interface IngredientFile {
   readonly bytes: Buffer;
   readonly format: string;
   readonly title: string;
-  /** `inputTo`: what a generation was given (a clip's still); `componentOf`: a part of it. */
-  readonly relationship: 'inputTo' | 'componentOf';
+  /**
+   * `inputTo`: what a generation was given (a clip's still); `componentOf`: a part of it;
+   * `parentOf`: the file a derivative was edited from (its crop, caption or cut).
+   */
+  readonly relationship: 'inputTo' | 'componentOf' | 'parentOf';
 }
 
 export interface SignRequest {
