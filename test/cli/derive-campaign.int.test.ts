@@ -1,0 +1,185 @@
+/**
+ * A product feed run to channel deliverables as a user types it: `mediaflow run` makes the stills
+ * and clips at the service, then their derivatives on the worker (square JPEGs with the headline,
+ * WebP stories, 9:16 reels, posters). Other readers confirm what was made (Pillow for the stills,
+ * ffprobe for the reels, exiftool for the provenance); an unchanged re-run derives nothing, and
+ * editing one row's headline remakes only what shows that headline.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA } from '../../activities/provenance/xmp.ts';
+import { startEmulator } from '../../emulator/index.ts';
+import { DerivativeRecord } from '../../records/derivatives.ts';
+import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
+import { cleanEnv, mediaflow, tempDir, writeSpec } from './helpers.ts';
+
+const exec = promisify(execFile);
+const PILLOW = join(process.cwd(), '.tools/pillow-venv/bin/python');
+
+const PRODUCTS = `sku,name,colour,headline
+TEE-01,Classic tee,mint,"Soft, breathable, everyday"
+CAP-02,Casquette,lemon,Été à Paris
+BAG-03,バッグ,navy,東京の夏
+`;
+
+const SPEC = `
+version: 1
+campaign: CAMPAIGN
+budget: { max_usd: 5 }
+output: { dir: out }
+data:
+  products: products.csv
+steps:
+  - id: still
+    model: I4
+    for_each: products
+    input: { prompt: "{{row.name}} in {{row.colour}}", aspect_ratio: "16:9" }
+    output: { name: "{{row.sku}}" }
+  - id: clip
+    model: V4
+    from: still
+    input: { prompt: "Slow orbit around the {{row.name}}" }
+    output: { name: "{{row.sku}}" }
+  - id: square
+    from: still
+    derive:
+      - crop: { aspect_ratio: "1:1", focus: attention }
+      - resize: { width: 320 }
+      - text: { value: "{{row.headline}}", position: bottom, size: 28, box: "#00000088" }
+      - format: { type: jpeg, quality: 85, max_bytes: 60kb }
+  - id: story
+    from: still
+    derive:
+      - resize: { width: 180, height: 320, fit: pad }
+      - format: { type: webp }
+  - id: reel
+    from: clip
+    derive:
+      - trim: { start: 0, duration: 2 }
+      - resize: { width: 180, height: 320, fit: pad }
+      - text: { value: "{{row.headline}}", position: bottom, size: 20 }
+      - format: { type: mp4 }
+  - id: poster
+    from: clip
+    derive: [{ frame: { at: 1 } }, { format: { type: jpeg } }]
+`;
+
+/** Every derivative record of the campaign's folder, by key. */
+async function derivativeRecords(out: string): Promise<Map<string, DerivativeRecord>> {
+  const folder = join(out, '.mediaflow/derivatives');
+  const records = new Map<string, DerivativeRecord>();
+  for (const name of await readdir(folder)) {
+    const record = DerivativeRecord.parse(JSON.parse(await readFile(join(folder, name), 'utf8')));
+    records.set(record.key, record);
+  }
+  return records;
+}
+
+/** Pillow's reading of a picture: its format and size. */
+async function pillow(file: string): Promise<{ format: string; width: number; height: number }> {
+  const script =
+    'import sys,json;from PIL import Image;i=Image.open(sys.argv[1]);print(json.dumps([i.format,*i.size]))';
+  const { stdout } = await exec(PILLOW, ['-c', script, file]).catch((error: unknown) => {
+    throw new Error(`Pillow could not read ${file} (run npm run setup:all for .tools/pillow-venv): ${error}`);
+  });
+  const [format, width, height] = JSON.parse(stdout) as [string, number, number];
+  return { format, width, height };
+}
+
+async function ffprobe(file: string) {
+  const { stdout } = await exec('ffprobe', [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_streams',
+    '-show_format',
+    file,
+  ]);
+  const report = JSON.parse(stdout) as {
+    streams: { codec_type: string; codec_name: string; pix_fmt?: string; width?: number; height?: number }[];
+    format: { duration: string };
+  };
+  const video = report.streams.find((stream) => stream.codec_type === 'video')!;
+  return { ...video, duration: Number(report.format.duration) };
+}
+
+describe('a product feed to channel deliverables', () => {
+  it('derives crops, stories, reels and posters, then only what an edit changes', async () => {
+    const emulator = await startEmulator({ port: 0, timeScale: 0 });
+    onTestFinished(() => emulator.close());
+    const dir = await tempDir();
+    await writeSpec(dir, SPEC.replace('CAMPAIGN', uniqueTaskQueue('derive')));
+    await writeFile(join(dir, 'products.csv'), PRODUCTS);
+    const env = cleanEnv({
+      TEMPORAL_ADDRESS: temporalAddress(),
+      MEDIAFLOW_API_URL: emulator.baseUrl,
+      MEDIAFLOW_API_KEY: emulator.apiKey,
+    });
+    const run = () => mediaflow(['run', 'spec.yaml', '--worker'], { cwd: dir, env });
+    const out = join(dir, 'out');
+
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(emulator.ledger().predictionsCreated).toBe(6);
+    const made = await derivativeRecords(out);
+    expect([...made.values()].map((record) => `${record.step}/${record.state}`).sort()).toEqual(
+      ['poster', 'reel', 'square', 'story'].flatMap((step) => Array(3).fill(`${step}/made`)),
+    );
+    const fileOf = (step: string, sku: string) => {
+      const record = [...made.values()].find((r) => r.step === step && r.parent.file.includes(sku));
+      if (record?.state !== 'made') throw new Error(`no ${step} made for ${sku}`);
+      return record;
+    };
+
+    const square = fileOf('square', 'CAP-02');
+    expect(square.file).toBe('square/CAP-02.jpg');
+    expect(await pillow(join(out, square.file))).toEqual({ format: 'JPEG', width: 320, height: 320 });
+    expect(square.bytes).toBeLessThanOrEqual(60_000);
+    expect(await pillow(join(out, fileOf('story', 'BAG-03').file))).toEqual({
+      format: 'WEBP',
+      width: 180,
+      height: 320,
+    });
+    const reel = await ffprobe(join(out, fileOf('reel', 'BAG-03').file));
+    expect(reel).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 180, height: 320 });
+    expect(reel.duration).toBeGreaterThan(1.8);
+    expect(reel.duration).toBeLessThan(2.2);
+    const poster = await pillow(join(out, fileOf('poster', 'TEE-01').file));
+    expect(poster.format).toBe('JPEG');
+
+    // The square's provenance, read by exiftool from its sidecar: an edit of the still, and what was done.
+    const xmp = fileOf('square', 'CAP-02').xmp!;
+    const { stdout } = await exec('exiftool', ['-j', '-G1', '-n', join(out, xmp)]);
+    const tags = (JSON.parse(stdout) as Record<string, unknown>[])[0]!;
+    expect(tags['XMP-iptcExt:DigitalSourceType']).toBe(COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA);
+    expect(tags['XMP-mediaflow:ParentFile']).toBe('still/CAP-02.png');
+    expect(tags['XMP-mediaflow:Operations']).toContain('text "Été à Paris" bottom');
+
+    // Unchanged: nothing is paid, nothing derived, every record as it was.
+    const again = await run();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('derived from recorded outputs');
+    expect(emulator.ledger().predictionsCreated).toBe(6);
+    expect(await derivativeRecords(out)).toEqual(made);
+
+    // One row's headline edited: its square and its reel show it; its story and poster do not.
+    await writeFile(join(dir, 'products.csv'), PRODUCTS.replace('Été à Paris', 'Hiver à Lyon'));
+    // And one derivative deleted: made again from its recorded parent.
+    await rm(join(out, fileOf('story', 'TEE-01').file));
+    const edited = await run();
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(edited.stderr).toContain('derived from recorded outputs: 3 files');
+    expect(emulator.ledger().predictionsCreated).toBe(6);
+    const after = await derivativeRecords(out);
+    const remade = [...after.values()].filter((record) => made.get(record.key)?.at !== record.at);
+    expect(remade.map((record) => `${record.step} ${record.parent.file}`).sort()).toEqual([
+      'reel clip/CAP-02.mp4',
+      'square still/CAP-02.png',
+      'story still/TEE-01.png',
+    ]);
+  }, 180_000);
+});
