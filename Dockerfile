@@ -5,6 +5,8 @@
 FROM node:22-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# ffmpeg cuts and encodes the clips of derive steps (docs/derive.md); sharp ships its own libvips.
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .

@@ -16,6 +16,7 @@ import type { Plan } from '../plan/types.ts';
 import { readDecisions } from '../records/decisions.ts';
 import { Manifest } from '../records/manifest.ts';
 import { campaignTotal } from './campaign-total.ts';
+import { deriveTally } from './derive-tally.ts';
 import { exitOf } from './exit-codes.ts';
 import { rewriteManifest } from './manifest-upkeep.ts';
 import { restoreLines } from './restore-lines.ts';
@@ -85,7 +86,8 @@ export async function answerFromRecords(plan: Plan, startedAt: number, json: boo
     closedAt,
     paused: false,
   };
-  printSummary(view, plan.outputDir, await campaignTotal(plan.outputDir, plan.campaign, 0), json);
+  const total = await campaignTotal(plan.outputDir, plan.campaign, 0);
+  printSummary(view, plan.outputDir, total, json, await deriveTally(plan));
   const exit = exitOf(view.progress, plan.outputDir);
   if (exit.reason) console.error(`exit ${exit.code}: ${exit.reason}`);
   return exit.code;

@@ -7,7 +7,7 @@
  * `export` can say which files are missing and why, and the next run tries it again.
  */
 import { z } from 'zod';
-import { derivativeKey, type Store } from '../store/index.ts';
+import { DERIVATIVES, derivativeKey, type Store } from '../store/index.ts';
 import { parseJson } from './jsonl.ts';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -80,4 +80,15 @@ export async function standingDerivative(
   if (record === null || record.state !== 'made') return null;
   if (record.parent.sha256 !== parentSha256 || record.tools !== tools) return null;
   return (await store.stat(record.file))?.bytes === record.bytes ? record : null;
+}
+
+/** Every derivative record of an output location (`verify`, `export`, the run's summary). */
+export async function readDerivatives(store: Store): Promise<DerivativeRecord[]> {
+  const keys: string[] = [];
+  for await (const key of store.list(DERIVATIVES)) if (key.endsWith('.json')) keys.push(key);
+  const texts = await store.readAll(keys);
+  return texts.flatMap((text) => {
+    const parsed = text === undefined ? null : DerivativeRecord.safeParse(parseJson(text));
+    return parsed?.success ? [parsed.data] : [];
+  });
 }

@@ -11,11 +11,18 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { workflowIdOf } from '../../control/campaign.ts';
+import { readDerivatives } from '../../records/derivatives.ts';
 import { manifestLines, manifestText, rebuildManifest } from '../../records/manifest-view.ts';
 import { isS3Url, MANIFEST_KEY, openStore } from '../../store/index.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { unknownCampaign } from '../errors.ts';
 import { outputOverride } from '../output-location.ts';
+
+interface ExportOptions {
+  readonly output?: string;
+  readonly superseded?: boolean;
+  readonly derivatives?: boolean;
+}
 
 /** The part of the campaign workflow's input this command reads; the rest is not its business. */
 const StartedWith = z.object({ outputDir: z.string() });
@@ -31,10 +38,14 @@ export function register(program: Command): void {
       'also print earlier takes and outputs of jobs edited away, each marked "superseded": true',
     )
     .option(
+      '--derivatives',
+      'print the derive steps’ files instead: one line each, with its parent, its operations and, for one that failed, why',
+    )
+    .option(
       '--output <location>',
       'the output location (a folder or s3://bucket/prefix) instead of the campaign’s',
     )
-    .action(async (campaign: string, options: { output?: string; superseded?: boolean }) => {
+    .action(async (campaign: string, options: ExportOptions) => {
       let outputDir = options.output ? outputOverride(options.output) : undefined;
       if (outputDir === undefined) {
         const env = await openEnvironment({ service: false });
@@ -44,8 +55,15 @@ export function register(program: Command): void {
           await env.close();
         }
       }
-      // Each line says who decided its take and when, from the decision records (manifest-view.ts).
       const store = openStore(outputDir);
+      if (options.derivatives) {
+        const records = (await readDerivatives(store)).sort(
+          (a, b) => a.step.localeCompare(b.step) || a.parent.file.localeCompare(b.parent.file),
+        );
+        process.stdout.write(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+        return;
+      }
+      // Each line says who decided its take and when, from the decision records (manifest-view.ts).
       const lines = isS3Url(outputDir)
         ? (await rebuildManifest(outputDir, store)).lines
         : await manifestLines(store);

@@ -19,6 +19,7 @@ import { ATTR } from '../../telemetry/attributes.ts';
 import { endTracing, tagCommand } from '../../telemetry/command-span.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import { campaignTotal } from '../campaign-total.ts';
+import { deriveTally } from '../derive-tally.ts';
 import { type Environment, openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
@@ -247,7 +248,7 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
     display.update(final.progress);
     display.stop();
     const total = await campaignTotal(plan.outputDir, plan.campaign, final.progress.spent);
-    printSummary(final, plan.outputDir, total, options.json === true);
+    printSummary(final, plan.outputDir, total, options.json === true, await deriveTally(plan));
     if (onInterrupt) process.off('SIGINT', onInterrupt);
     // This campaign is over; work still in flight belongs to others on a shared queue.
     if (worker) stillWorking = !(await worker.stop(STOP_GRACE_MS));

@@ -13,10 +13,12 @@ import type { Command } from 'commander';
 import {
   type CheckedFile,
   checkFile,
+  type FileRecord,
   failsVerification,
 } from '../../activities/provenance/credentials/check-outputs.ts';
 import { whole } from '../../activities/provenance/credentials/whole.ts';
-import { Manifest, type ManifestEntry } from '../../records/manifest.ts';
+import { readDerivatives } from '../../records/derivatives.ts';
+import { Manifest } from '../../records/manifest.ts';
 import { RECORDS } from '../../store/index.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
@@ -56,15 +58,15 @@ async function checkTarget(target: string, options: VerifyOptions, trust?: strin
     const path = resolve(target);
     const folder = outputFolderOf(path);
     const file = folder ? relative(folder, path) : target;
-    const entry = folder ? ((await entriesOf(folder)).get(file) ?? null) : null;
-    return [await checkFile(file, await readFile(path), entry, trust)];
+    const recorded = folder ? ((await recordsOf(folder)).get(file) ?? null) : null;
+    return [await checkFile(file, await readFile(path), recorded, trust)];
   }
   const folder = existsSync(target) ? resolve(target) : await campaignFolder(target, options);
   const manifest = await Manifest.open(folder);
   const checked: CheckedFile[] = [];
-  for (const [file, entry] of await entriesOf(folder)) {
+  for (const [file, recorded] of await recordsOf(folder)) {
     const body = await manifest.store.open(file);
-    if (body) checked.push(await checkFile(file, await whole(body), entry, trust));
+    if (body) checked.push(await checkFile(file, await whole(body), recorded, trust));
   }
   return checked;
 }
@@ -77,10 +79,19 @@ function outputFolderOf(path: string): string | null {
   }
 }
 
-/** Each recorded output by its file: the latest record of a file wins (a lost file made again). */
-async function entriesOf(folder: string): Promise<Map<string, ManifestEntry>> {
+/**
+ * Each recorded output by its file (the latest record of a file wins: a lost file made again),
+ * then each derivative made from one.
+ */
+async function recordsOf(folder: string): Promise<Map<string, FileRecord>> {
   const manifest = await Manifest.open(folder);
-  return new Map((await manifest.recorded()).map((entry) => [entry.file, entry]));
+  const records = new Map<string, FileRecord>(
+    (await manifest.recorded()).map((entry) => [entry.file, { kind: 'output', entry }]),
+  );
+  for (const record of await readDerivatives(manifest.store)) {
+    if (record.state === 'made') records.set(record.file, { kind: 'derivative', record });
+  }
+  return records;
 }
 
 async function campaignFolder(campaign: string, options: VerifyOptions): Promise<string> {
@@ -110,6 +121,10 @@ function lineOf(checked: CheckedFile): string {
   const state =
     checked.state === 'valid' ? 'valid' : `invalid: ${checked.failures.join('; ') || 'unreadable manifest'}`;
   const signer = `signed by ${checked.signer ?? 'an unnamed signer'} (${checked.trusted ? 'trusted' : 'untrusted'})`;
-  const generated = checked.generated ? 'says generated (trainedAlgorithmicMedia)' : 'does not say generated';
+  const generated = !checked.generated
+    ? 'does not say generated'
+    : checked.mediaflow?.derived
+      ? 'says edited from generated media (compositeWithTrainedAlgorithmicMedia)'
+      : 'says generated (trainedAlgorithmicMedia)';
   return `${mark} ${checked.file}: ${state}; ${signer}; ${generated}; records: ${checked.records}`;
 }

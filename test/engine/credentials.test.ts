@@ -197,13 +197,14 @@ describe('mediaflow verify', () => {
       prediction_id: PROVENANCE.predictionId,
       regenerations: 2,
     };
-    const matching = await checkFile('hero/sneaker.png', bytes, entry);
+    const output = (of: typeof entry) => ({ kind: 'output' as const, entry: of });
+    const matching = await checkFile('hero/sneaker.png', bytes, output(entry));
     expect([matching.records, failsVerification(matching)]).toEqual(['matches', false]);
-    const earlier = await checkFile('hero/sneaker.png', bytes, { ...entry, regenerations: 0 });
+    const earlier = await checkFile('hero/sneaker.png', bytes, output({ ...entry, regenerations: 0 }));
     expect([earlier.records, failsVerification(earlier)]).toEqual(['names take 2 (the record: 0)', true]);
-    const other = await checkFile('hero/sneaker.png', bytes, { ...entry, key: 'hero-boot' });
+    const other = await checkFile('hero/sneaker.png', bytes, output({ ...entry, key: 'hero-boot' }));
     expect(other.records).toBe('names job teaser-sneaker (the record: hero-boot)');
-    const unsigned = await checkFile('hero/sneaker.png', still, entry);
+    const unsigned = await checkFile('hero/sneaker.png', still, output(entry));
     expect([unsigned.state, failsVerification(unsigned)]).toEqual(['unsigned', false]);
   });
 });

@@ -17,6 +17,9 @@ import {
 
 export const MEDIAFLOW_ASSERTION = 'com.github.mediaflow.provenance';
 
+/** How a derivative's `c2pa.opened` names the file it was made from (its `parentOf` ingredient). */
+export const PARENT_INGREDIENT = 'parent';
+
 /** The mediaflow assertion, as signed and as `mediaflow verify` parses it back. */
 export const MediaflowAssertion = z.object({
   campaign: z.string(),
@@ -101,7 +104,12 @@ function actionsOf(provenance: Provenance) {
   }
   const agent = { name: 'mediaflow', version: '0.1.0' };
   return [
-    { action: 'c2pa.opened', softwareAgent: agent, when: provenance.createdAt },
+    {
+      action: 'c2pa.opened',
+      softwareAgent: agent,
+      when: provenance.createdAt,
+      parameters: { ingredientIds: [PARENT_INGREDIENT] },
+    },
     ...provenance.derived.actions.map((action, index) => ({
       action,
       digitalSourceType: COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA,

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { ServiceError } from '../../../api/client/index.ts';
 import type { Store } from '../../../store/index.ts';
 import type { Credentials } from '../with-provenance.ts';
+import { PARENT_INGREDIENT } from './manifest.ts';
 import { signableType } from './sdk.ts';
 import type { IngredientFile } from './sign.ts';
 import { SIGNING_KEY_VARIABLES, type SigningKey, SigningKeyError, signingKey } from './signing-key.ts';
@@ -62,5 +63,6 @@ async function ingredientOf(
   const format = signableType(file);
   const body = format === null ? undefined : await store.open(file);
   if (!body || format === null) return null;
-  return { bytes: await whole(body), format, title: basename(file), relationship };
+  const label = relationship === 'parentOf' ? { label: PARENT_INGREDIENT } : {};
+  return { bytes: await whole(body), format, title: basename(file), relationship, ...label };
 }

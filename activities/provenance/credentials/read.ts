@@ -5,7 +5,7 @@
  * ingredients it keeps. The SDK's answer is parsed (zod), never trusted by shape.
  */
 import { z } from 'zod';
-import { TRAINED_ALGORITHMIC_MEDIA } from '../xmp.ts';
+import { COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA, TRAINED_ALGORITHMIC_MEDIA } from '../xmp.ts';
 import { MEDIAFLOW_ASSERTION, MediaflowAssertion } from './manifest.ts';
 import { c2pa } from './sdk.ts';
 
@@ -102,11 +102,13 @@ export async function readCredential(
     failures: active ? failures : ['no active manifest'],
     trusted: Boolean(trustAnchors) && !statuses.some((status) => status.code === UNTRUSTED),
     signer: signature ? [signature.common_name, signature.issuer].filter(Boolean).join(', ') || null : null,
+    // Made by a model, or edited from what a model made (a derivative): both disclose AI media.
     generated: Boolean(
       actions.success &&
         actions.data.actions.some(
           (action) =>
-            action.action === 'c2pa.created' && action.digitalSourceType === TRAINED_ALGORITHMIC_MEDIA,
+            (action.action === 'c2pa.created' && action.digitalSourceType === TRAINED_ALGORITHMIC_MEDIA) ||
+            action.digitalSourceType === COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA,
         ),
     ),
     mediaflow: mediaflow.success ? mediaflow.data : null,

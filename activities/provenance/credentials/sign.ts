@@ -20,6 +20,8 @@ export interface IngredientFile {
    * `parentOf`: the file a derivative was edited from (its crop, caption or cut).
    */
   readonly relationship: 'inputTo' | 'componentOf' | 'parentOf';
+  /** The name actions give it (`ingredientIds`): the SDK pairs them, then names it its own way. */
+  readonly label?: string;
 }
 
 export interface SignRequest {
@@ -55,6 +57,7 @@ export async function signFile(key: SigningKey, request: SignRequest): Promise<B
         title: ingredient.title,
         format: ingredient.format,
         relationship: ingredient.relationship,
+        ...(ingredient.label === undefined ? {} : { label: ingredient.label }),
       }),
       { buffer: ingredient.bytes, mimeType: ingredient.format },
     );
