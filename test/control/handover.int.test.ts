@@ -1,9 +1,9 @@
 /**
- * A decision sent at the handover from an older engine (docs/engine.md, "Changing the workflow
- * safely"): it reaches the older run, which a newer engine's `startOrAttach` ends to continue the
- * campaign from its records. The server aborts the update with its run; the client sends it
- * again to the run that continues the campaign, which takes it, or refuses it with a reason to
- * retry when no run continues it in time.
+ * A decision or a cancel sent at the handover from an older engine (docs/engine.md, "Changing the
+ * workflow safely"): it reaches the older run, which a newer engine's `startOrAttach` ends to
+ * continue the campaign from its records. The server aborts the update (or drops the cancel
+ * request) with its run; the client sends it again to the run that continues the campaign, which
+ * takes it, or refuses a decision with a reason to retry when no run continues it in time.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import type { PlanRef } from '../../contract/campaign.ts';
 import { ENGINE } from '../../contract/engine.ts';
 import { campaignHandle, planIdentity, startOrAttach, workflowIdOf } from '../../control/campaign.ts';
 import { campaignInputOf } from '../../control/campaign-input.ts';
+import { cancelAcrossRuns } from '../../control/cancel.ts';
 import { continuedReason } from '../../control/handover.ts';
 import { sendDecisions } from '../../control/review-decisions.ts';
 import type { Plan } from '../../plan/types.ts';
@@ -34,23 +35,24 @@ function olderRun(h: Harness, plan: Plan, ref: PlanRef) {
   });
 }
 
-describe('a decision at the handover from an older engine', () => {
-  it('is taken by the run that continues the campaign, not lost with the run it reached', async () => {
+const workerOn = (h: Harness, taskQueue: string) =>
+  createMediaflowWorker({
+    connection: h.connection,
+    namespace: 'default',
+    client: h.service,
+    taskQueue,
+    workflowBundle: suiteWorkflowBundle(),
+  });
+
+describe('what is sent at the handover from an older engine', () => {
+  it('a decision is taken by the run that continues the campaign, not lost with the run it reached', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{}'));
     const ref = await storePlan(plan);
     const [kettle, lamp, watch] = keysOf(plan, 'still') as [string, string, string];
     // The older engine's run, its stills made and awaiting review.
     const old = await olderRun(h, plan, ref);
-    const worker = (taskQueue: string) =>
-      createMediaflowWorker({
-        connection: h.connection,
-        namespace: 'default',
-        client: h.service,
-        taskQueue,
-        workflowBundle: suiteWorkflowBundle(),
-      });
-    await (await worker(h.taskQueue)).runUntil(async () => {
+    await (await workerOn(h, h.taskQueue)).runUntil(async () => {
       // Its progress is in the memo once the worker ran its first task (asked before, it is a query).
       while ((await old.describe()).memo?.progress === undefined) await sleep(100);
       await until(h, old, (still) => still.awaiting_review === 3);
@@ -66,7 +68,7 @@ describe('a decision at the handover from an older engine', () => {
     );
     await sleep(500);
     const queue = `${h.taskQueue}-upgraded`;
-    const result = await (await worker(queue)).runUntil(async () => {
+    const result = await (await workerOn(h, queue)).runUntil(async () => {
       const started = await startOrAttach(h.temporal, plan, ref, queue);
       expect(started.continuedFrom).toBe(1);
       expect(await decided).toEqual({ accepted: [kettle], refused: [] });
@@ -84,7 +86,7 @@ describe('a decision at the handover from an older engine', () => {
     expect([...(await readDecisions(plan.outputDir, plan.campaign)).keys()]).toContain(kettle);
   }, 60_000);
 
-  it('is refused with a reason to retry while no run continues the campaign yet', async () => {
+  it('a decision is refused with a reason to retry while no run continues the campaign yet', async () => {
     const h = await harness();
     const plan = await h.plan(reviewedSpec('{}'));
     const ref = await storePlan(plan);
@@ -104,4 +106,32 @@ describe('a decision at the handover from an older engine', () => {
       `campaign "${plan.campaign}" is being continued by engine ${ENGINE}: retry in a few seconds`,
     );
   });
+
+  it('a cancel is carried out by the run that continues the campaign, not only the run it reached', async () => {
+    const h = await harness();
+    // Reviewed: the campaign waits for a person, so only the cancel can end it.
+    const plan = await h.plan(reviewedSpec('{}'));
+    const ref = await storePlan(plan);
+    const old = await olderRun(h, plan, ref);
+    const handle = campaignHandle(h.temporal, plan.campaign);
+    const served: string[] = [];
+    // No worker serves the older run: the request waits there, then the newer engine ends it.
+    const canceled = cancelAcrossRuns(h.temporal, handle, async (queue) => {
+      served.push(queue);
+    });
+    await sleep(500);
+    const queue = `${h.taskQueue}-upgraded`;
+    const view = await (await workerOn(h, queue)).runUntil(async () => {
+      const started = await startOrAttach(h.temporal, plan, ref, queue);
+      expect(started.continuedFrom).toBe(1);
+      return canceled;
+    });
+
+    expect(view?.progress.outcome).toBe('canceled');
+    expect(served).toEqual([h.taskQueue]);
+    // The older run was ended by the handover; the run that continues carried the cancel out.
+    const older = await h.temporal.workflow.getHandle(handle.workflowId, old.firstExecutionRunId).describe();
+    expect(older.status.name).toBe('TERMINATED');
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+  }, 60_000);
 });
