@@ -9,6 +9,7 @@
  *   s3-throughput-2k                             throughput-2k into a folder, then into S3
  *   cluster-10k [--jobs N]                       throughput-10k, two workers, dev server then local cluster
  *   rerun-2k | rerun-100k [--jobs N]             a finished campaign run again unchanged (bench/rerun.ts)
+ *   derive-2k [--stills N]                       6,000 channel files from 2,000 stills: a plain sharp script, then mediaflow (bench/derive.ts)
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -16,6 +17,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { tracingRequested } from '../telemetry/settings.ts';
+import { measureDerive } from './derive.ts';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureRerun, RERUNS, resized } from './rerun.ts';
 import { measureSharedKey } from './shared-key.ts';
@@ -30,6 +32,7 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     jobs: { type: 'string' },
+    stills: { type: 'string' },
     // Mediaflow alone, for a profile: the baseline's wall is not compared.
     'no-baseline': { type: 'boolean' },
     campaigns: { type: 'string' },
@@ -40,7 +43,16 @@ const { positionals, values } = parseArgs({
 });
 const [name, ...rest] = positionals;
 
-if (name === 's3-throughput-2k') {
+if (name === 'derive-2k') {
+  const stills = values.stills === undefined ? 2_000 : Number(values.stills);
+  const measured = await measureDerive(stills);
+  const recorded = { benchmark: name, ...header(), ...measured };
+  // A smaller run only checks the code: printed, never recorded as the benchmark's result.
+  if (stills !== 2_000) console.log(JSON.stringify(recorded, null, 2));
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  if (stills === 2_000) console.log(`written ${writeResult(name, recorded)}`);
+} else if (name === 's3-throughput-2k') {
   const measured = await measureS3Throughput();
   const file = writeResult(name, { benchmark: name, ...header(), ...measured });
   for (const v of measured.verdicts)

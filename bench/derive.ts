@@ -1,0 +1,203 @@
+/**
+ * `npm run bench -- derive-2k [--stills N]`: 2,000 stills, each derived into three channel files
+ * with a headline (a 1080×1080 feed post, a 1080×1920 story, a 1200×628 banner, JPEG), by a plain
+ * script (sharp and p-limit at the machine's cores) and by mediaflow's derive stage as a worker runs
+ * it after each output is saved (activities/derive/: records read and written, files through the
+ * store, XMP sidecars, a C2PA signature when a key is set), in one invocation, on the same stills.
+ * The campaign around it (creates, waits, downloads) is the throughput benchmarks' business.
+ * Goals (issue 40): mediaflow within 1.15 × the script; the process's peak RSS within 400 MB.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import sharp from 'sharp';
+import { deriveDeps } from '../activities/derive/deps.ts';
+import { makeDerivatives } from '../activities/derive/make-derivatives.ts';
+import type { Operation } from '../derive/operations.ts';
+import type { PlannedJob } from '../plan/types.ts';
+import { ManifestEntry } from '../records/manifest.ts';
+import { openStore } from '../store/index.ts';
+import { round, type Verdict, verdict } from './lib/report.ts';
+
+const FONT = createRequire(import.meta.url).resolve(
+  '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf',
+);
+const CHANNELS = [
+  { step: 'feed', width: 1080, height: 1080 },
+  { step: 'story', width: 1080, height: 1920 },
+  { step: 'banner', width: 1200, height: 628 },
+] as const;
+const HEADLINE = 'Soft, breathable, everyday';
+
+/** A 1024×576 still of its own colour, as the service would deliver one. */
+async function still(index: number): Promise<Buffer> {
+  const hue = (index * 37) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="576"><rect width="1024" height="576" fill="hsl(${hue},60%,60%)"/><circle cx="${300 + (index % 400)}" cy="288" r="160" fill="hsl(${(hue + 180) % 360},50%,40%)"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+function operations(channel: (typeof CHANNELS)[number], font: { path: string; sha256: string }): Operation[] {
+  return [
+    { op: 'resize', width: channel.width, height: channel.height, fit: 'cover', background: '#000000' },
+    {
+      op: 'text',
+      value: HEADLINE,
+      position: 'bottom',
+      size: 56,
+      colour: '#ffffff',
+      box: '#00000088',
+      font,
+      margin: 32,
+    },
+    { op: 'format', type: 'jpeg', quality: 85, maxBytes: null },
+  ];
+}
+
+/** What a plain script would write: sharp's own calls, one file per channel, `cores` at once. */
+async function plainScript(stills: readonly string[], out: string, cores: number): Promise<void> {
+  const limit = pLimit(cores);
+  await Promise.all(
+    stills.flatMap((file, index) =>
+      CHANNELS.map((channel) =>
+        limit(async () => {
+          // The headline on a box behind it, as mediaflow's text operation draws it.
+          const text = await sharp({
+            text: {
+              text: `<span foreground="#ffffff">${HEADLINE}</span>`,
+              font: 'Noto Sans JP Bold',
+              fontfile: FONT,
+              width: channel.width - 64,
+              dpi: 144,
+              rgba: true,
+            },
+          })
+            .png()
+            .toBuffer({ resolveWithObject: true });
+          const box = await sharp({
+            create: {
+              width: text.info.width + 28,
+              height: text.info.height + 28,
+              channels: 4,
+              background: { r: 0, g: 0, b: 0, alpha: 0.53 },
+            },
+          })
+            .composite([{ input: text.data }])
+            .png()
+            .toBuffer();
+          await sharp(file)
+            .resize(channel.width, channel.height, { fit: 'cover' })
+            .composite([{ input: box, gravity: 'south' }])
+            .jpeg({ quality: 85 })
+            .toFile(join(out, `${channel.step}-${index}.jpg`));
+        }),
+      ),
+    ),
+  );
+}
+
+/** Peak resident memory while `work` runs, sampled every 50 ms. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number; wallS: number }> {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const started = performance.now();
+  try {
+    const value = await work();
+    return { value, peakMb: round(peak / 1e6, 1), wallS: round((performance.now() - started) / 1000, 2) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export async function measureDerive(stillCount = 2_000) {
+  const cores = availableParallelism();
+  const root = await mkdtemp(join(tmpdir(), 'mediaflow-bench-derive-'));
+  try {
+    const fontBytes = await readFile(FONT);
+    const font = { path: FONT, sha256: createHash('sha256').update(fontBytes).digest('hex') };
+    const folder = join(root, 'campaign');
+    await mkdir(join(folder, 'still'), { recursive: true });
+    const files: string[] = [];
+    const entries: ManifestEntry[] = [];
+    const jobs: PlannedJob[] = [];
+    const make = pLimit(cores);
+    await Promise.all(
+      Array.from({ length: stillCount }, (_, index) =>
+        make(async () => {
+          const bytes = await still(index);
+          const file = `still/s${index}.png`;
+          await writeFile(join(folder, file), bytes);
+          files[index] = join(folder, file);
+          const key = createHash('sha256').update(`job ${index}`).digest('hex').slice(0, 32);
+          entries[index] = ManifestEntry.parse({
+            key,
+            step: 'still',
+            name: `s${index}`,
+            model: 'I1',
+            input: { prompt: `still ${index}` },
+            prediction_id: `p${index}`,
+            credits_used: '0.12',
+            file,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            bytes: bytes.length,
+            output_url: `https://example.test/${index}.png`,
+            regenerations: 0,
+            created_at: new Date().toISOString(),
+            finished_at: new Date().toISOString(),
+            wait_ms: 0,
+            download_ms: 0,
+          });
+          jobs[index] = {
+            key,
+            step: 'still',
+            name: `s${index}`,
+            model: 'I1',
+            input: { prompt: `still ${index}` },
+            parent: null,
+            usd: 120_000,
+            vars: {},
+            variant: 1,
+            derivatives: CHANNELS.map((channel) => ({
+              step: channel.step,
+              key: createHash('sha256').update(`${key} ${channel.step}`).digest('hex').slice(0, 32),
+              file: `s${index}`,
+              operations: operations(channel, font),
+              output: 'image' as const,
+            })),
+          };
+        }),
+      ),
+    );
+    const scriptOut = join(root, 'script');
+    await mkdir(scriptOut);
+    const script = await withPeakRss(() => plainScript(files, scriptOut, cores));
+    const deps = deriveDeps();
+    const store = openStore(folder);
+    const context = { campaign: 'bench-derive', planDigest: 'bench' };
+    const mediaflow = await withPeakRss(() =>
+      Promise.all(jobs.map((job, index) => makeDerivatives(deps, store, job, entries[index]!, context))),
+    );
+    const made = mediaflow.value.flat().filter(({ record }) => record.state === 'made').length;
+    const signed = mediaflow.value.flat().some(({ record }) => record.state === 'made' && record.c2pa);
+    const overScript = round(mediaflow.wallS / script.wallS, 3);
+    const verdicts: Verdict[] = [
+      verdict('mediaflow’s derive stage within 1.15 × a plain sharp script', overScript, 1.15, '×'),
+      verdict('peak RSS of the process within 400 MB', mediaflow.peakMb, 400, ' MB'),
+    ];
+    return {
+      stills: stillCount,
+      files: stillCount * CHANNELS.length,
+      cores,
+      script: { wallS: script.wallS, peakMb: script.peakMb },
+      mediaflow: { wallS: mediaflow.wallS, peakMb: mediaflow.peakMb, made, signed },
+      overScript,
+      verdicts,
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
