@@ -12,7 +12,7 @@ import { type VideoTools, videoTools, videoToolVersion } from '../../derive/vide
 export interface DeriveDeps {
   readonly limit: LimitFunction;
   readonly video: VideoTools;
-  /** ffmpeg's threads per clip: the cores shared among the clips made at once. */
+  /** Threads per derivative (ffmpeg's, libvips'): the cores shared among those made at once. */
   readonly threads: number;
   /** The tools that make a still's derivative, or a clip's (ffmpeg, then sharp after a `frame`). */
   readonly tools: (kind: 'image' | 'video') => Promise<string>;

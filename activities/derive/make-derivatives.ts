@@ -108,7 +108,10 @@ async function makeOne(
     const provenance = withProvenance(
       derivedProvenance(parent, derivative, base.operations, context),
       file,
-      credentialsOf(store, parent.regenerations, parent.file, 'parentOf'),
+      credentialsOf(store, parent.regenerations, parent.file, {
+        relationship: 'parentOf',
+        bytes: parentBytes,
+      }),
     );
     const { sha256, bytes } = await store.write(
       file,

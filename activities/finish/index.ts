@@ -73,7 +73,7 @@ export async function finishJob(
     // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
     if (again || restore) await manifest.restoreLine(job.key);
     // An attempt killed before its derivatives were all made: what stands is kept.
-    await deriveFrom(deps, manifest, job, recorded.entry, request);
+    if ((job.derivatives ?? []).length > 0) await deriveFrom(deps, manifest, job, recorded.entry, request);
     // Null: the price committed is counted, unless an earlier run paid for it (paidBefore).
     const outcome = {
       kind: 'succeeded',
@@ -144,8 +144,10 @@ export async function finishJob(
     });
     const refreshed = saved.refreshed ? { refreshed: true as const } : {};
     outcome = { kind: 'succeeded', creditsUsed: charged, file: saved.file, ...refreshed };
-    const entry = await manifest.get(job.key);
-    if (entry) await deriveFrom(deps, manifest, job, entry, request);
+    if ((job.derivatives ?? []).length > 0) {
+      const entry = await manifest.get(job.key);
+      if (entry) await deriveFrom(deps, manifest, job, entry, request);
+    }
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
     // A download that failed for good fails this job (paid: the service charged it), not its heir,
@@ -181,7 +183,6 @@ async function deriveFrom(
   entry: ManifestEntry,
   request: FinishRequest,
 ): Promise<void> {
-  if ((job.derivatives ?? []).length === 0) return;
   await makeDerivatives(deps.derive, manifest.store, job, entry, {
     campaign: request.campaign,
     planDigest: request.plan.digest,

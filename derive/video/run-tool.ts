@@ -5,6 +5,7 @@
  * whole log in a job's failure.
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { DeriveError } from '../derive-error.ts';
 
 /** How to get the tools, for every message that says one is missing. */
@@ -12,6 +13,9 @@ export const INSTALL_HINT =
   'clips in derive steps need ffmpeg and ffprobe (Debian: apt-get install ffmpeg; or set MEDIAFLOW_FFMPEG and MEDIAFLOW_FFPROBE)';
 
 const STDERR_LINES_KEPT = 8;
+
+/** `nice` 10: what batch work takes on Unix beside interactive work (0). */
+const TOOL_NICENESS = 10;
 
 export interface ToolRun {
   readonly exitCode: number | null;
@@ -74,6 +78,15 @@ export function runTool(
       killSignal: 'SIGKILL',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Below the worker's own priority: a cut takes every core it is given, and the campaign's
+    // creates, downloads and heartbeats on the same machine must not wait behind it.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, TOOL_NICENESS);
+      } catch {
+        // Not permitted here (some containers): the tool runs at the worker's priority.
+      }
+    }
     const stdout: string[] = [];
     const progressLines = new LineTail(1);
     const stderr = new LineTail(STDERR_LINES_KEPT);

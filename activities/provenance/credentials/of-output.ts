@@ -36,11 +36,17 @@ export function currentSigningKey(env: NodeJS.ProcessEnv = process.env): Signing
   return read.key;
 }
 
+/** How a derivative names its parent: the parent's bytes, already read to derive from. */
+export interface ParentInHand {
+  readonly relationship: IngredientFile['relationship'];
+  readonly bytes: () => Promise<Buffer>;
+}
+
 export function credentialsOf(
   store: Store,
   take: number,
   parentFile: string | null,
-  relationship: IngredientFile['relationship'] = 'inputTo',
+  inHand?: ParentInHand,
 ): Credentials | null {
   const key = currentSigningKey();
   if (!key) return null;
@@ -48,7 +54,7 @@ export function credentialsOf(
     key,
     take,
     ingredients: async () => {
-      const parent = parentFile === null ? null : await ingredientOf(store, parentFile, relationship);
+      const parent = parentFile === null ? null : await ingredientOf(store, parentFile, inHand);
       return parent ? [parent] : [];
     },
   };
@@ -58,11 +64,15 @@ export function credentialsOf(
 async function ingredientOf(
   store: Store,
   file: string,
-  relationship: IngredientFile['relationship'],
+  inHand: ParentInHand | undefined,
 ): Promise<IngredientFile | null> {
   const format = signableType(file);
-  const body = format === null ? undefined : await store.open(file);
-  if (!body || format === null) return null;
-  const label = relationship === 'parentOf' ? { label: PARENT_INGREDIENT } : {};
-  return { bytes: await whole(body), format, title: basename(file), relationship, ...label };
+  if (format === null) return null;
+  const title = basename(file);
+  if (inHand) {
+    const label = inHand.relationship === 'parentOf' ? { label: PARENT_INGREDIENT } : {};
+    return { bytes: await inHand.bytes(), format, title, relationship: inHand.relationship, ...label };
+  }
+  const body = await store.open(file);
+  return body ? { bytes: await whole(body), format, title, relationship: 'inputTo' } : null;
 }
