@@ -12,7 +12,11 @@ import { type VideoTools, videoTools, videoToolVersion } from '../../derive/vide
 export interface DeriveDeps {
   readonly limit: LimitFunction;
   readonly video: VideoTools;
-  /** Threads per derivative (ffmpeg's, libvips'): the cores shared among those made at once. */
+  /**
+   * ffmpeg's threads per clip: the cores shared among the clips made at once. libvips keeps its
+   * own default (a thread per core for each image): one thread per image measured slower
+   * (derive-2k, docs/benchmarks.md), its decoders leave cores idle.
+   */
   readonly threads: number;
   /** The tools that make a still's derivative, or a clip's (ffmpeg, then sharp after a `frame`). */
   readonly tools: (kind: 'image' | 'video') => Promise<string>;

@@ -63,9 +63,7 @@ export async function makeDerivatives(
     return bytes;
   };
   return Promise.all(
-    planned.map((derivative) =>
-      deps.limit(() => makeOne(deps, store, derivative, parent, parentBytes, context)),
-    ),
+    planned.map((derivative) => makeOne(deps, store, derivative, parent, parentBytes, context)),
   );
 }
 
@@ -103,7 +101,10 @@ async function makeOne(
   if (standing) return { record: standing, now: false };
   let record: DerivativeRecord;
   try {
-    const made = await produce(deps, { bytes: await parentBytes(), video }, derivative.operations);
+    const from = await parentBytes();
+    // The bound is on the cores: the writes and records around the cut wait on the disk or the
+    // bucket, and a derivative waiting there must not keep another from the CPU.
+    const made = await deps.limit(() => produce(deps, { bytes: from, video }, derivative.operations));
     const file = `${derivative.step}/${derivative.file}.${made.extension}`;
     const provenance = withProvenance(
       derivedProvenance(parent, derivative, base.operations, context),

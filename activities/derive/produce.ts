@@ -27,7 +27,7 @@ export async function produce(
   parent: { readonly bytes: Buffer; readonly video: boolean },
   operations: readonly Operation[],
 ): Promise<Produced> {
-  if (!parent.video) return still(deps, parent.bytes, operations, 0);
+  if (!parent.video) return still(parent.bytes, operations, 0);
   const folder = await mkdtemp(join(tmpdir(), 'mediaflow-derive-'));
   try {
     const input = join(folder, 'parent');
@@ -41,7 +41,7 @@ export async function produce(
       tools: deps.video,
       threads: deps.threads,
     });
-    if (made.kind === 'still') return still(deps, made.data, made.rest, operations.length - made.rest.length);
+    if (made.kind === 'still') return still(made.data, made.rest, operations.length - made.rest.length);
     return {
       data: await readFile(output),
       extension: made.format,
@@ -54,18 +54,9 @@ export async function produce(
   }
 }
 
-async function still(
-  deps: DeriveDeps,
-  bytes: Buffer,
-  operations: readonly Operation[],
-  offset: number,
-): Promise<Produced> {
+async function still(bytes: Buffer, operations: readonly Operation[], offset: number): Promise<Produced> {
   // sharp's native library, tens of megabytes, is mapped only once a still is derived.
-  const [{ deriveImage }, { useImageThreads }] = await Promise.all([
-    import('../../derive/image/derive-image.ts'),
-    import('../../derive/image/threads.ts'),
-  ]);
-  useImageThreads(deps.threads);
+  const { deriveImage } = await import('../../derive/image/derive-image.ts');
   const made = await deriveImage(bytes, imageOperations(operations, offset), { xmp: null });
   return {
     data: made.data,
