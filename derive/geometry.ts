@@ -4,7 +4,7 @@
  * before anything is paid, and the image and video code cut exactly the regions it names, so the
  * two never disagree about a size.
  */
-import type { Operation } from './operations.ts';
+import type { Anchor, Operation } from './operations.ts';
 
 export interface Size {
   readonly width: number;
@@ -26,6 +26,22 @@ export type Grid = 'pixel' | 'even';
 const snap = (value: number, grid: Grid): number => {
   const whole = Math.max(1, Math.round(value));
   return grid === 'even' ? Math.max(2, whole - (whole % 2)) : whole;
+};
+
+/**
+ * Where an anchor puts a thing, as fractions of the room left over (0 left/top, 1 right/bottom):
+ * stills (sharp) and clips (ffmpeg) place texts, logos and pads by the same table.
+ */
+export const ANCHOR_AT: Readonly<Record<Anchor, { readonly x: number; readonly y: number }>> = {
+  'top-left': { x: 0, y: 0 },
+  top: { x: 0.5, y: 0 },
+  'top-right': { x: 1, y: 0 },
+  left: { x: 0, y: 0.5 },
+  centre: { x: 0.5, y: 0.5 },
+  right: { x: 1, y: 0.5 },
+  'bottom-left': { x: 0, y: 1 },
+  bottom: { x: 0.5, y: 1 },
+  'bottom-right': { x: 1, y: 1 },
 };
 
 /** The largest region of `ratio` (width:height) that fits in `size`, placed by `focus` (0–1 each way). */

@@ -3,32 +3,8 @@
  * across and down the room the margins leave, rounded the way geometry's `cropRegion` rounds a
  * focus, so a pad and a crop at the same anchor agree to the pixel.
  */
-import type { Region, Size } from '../geometry.ts';
+import { ANCHOR_AT, type Region, type Size } from '../geometry.ts';
 import type { Anchor } from '../operations.ts';
-
-const ACROSS: Readonly<Record<Anchor, number>> = {
-  'top-left': 0,
-  left: 0,
-  'bottom-left': 0,
-  top: 0.5,
-  centre: 0.5,
-  bottom: 0.5,
-  'top-right': 1,
-  right: 1,
-  'bottom-right': 1,
-};
-
-const DOWN: Readonly<Record<Anchor, number>> = {
-  'top-left': 0,
-  top: 0,
-  'top-right': 0,
-  left: 0.5,
-  centre: 0.5,
-  right: 0.5,
-  'bottom-left': 1,
-  bottom: 1,
-  'bottom-right': 1,
-};
 
 /** Whether `item` fits on `frame` with `margin` kept free on every side. */
 export function fitsWithin(frame: Size, item: Size, margin: number): boolean {
@@ -37,13 +13,13 @@ export function fitsWithin(frame: Size, item: Size, margin: number): boolean {
 
 /** The region `item` takes on `frame` at `anchor`, `margin` pixels in from the edges it is anchored to. */
 export function place(frame: Size, item: Size, anchor: Anchor, margin: number): Region {
-  const left = margin + Math.round((frame.width - item.width - 2 * margin) * ACROSS[anchor]);
-  const top = margin + Math.round((frame.height - item.height - 2 * margin) * DOWN[anchor]);
+  const left = margin + Math.round((frame.width - item.width - 2 * margin) * ANCHOR_AT[anchor].x);
+  const top = margin + Math.round((frame.height - item.height - 2 * margin) * ANCHOR_AT[anchor].y);
   return { left, top, width: item.width, height: item.height };
 }
 
 /** How text lines up under itself at an anchor: flush with the edge it is anchored to. */
 export function alignment(anchor: Anchor): 'left' | 'centre' | 'right' {
-  const across = ACROSS[anchor];
+  const across = ANCHOR_AT[anchor].x;
   return across === 0 ? 'left' : across === 1 ? 'right' : 'centre';
 }

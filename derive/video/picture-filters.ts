@@ -3,27 +3,14 @@
  * ffmpeg makes is what validate predicted. Numbers are worked out here rather than left to ffmpeg
  * expressions wherever the size is known, so the arguments say exactly what is cut.
  */
-import type { Region, Size } from '../geometry.ts';
-import type { Anchor, Focus, Operation } from '../operations.ts';
+import { ANCHOR_AT, type Region, type Size } from '../geometry.ts';
+import type { Focus, Operation } from '../operations.ts';
 import { wrapText } from './wrap-text.ts';
 
 type Of<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
 
 /** ffmpeg's spelling of `#rrggbb[aa]`: `0xrrggbb[aa]` (a `#` would need quoting in some places). */
 export const ffmpegColour = (colour: string): string => `0x${colour.slice(1)}`;
-
-/** Where an anchor puts a thing, as fractions of the room left over (0 left/top, 1 right/bottom). */
-const ANCHOR_AT: Readonly<Record<Anchor, { readonly x: number; readonly y: number }>> = {
-  'top-left': { x: 0, y: 0 },
-  top: { x: 0.5, y: 0 },
-  'top-right': { x: 1, y: 0 },
-  left: { x: 0, y: 0.5 },
-  centre: { x: 0.5, y: 0.5 },
-  right: { x: 1, y: 0.5 },
-  'bottom-left': { x: 0, y: 1 },
-  bottom: { x: 0.5, y: 1 },
-  'bottom-right': { x: 1, y: 1 },
-};
 
 /**
  * sharp's attention and entropy strategies look at the picture; ffmpeg has nothing like them for
