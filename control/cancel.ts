@@ -4,6 +4,7 @@
  * records (handover.ts) before the run took the request, the request ends with the run and the
  * campaign would go on. The run that continues the campaign is canceled in its turn.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, TerminatedFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { campaignWorkflow } from '../workflows/runtime/campaign.ts';
 import { type CampaignView, finalView } from './campaign-view.ts';
@@ -39,6 +40,22 @@ export async function cancelAcrossRuns(
       if (!terminated(error)) throw error;
       const after = await currentRun(client, handle, patience);
       if (after.runId === run.runId) throw error;
+      await firstTaskRun(client, handle.workflowId, after.runId, patience);
     }
+  }
+}
+
+/**
+ * Waits (within `patience`) for a run to have run its first workflow task: a run canceled before
+ * then ends CANCELLED at once, with no progress to report, where a started one winds down and
+ * says what it made. Its progress is in the memo from its first task on.
+ */
+async function firstTaskRun(client: Client, workflowId: string, runId: string, patience: Patience) {
+  const deadline = Date.now() + patience.ms;
+  const run = client.workflow.getHandle(workflowId, runId);
+  while (Date.now() < deadline) {
+    const { memo, status } = await run.describe();
+    if (memo?.progress !== undefined || status.name !== 'RUNNING') return;
+    await sleep(patience.everyMs);
   }
 }
