@@ -28,8 +28,9 @@ import type { DeriveDeps } from './derive/deps.ts';
 import { isOutage, PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import type { JobResult } from './finish/index.ts';
-import { type Download, removeUnfinishedOutputs } from './finish/save-output.ts';
+import type { Download } from './finish/save-output.ts';
 import { SharedWork } from './finish/shared-work.ts';
+import { removeUnfinishedOutputs, settleStagedOutputs } from './finish/sweep.ts';
 import { InputResolver } from './resolve-input.ts';
 import { retryableFailure } from './service-failure.ts';
 
@@ -169,15 +170,17 @@ export function createActivities({ client, storeOf, plans, manifests, download, 
     }),
 
     /**
-     * At the campaign's end, removes the temporary files killed attempts left of its jobs' outputs
-     * and records (finish/save-output.ts); returns how many. A bucket has none to look for.
+     * At the campaign's end, removes what killed attempts left of its jobs' outputs and records
+     * (finish/sweep.ts): staged outputs on both backends, a folder's temporary files (a bucket
+     * shows no unfinished upload); returns how many.
      */
     async sweepUnfinished(context: { plan: PlanRef; outputDir: string }): Promise<number> {
-      if (isS3Url(context.outputDir)) return 0;
-      const plan = await planOf(context.plan);
+      const [plan, manifest] = await Promise.all([planOf(context.plan), manifests.of(context.outputDir)]);
+      const staged = await settleStagedOutputs(manifest, jobsOf(plan, context.plan.jobCount));
+      if (isS3Url(context.outputDir)) return staged.length;
       const steps = plan.head.steps.map((step) => step.id);
       const jobs = jobsOf(plan, context.plan.jobCount);
-      return (await removeUnfinishedOutputs(storeOf(context.outputDir), steps, jobs)).length;
+      return staged.length + (await removeUnfinishedOutputs(storeOf(context.outputDir), steps, jobs)).length;
     },
 
     /**

@@ -16,7 +16,7 @@ import { formatUsd } from '../api/money.ts';
 import type { Plan } from '../plan/types.ts';
 import { readClaims } from '../records/claims.ts';
 import { Manifest, ManifestEntry, readRecords, recordName } from '../records/manifest.ts';
-import { sha256Of } from '../records/outputs.ts';
+import { sha256Of } from '../records/sha256.ts';
 import { recordKey } from '../store/index.ts';
 import { type Download, extensionOf, parentOf } from './finish/save-output.ts';
 import { credentialOfFile } from './provenance/credentials/file-credential.ts';

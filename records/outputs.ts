@@ -4,10 +4,10 @@
  * from an old backup, an object expired). Paths from the plan or the manifest are checked to stay
  * inside the store (store/keys.ts), since both are files anyone with the folder or bucket can edit.
  */
-import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { BadKey, type Store } from '../store/index.ts';
 import type { Manifest, ManifestEntry } from './manifest.ts';
+import { sha256Of } from './sha256.ts';
+import { placeStaged } from './staged-outputs.ts';
 
 /** What saveOutput puts after a job's name in its file's: a take, then an extension. */
 export const OUTPUT_SUFFIX = /(?:\.take\d+)?\.[a-z0-9]+$/;
@@ -20,15 +20,6 @@ export function outputIdOf(step: string, name: string): string {
 /** The output id of a recorded file (its step's folder, its name without take and extension). */
 export function outputIdOfFile(step: string, file: string): string {
   return outputIdOf(step, file.slice(step.length + 1).replace(OUTPUT_SUFFIX, ''));
-}
-
-/** The sha256 of `key`'s bytes, or undefined when there is none. */
-export async function sha256Of(store: Store, key: string): Promise<string | undefined> {
-  const stream = await store.open(key);
-  if (!stream) return undefined;
-  const hash = createHash('sha256');
-  await pipeline(stream, hash);
-  return hash.digest('hex');
 }
 
 /** The file is there with the recorded size (and, with `verify`, the recorded sha256). */
@@ -56,5 +47,9 @@ export async function recordedOutput(
 ): Promise<RecordedOutput> {
   const entry = await entryOf(key);
   if (!entry) return { state: 'none' };
-  return (await fileIntact(manifest.store, entry)) ? { state: 'done', entry } : { state: 'lost', entry };
+  if (await fileIntact(manifest.store, entry)) return { state: 'done', entry };
+  // Recorded by a writer killed before it moved its file into place: the bytes are staged.
+  if ((await placeStaged(manifest.store, entry)) && (await fileIntact(manifest.store, entry)))
+    return { state: 'done', entry };
+  return { state: 'lost', entry };
 }

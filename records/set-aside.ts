@@ -18,7 +18,8 @@ import type { PlannedJob } from '../plan/types.ts';
 import { MOVED, type Store } from '../store/index.ts';
 import { parseJson } from './jsonl.ts';
 import type { ManifestEntry } from './manifest.ts';
-import { OUTPUT_SUFFIX, outputIdOf, outputIdOfFile, sha256Of } from './outputs.ts';
+import { OUTPUT_SUFFIX, outputIdOf, outputIdOfFile } from './outputs.ts';
+import { sha256Of } from './sha256.ts';
 
 export const MovedOutput = z.object({
   key: z.string(),

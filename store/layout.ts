@@ -16,6 +16,7 @@
  * | `.mediaflow/current/<campaign>.json` | the digest of the plan a campaign last ran | replaced by each `run` |
  * | `.mediaflow/moved/<name>` | where an edited-away job's output was set aside | create-once |
  * | `.mediaflow/derivatives/<key>.json` | a derivative made (or failed) from a job's output | replaced when made again |
+ * | `.mediaflow/staged/<job key>.<writer>.<ext>` | an output downloaded, waiting for its record | moved to its name once recorded |
  */
 const STATE = '.mediaflow';
 
@@ -74,6 +75,13 @@ export const DERIVATIVES = `${STATE}/derivatives/`;
 export function derivativeKey(key: string): string {
   return `${DERIVATIVES}${key}.json`;
 }
+
+/**
+ * Outputs downloaded but not yet in place (records/staged-outputs.ts): a file is moved to its name
+ * only by the writer whose record was created, so a second worker finishing the same prediction
+ * never replaces the recorded bytes with its own (their signatures differ).
+ */
+export const STAGED = `${STATE}/staged/`;
 
 /** Outputs of edited-away jobs moved off a name the current plan writes (records/set-aside.ts). */
 export const MOVED = `${STATE}/moved/`;

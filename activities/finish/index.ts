@@ -138,7 +138,6 @@ export async function finishJob(
     const replaces = lost === prediction.id ? null : lost;
     const saved = await saveWithFreshLink(deps, manifest, job, prediction, request, {
       waitedMs,
-      again,
       replaces,
       head: loaded.head,
     });

@@ -8,9 +8,9 @@ import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import { FROM_OUTPUT, type PlannedJob } from '../../plan/types.ts';
 import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
-import { outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
+import { fileIntact } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
-import { RECORDS, type Store, type Unfinished } from '../../store/index.ts';
+import { placeStaged, stagedKey } from '../../records/staged-outputs.ts';
 import type { downloadFile } from '../download.ts';
 import { credentialsOf } from '../provenance/credentials/of-output.ts';
 import { recordedProvenance } from '../provenance/of-entry.ts';
@@ -21,7 +21,6 @@ export type Download = typeof downloadFile;
 
 export interface SaveContext {
   readonly waitedMs: number;
-  readonly again: boolean;
   /** The prediction whose lost output this one replaces, or null. */
   readonly replaces: string | null;
   /** The stored plan's head: which steps are reviewed, for the output's provenance. */
@@ -41,7 +40,8 @@ export async function saveOutput(
   // A reviewer's new take is saved beside the earlier ones, which the review page still shows.
   const take = request.retake ? `.take${request.regen}` : '';
   // Step ids and names come from a stored plan: the store refuses a key that leads outside it.
-  const file = `${job.step}/${job.file ?? job.name}${take}${extensionOf(url, MODELS[job.model].kind)}`;
+  const extension = extensionOf(url, MODELS[job.model].kind);
+  const file = `${job.step}/${job.file ?? job.name}${take}${extension}`;
   const started = Date.now();
   // The sha256 and size recorded are of the file as delivered, with its XMP and its signed
   // manifest (docs/provenance.md).
@@ -51,14 +51,19 @@ export async function saveOutput(
     file,
     credentialsOf(manifest.store, request.regen, made.parentFile),
   );
+  // Staged under a name of this writer's own, and moved to the output's name only once its record
+  // is created: a second worker finishing the same prediction (its bytes signed apart) then never
+  // replaces the recorded file with its own (records/staged-outputs.ts).
+  const staged = stagedKey(job.key, extension);
   const { sha256, bytes } = await download(
     url,
-    { store: manifest.store, key: file },
-    { cleanUp: context.again, transform: provenance.transform },
+    { store: manifest.store, key: staged },
+    { cleanUp: false, transform: provenance.transform },
   );
+  // The same text from every writer of this take (the XMP holds no time of its own): written in place.
   const sidecar = await provenance.sidecar(manifest.store);
   // One record per job and prediction: a second worker finishing it finds the record taken.
-  await manifest.record(
+  const recorded = await manifest.record(
     {
       key: job.key,
       step: job.step,
@@ -83,6 +88,14 @@ export async function saveOutput(
     },
     context.replaces,
   );
+  if (recorded) {
+    await manifest.store.move(staged, file);
+    return file;
+  }
+  await manifest.store.remove(staged);
+  // The writer that recorded it may have been killed before its move: its bytes go into place now.
+  const entry = await manifest.get(job.key);
+  if (entry && !(await fileIntact(manifest.store, entry))) await placeStaged(manifest.store, entry);
   return file;
 }
 
@@ -109,62 +122,6 @@ export async function parentOf(manifest: Manifest, job: PlannedJob): Promise<Man
   if (job.parent === null) return null;
   const parent = await manifest.get(job.parent);
   return { key: job.parent, prediction_id: parent?.prediction_id ?? null, file: parent?.file ?? null };
-}
-
-type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
-
-/**
- * Removes what finish attempts killed mid-write left of these jobs' outputs and records (a
- * folder's temporary files), once their campaign is over: a retry clears its own job's output
- * (downloadFile's cleanUp), but an attempt Temporal had already timed out, still downloading when
- * its worker was SIGKILLed, has no later attempt to clear it (the crash-no-idempotency drill left
- * two), and a record's temporary is left by a kill between its write and its link (the crash drill
- * left one, with a batch's records written together). Only these jobs' files, since other
- * campaigns may write to the same folder. Returns their keys.
- *
- * The temporaries are found first, as the folders are read (a few, usually none), and the jobs are
- * read only when there are some, one at a time: never the names of every job and every entry of
- * the folders at once (for the largest plans, much of the worker's heap: docs/benchmarks.md).
- */
-export async function removeUnfinishedOutputs(
-  store: Store,
-  steps: Iterable<string>,
-  jobs: AsyncIterable<SweptJob> | Iterable<SweptJob>,
-): Promise<string[]> {
-  // Each leftover filed under what names its job: an output's step and name, a record's job key.
-  const ofOutput = new Leftovers();
-  const ofRecord = new Leftovers();
-  for (const step of steps) {
-    for await (const leftover of store.unfinished(`${step}/`)) {
-      ofOutput.file(outputIdOfFile(step, leftover.key), leftover);
-    }
-  }
-  // A record is named by its job's key, then the hash of a replaced prediction (manifest.ts).
-  for await (const leftover of store.unfinished(RECORDS)) {
-    ofRecord.file(leftover.key.slice(RECORDS.length).split('.')[0]!, leftover);
-  }
-  const ours: Unfinished[] = [];
-  for await (const job of jobs) {
-    if (ofOutput.size === 0 && ofRecord.size === 0) break;
-    ours.push(...ofOutput.take(outputIdOf(job.step, job.file ?? job.name)), ...ofRecord.take(job.key));
-  }
-  for (const leftover of ours) await store.remove(leftover.temporary);
-  return ours.map((leftover) => leftover.key).sort();
-}
-
-/** Leftovers by the job they belong to; each is taken once, by the first job that claims it. */
-class Leftovers extends Map<string, Unfinished[]> {
-  file(id: string, leftover: Unfinished): void {
-    const filed = this.get(id);
-    if (filed) filed.push(leftover);
-    else this.set(id, [leftover]);
-  }
-
-  take(id: string): Unfinished[] {
-    const filed = this.get(id) ?? [];
-    this.delete(id);
-    return filed;
-  }
 }
 
 /** The link's own extension, else what the model makes (the spec: MP4 for video, PNG for images). */

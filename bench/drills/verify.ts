@@ -14,7 +14,7 @@ import { DEFAULT_FAULTS, type Ledger } from '../../emulator/index.ts';
 import type { Plan } from '../../plan/types.ts';
 import { MANIFEST_FILE, ManifestEntry } from '../../records/manifest.ts';
 import { materializeManifest } from '../../records/manifest-view.ts';
-import { sha256Of } from '../../records/outputs.ts';
+import { sha256Of } from '../../records/sha256.ts';
 import { isS3Url, openStore, type Store } from '../../store/index.ts';
 import type { CampaignRun } from '../lib/campaign.ts';
 import { replayCampaign } from '../lib/replay.ts';

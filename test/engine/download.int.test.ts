@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DownloadRefused, downloadFile, type OutputTarget } from '../../activities/download.ts';
-import { removeUnfinishedOutputs } from '../../activities/finish/save-output.ts';
+import { removeUnfinishedOutputs } from '../../activities/finish/sweep.ts';
 import type { AddressClass, LinkPolicy } from '../../api/client/index.ts';
 import { LocalStore } from '../../store/index.ts';
 import { s3TestStore } from '../helpers/s3-store.ts';

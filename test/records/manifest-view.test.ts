@@ -251,7 +251,6 @@ describe('what a chained job’s record says', () => {
     };
     await saveOutput(download, manifest, clip!, prediction, request, {
       waitedMs: 1,
-      again: false,
       replaces: null,
       head,
     });

@@ -96,7 +96,7 @@ async function savedCampaign(): Promise<{ plan: Plan; still: PlannedJob; clip: P
         resumed: false,
         heir: null,
       },
-      { waitedMs: 0, again: false, replaces: null, head: plan },
+      { waitedMs: 0, replaces: null, head: plan },
     );
   await save(still, 'p-still', EARLIER_PLAN);
   await writeDecisions(outputDir, plan.campaign, [

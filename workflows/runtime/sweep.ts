@@ -1,7 +1,7 @@
 /**
  * Once a campaign is over, what finish attempts killed mid-write left of its own jobs' files
- * (activities/finish/save-output.ts, removeUnfinishedOutputs) is removed: a retry clears its own
- * job's, but an attempt whose job had no later attempt leaves its temporary file behind.
+ * (activities/finish/sweep.ts) is removed: a retry never clears another attempt's writes, which
+ * may still be under way, and an attempt killed mid-write leaves its temporary file behind.
  */
 import { isCancellation, log } from '@temporalio/workflow';
 import type { PlanRef } from '../../contract/campaign.ts';
