@@ -2,22 +2,27 @@
  * A product feed run to channel deliverables as a user types it: `mediaflow run` makes the stills
  * and clips at the service, then their derivatives on the worker (square JPEGs with the headline,
  * WebP stories, 9:16 reels, posters). Other readers confirm what was made (Pillow for the stills,
- * ffprobe for the reels, exiftool for the provenance); an unchanged re-run derives nothing, and
+ * ffprobe for the reels, exiftool for the XMP, c2pa-python for the signed credentials); an
+ * unchanged re-run derives nothing, and
  * editing one row's headline remakes only what shows that headline.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { MEDIAFLOW_ASSERTION } from '../../activities/provenance/credentials/manifest.ts';
 import { COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA } from '../../activities/provenance/xmp.ts';
 import { startEmulator } from '../../emulator/index.ts';
 import { DerivativeRecord } from '../../records/derivatives.ts';
+import { activeManifest, assertionOf, readWithC2paPython } from '../helpers/c2pa-python.ts';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal.ts';
 import { cleanEnv, mediaflow, tempDir, writeSpec } from './helpers.ts';
 
 const exec = promisify(execFile);
 const PILLOW = join(process.cwd(), '.tools/pillow-venv/bin/python');
+const FIXTURES = fileURLToPath(new URL('../fixtures/c2pa/', import.meta.url));
 
 const PRODUCTS = `sku,name,colour,headline
 TEE-01,Classic tee,mint,"Soft, breathable, everyday"
@@ -121,6 +126,9 @@ describe('a product feed to channel deliverables', () => {
       TEMPORAL_ADDRESS: temporalAddress(),
       MEDIAFLOW_API_URL: emulator.baseUrl,
       MEDIAFLOW_API_KEY: emulator.apiKey,
+      // Signed with the test fixtures' key: the campaign's temporary state has none of its own.
+      MEDIAFLOW_C2PA_CERT: join(FIXTURES, 'es256.pem'),
+      MEDIAFLOW_C2PA_KEY: join(FIXTURES, 'es256.key'),
     });
     const run = () => mediaflow(['run', 'spec.yaml', '--worker'], { cwd: dir, env });
     const out = join(dir, 'out');
@@ -171,6 +179,32 @@ describe('a product feed to channel deliverables', () => {
     expect(tags['XMP-iptcExt:DigitalSourceType']).toBe(COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA);
     expect(tags['XMP-mediaflow:ParentFile']).toBe('still/CAP-02.png');
     expect(tags['XMP-mediaflow:Operations']).toContain('text "Été à Paris" bottom');
+
+    // Signed, read by the CAI's Python SDK: opened from the still (its parent ingredient, whose own
+    // manifest, the emulator's inside it, stays), each operation an action on generated media.
+    for (const [step, actions] of [
+      ['square', ['c2pa.opened', 'c2pa.cropped', 'c2pa.resized', 'c2pa.edited', 'c2pa.transcoded']],
+      ['reel', ['c2pa.opened', 'c2pa.edited', 'c2pa.resized', 'c2pa.edited', 'c2pa.transcoded']],
+    ] as const) {
+      const record = fileOf(step, 'CAP-02');
+      expect(record.c2pa).toBe(true);
+      const reading = await readWithC2paPython(join(out, record.file));
+      expect(reading.validation_state, `${record.file} reads valid`).toBe('Valid');
+      const manifest = activeManifest(reading);
+      const done = assertionOf(manifest, 'c2pa.actions.v2') as {
+        actions: { action: string; digitalSourceType?: string }[];
+      };
+      expect(done.actions.map((action) => action.action)).toEqual(actions);
+      expect(
+        done.actions.slice(1).every((a) => a.digitalSourceType === COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA),
+      ).toBe(true);
+      expect(assertionOf(manifest, MEDIAFLOW_ASSERTION)).toMatchObject({
+        derived: { step, key: record.key },
+      });
+      const parent = manifest.ingredients?.find((ingredient) => ingredient.relationship === 'parentOf');
+      expect(parent?.title).toBe(record.parent.file.split('/').pop());
+      expect(reading.manifests[parent!.active_manifest!]).toBeDefined();
+    }
 
     // Unchanged: nothing is paid, nothing derived, every record as it was.
     const again = await run();

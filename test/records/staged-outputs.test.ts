@@ -43,13 +43,11 @@ function downloadAs(worker: number): Download {
     );
 }
 
-/** A store whose moves fail until `killed` is cleared: a worker killed between its record and its move. */
-function killedBeforeMove(store: Store): Store & { killed: boolean } {
-  const killing = Object.create(store) as Store & { killed: boolean };
-  killing.killed = true;
-  killing.move = async (from, to) => {
-    if (killing.killed) throw new Error('killed');
-    return store.move(from, to);
+/** A store whose moves fail: a worker killed between its record and its move. */
+function killedBeforeMove(store: Store): Store {
+  const killing = Object.create(store) as Store;
+  killing.move = async () => {
+    throw new Error('killed');
   };
   return killing;
 }
@@ -75,6 +73,17 @@ function requestOf(plan: Plan, job: PlannedJob): FinishRequest {
 }
 
 const context = (plan: Plan) => ({ waitedMs: 0, replaces: null, head: plan });
+
+/** A campaign whose first writer of the still was killed after recording it, before its move; and a new reader. */
+async function killedAfterRecording() {
+  const { plan, still, outputDir } = await campaign();
+  const killed = await Manifest.open(outputDir);
+  Object.defineProperty(killed, 'store', { value: killedBeforeMove(new LocalStore(outputDir)) });
+  await expect(
+    saveOutput(downloadAs(1), killed, still, prediction, requestOf(plan, still), context(plan)),
+  ).rejects.toThrow('killed');
+  return { plan, still, outputDir, manifest: await Manifest.open(outputDir) };
+}
 
 async function inPlaceAsRecorded(manifest: Manifest, job: PlannedJob): Promise<boolean> {
   const entry = await manifest.get(job.key);
@@ -112,14 +121,7 @@ describe('two workers saving one prediction', () => {
 
 describe('a worker killed between its record and its move', () => {
   it('has its staged bytes moved into place by the next reader of the record, which finds the job done', async () => {
-    const { plan, still, outputDir } = await campaign();
-    const store = killedBeforeMove(new LocalStore(outputDir));
-    const killed = await Manifest.open(outputDir);
-    Object.defineProperty(killed, 'store', { value: store });
-    await expect(
-      saveOutput(downloadAs(1), killed, still, prediction, requestOf(plan, still), context(plan)),
-    ).rejects.toThrow('killed');
-    const manifest = await Manifest.open(outputDir);
+    const { still, manifest } = await killedAfterRecording();
     const entry = (await manifest.get(still.key))!;
     expect(await fileIntact(manifest.store, entry)).toBe(false);
     // The next attempt, or the next run's preflight, reads the record: done, not lost (and paid again).
@@ -128,27 +130,13 @@ describe('a worker killed between its record and its move', () => {
   });
 
   it('has them placed by a second worker that lost the record to it', async () => {
-    const { plan, still, outputDir } = await campaign();
-    const store = killedBeforeMove(new LocalStore(outputDir));
-    const killed = await Manifest.open(outputDir);
-    Object.defineProperty(killed, 'store', { value: store });
-    await saveOutput(downloadAs(1), killed, still, prediction, requestOf(plan, still), context(plan)).catch(
-      () => {},
-    );
-    const manifest = await Manifest.open(outputDir);
+    const { plan, still, manifest } = await killedAfterRecording();
     await saveOutput(downloadAs(2), manifest, still, prediction, requestOf(plan, still), context(plan));
     expect(await inPlaceAsRecorded(manifest, still)).toBe(true);
   });
 
   it('has them placed by the sweep at the campaign end, which then leaves nothing staged', async () => {
-    const { plan, still, outputDir } = await campaign();
-    const store = killedBeforeMove(new LocalStore(outputDir));
-    const killed = await Manifest.open(outputDir);
-    Object.defineProperty(killed, 'store', { value: store });
-    await saveOutput(downloadAs(1), killed, still, prediction, requestOf(plan, still), context(plan)).catch(
-      () => {},
-    );
-    const manifest = await Manifest.open(outputDir);
+    const { plan, still, outputDir, manifest } = await killedAfterRecording();
     const removed = await settleStagedOutputs(manifest, plan.jobs);
     expect(removed).toEqual([]);
     expect(await inPlaceAsRecorded(manifest, still)).toBe(true);
