@@ -27,6 +27,11 @@ export interface CapRef {
 /** A cap that holds a campaign back: spent in its period, as the ledger knows it. */
 export interface CapHold extends CapRef {
   readonly spent: Micros;
+  /**
+   * Reserved under it by running campaigns when the hold was told: a cap with little spent holds a
+   * campaign because others have reserved the rest. Absent in holds told by earlier versions.
+   */
+  readonly committed?: Micros;
 }
 
 /** The thresholds alerted once per cap and period (the 100 % one also when a cap holds a campaign). */
@@ -77,10 +82,14 @@ export function capDollars(micros: Micros): string {
   return `${cents < 0 ? '-' : ''}$${grouped}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
 }
 
-/** `monthly $5,000 (spent $4,987.20)`; a model's cap names it: `monthly V4 $2,000 (spent $1,990)`. */
+/**
+ * `monthly $5,000 (spent $4,987.20)`; a model's cap names it: `monthly V4 $2,000 (spent $1,990)`;
+ * with reservations: `daily $3 (spent $0.48 + $2.50 committed by running campaigns)`.
+ */
 export function capLine(hold: CapHold): string {
   const model = hold.model === null ? '' : ` ${hold.model}`;
-  return `${hold.cap}${model} ${capDollars(hold.limit)} (spent ${capDollars(hold.spent)})`;
+  const committed = hold.committed ? ` + ${capDollars(hold.committed)} committed by running campaigns` : '';
+  return `${hold.cap}${model} ${capDollars(hold.limit)} (spent ${capDollars(hold.spent)}${committed})`;
 }
 
 /** What a capped campaign carries across continue-as-new (workflows/engine/money/allowance.ts). */

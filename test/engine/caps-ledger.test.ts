@@ -145,6 +145,11 @@ describe('the held line', () => {
       { cap: 'monthly' as const, model: 'V4', limit: $(2000), spent: $(1990) },
       'monthly V4 $2,000 (spent $1,990)',
     ],
+    [
+      { cap: 'daily' as const, model: null, limit: $(3), spent: $(0.48), committed: $(2.5) },
+      'daily $3 (spent $0.48 + $2.50 committed by running campaigns)',
+    ],
+    [{ cap: 'daily' as const, model: null, limit: $(3), spent: $(3), committed: 0 }, 'daily $3 (spent $3)'],
   ])('%o reads %s', (hold, line) => {
     expect(capLine(hold)).toBe(line);
   });
@@ -214,6 +219,20 @@ describe('caps ledger: notes that name their execution', () => {
     const back = { campaign: 'a', run: 'ra', spent: {}, total: { I4: $(0.48) }, returned: { I4: $(1.44) } };
     expect(grants(ledger.note('spent', back, NOV_27))).toEqual([['b', 'I4', $(0.48), null]]);
     expect(committedOf(ledger.state, { model: null })).toBe($(0.48));
+  });
+
+  it('a hold says what running campaigns have committed under the cap, so a cap held at little spent reads true', () => {
+    const ledger = ledgerWith({ daily: 3 });
+    ledger.ask(runAsk('a', 'ra', 0, 1, 2), NOV_27);
+    ledger.note('spent', { campaign: 'a', run: 'ra', spent: {}, total: { I4: $(0.5) } }, NOV_27);
+    const [held] = ledger.ask(runAsk('b', 'rb', 0, 1.5, 1), NOV_27);
+    expect(held).toMatchObject({
+      kind: 'grant',
+      grant: { micros: 0, hold: { spent: $(0.5), committed: $(1.5) } },
+    });
+    expect(held?.kind === 'grant' && held.grant.hold && capLine(held.grant.hold)).toBe(
+      'daily $3 (spent $0.50 + $1.50 committed by running campaigns)',
+    );
   });
 
   it('the 100 % alert of a cap that holds says what is committed under it, not only what is spent', () => {

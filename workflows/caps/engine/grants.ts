@@ -71,7 +71,11 @@ function serve(d: Draft, ask: HeldAsk): CapsEffect[] {
     return [grantOf(ask, micros, null, run)];
   }
   if (tightest === null) return [];
-  const hold: CapHold = { ...tightest.ref, spent: spentOf(d, tightest.ref) };
+  const hold: CapHold = {
+    ...tightest.ref,
+    spent: spentOf(d, tightest.ref),
+    committed: committedOf(d, tightest.ref),
+  };
   d.held.push({ ...ask, told: hold });
   if (ask.told && sameHold(ask.told, hold)) return [];
   return [grantOf(ask, 0, hold, run), ...alertOnce(d, ask.campaign, tightest.ref, 100)];
@@ -92,6 +96,11 @@ export function sameAsker(
     : held.run === other.run;
 }
 
+/**
+ * A hold is told again when what it says is spent changes, not on every reservation granted or
+ * given back elsewhere: the campaign's line follows the spend, and the ledger sends no more
+ * messages than it did before holds carried what is committed (its replays stay the same).
+ */
 function sameHold(a: CapHold, b: CapHold): boolean {
   return a.cap === b.cap && a.model === b.model && a.limit === b.limit && a.spent === b.spent;
 }
