@@ -21,7 +21,15 @@ export function formatBytes(bytes: number): string {
   return `${(Math.floor((bytes / size) * 10) / 10).toFixed(1)} ${unit}`;
 }
 
-/** `1080×1080 · 212.3 kB · jpeg`, `· 4.0 s` for a clip: what was made, in one line. */
+/** `1080×1080 · 212.3 kB · jpeg`, `· 4.0 s` for a clip: what was made, each fact whole on a line. */
+function factsHtml(card: DerivativeCard): string {
+  const facts = factsOf(card).split(' · ');
+  // The separator leads a fact: a line of a narrow card never ends in a lone `·`.
+  return facts
+    .map((fact, i) => `<span class="fact">${i > 0 ? '· ' : ''}${escapeHtml(fact)}</span>`)
+    .join(' ');
+}
+
 function factsOf(card: DerivativeCard): string {
   const made =
     card.width !== null && card.height !== null && card.bytes !== null
@@ -65,14 +73,16 @@ export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl): string
     state: card.state,
     version: card.version,
     label: `${card.file}: ${LABELS[card.state]}${facts ? `, ${facts}` : ''}`,
-    attributes: ' data-readonly="derived"',
+    attributes: ` data-readonly="derived"${shapeOf(card)}`,
     thumb: mediaHtml(
       { file, kind: card.kind, poster: null, placeholder: LABELS[card.state] },
       fileUrl,
       false,
     ),
     badge: LABELS[card.state],
-    caption: `<span class="name">${fileNameHtml(card.file)}</span><span class="facts">${escapeHtml(facts)}</span>`,
+    caption: `<span class="name">${fileNameHtml(card.file)}</span><span class="facts">${
+      card.state === 'failed' ? escapeHtml(facts) : factsHtml(card)
+    }</span>`,
     info: details(card),
   });
 }
@@ -82,10 +92,21 @@ export function renderChannelCounts(channel: ChannelView): string {
   return shown.map(([state, n]) => `<span class="count s-${state}">${n} ${LABELS[state]}</span>`).join(' ');
 }
 
+/**
+ * A card takes the shape of its file (page.css): a 9:16 story is a narrow card, never a square
+ * one letterboxed or a wide one cropped. `--shape` is width over height, for the card's width.
+ */
+function shapeOf(card: DerivativeCard | undefined): string {
+  if (!card || card.width === null || card.height === null) return '';
+  return ` style="--aspect: ${card.width} / ${card.height}; --shape: ${(card.width / card.height).toFixed(4)}"`;
+}
+
 export function renderChannel(channel: ChannelView, layout: Layout, fileUrl: FileUrl): string {
+  // A card not made yet takes the shape of the step's first file made (its siblings' mostly).
+  const aspect = shapeOf(channel.items.find((card) => card.width !== null));
   return sectionHtml({
     id: channel.id,
-    attributes: ` data-derived-from="${escapeHtml(channel.from)}"`,
+    attributes: ` data-derived-from="${escapeHtml(channel.from)}"${aspect}`,
     subtitle: `derived from ${escapeHtml(channel.from)} · read-only`,
     lines: `<p class="counts">${renderChannelCounts(channel)}</p>`,
     sheet: sheetOf(channel, layout),

@@ -101,9 +101,10 @@ export function renderItem(item: Item, fileUrl: FileUrl): string {
     label: `${item.fileName}: ${LABELS[item.state]}, ${costLine(item)}`,
     // The job's name, for what the workflow answers about it (a refused decision names it).
     attributes: ` data-name="${escapeHtml(item.name)}"`,
-    thumb: thumb(item, fileUrl),
+    // The descendants' dots sit on the picture: the caption's width is the file name's.
+    thumb: `${thumb(item, fileUrl)}${dots ? `<span class="dots">${dots}</span>` : ''}`,
     badge: badge(item),
-    caption: `<span class="name">${fileNameHtml(item.fileName)}</span>${dots ? `<span class="dots">${dots}</span>` : ''}`,
+    caption: `<span class="name">${fileNameHtml(item.fileName)}</span>`,
     info: details(item, fileUrl),
   });
 }

@@ -10,9 +10,15 @@ import type { Placed, Sheet } from './sheet.ts';
 
 export type FileUrl = (file: string) => string;
 
-/** A file's name as a card shows it: whole, free to wrap after each `/`. */
+/**
+ * A file's name as a card shows it: whole, each folder with its `/` a piece that moves to the next
+ * line as one (page.css, `.seg`), so `still/TEE-01/1-1.png` breaks after a folder, not at a hyphen.
+ */
 export function fileNameHtml(file: string): string {
-  return file.split('/').map(escapeHtml).join('/<wbr>');
+  const parts = file.split('/');
+  return parts
+    .map((part, i) => `<span class="seg">${escapeHtml(part)}${i < parts.length - 1 ? '/' : ''}</span>`)
+    .join('<wbr>');
 }
 
 export interface Shown {
