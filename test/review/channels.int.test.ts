@@ -125,6 +125,9 @@ it('shows each derive step as a channel sheet, and an eight-column sheet whole a
     }
     await page.screenshot({ path: fileURLToPath(new URL(`channels-${width}.png`, ARTIFACTS)) });
   }
+  await tiny.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await tiny.locator('.item').first().hover();
+  await page.screenshot({ path: fileURLToPath(new URL('channels-failed.png', ARTIFACTS)) });
 
   // The report shows the same channels from file://, its pictures through relative links.
   const { file } = await writeReport(await campaign.load());
