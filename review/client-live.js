@@ -65,26 +65,35 @@ async function poll() {
     // The server went away (the command ended): the page stays as it was.
   }
 }
+/** The sheet's gaps (page.css): between its columns, between the cards of a cell, its padding. */
+const COLUMN_GAP = 12;
+const CARD_GAP = 8;
+const SHEET_PADDING = 8;
+
 /**
- * Pictures as large as the widest row of a sheet allows (between 140 and 320 px): a sheet of
- * four stills is not a strip of stamps, and one of forty still fits the window.
+ * Pictures as large as each sheet's widest row allows (between 88 and 320 px): a sheet of four
+ * stills is not a strip of stamps, one of forty still fits the window, and a sheet of many columns
+ * (ten at 1400 px) makes its own pictures smaller, not every sheet's. Past the smallest size a sheet
+ * scrolls sideways in its own box (page.css), its row heads in view: nothing hides under the details.
  */
 function fitThumbs() {
-  let widest = 1;
-  let columns = 1;
   for (const sheet of document.querySelectorAll('.sheet')) {
     const cols = Number(sheet.style.getPropertyValue('--cols')) || 1;
     const cells = [...sheet.querySelectorAll('.cell')];
+    let widest = 1;
+    let columns = 1;
     for (let at = 0; at < cells.length; at += cols) {
       const row = cells.slice(at, at + cols);
       const items = row.reduce((n, cell) => n + Math.min(4, Math.max(1, cell.children.length)), 0);
       if (items > widest) [widest, columns] = [items, row.length];
     }
+    // A row is its head, a gap before each column, and each cell's cards with gaps between them.
+    const heads = sheet.querySelector('.rowhead')?.getBoundingClientRect().width ?? 0;
+    const room =
+      sheet.clientWidth - SHEET_PADDING - heads - COLUMN_GAP * columns - CARD_GAP * (widest - columns);
+    const size = Math.max(88, Math.min(320, Math.floor(room / widest)));
+    sheet.style.setProperty('--thumb', `${size}px`);
   }
-  const heads = document.querySelector('.rowhead')?.getBoundingClientRect().width ?? 0;
-  const room = sheets.clientWidth - 40 - heads - 12 * columns;
-  const size = Math.max(140, Math.min(320, Math.floor(room / widest) - 12));
-  document.documentElement.style.setProperty('--thumb', `${size}px`);
 }
 window.addEventListener('resize', fitThumbs);
 fitThumbs();

@@ -115,9 +115,16 @@ function markPending() {
     say(`${count} decision${count > 1 ? 's' : ''} pending, sent in ${delay / 1000} s · <kbd>z</kbd> undoes`);
 }
 
+/** A channel's card (a derivative) is decided on through its parent, never on its own. */
+const decidable = (key) => key && !itemOf(key)?.hasAttribute('data-readonly');
+
 function decide(action, prompt) {
-  const keys = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
-  if (keys.length === 0 || !keys[0]) return;
+  const chosen = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
+  const keys = chosen.filter(decidable);
+  if (keys.length === 0) {
+    if (chosen.length > 0) say('derived files are read-only: decide on the output they are made from');
+    return;
+  }
   pending.push({ action, keys, prompt });
   markPending();
   clearTimeout(timer);
@@ -157,7 +164,7 @@ async function send() {
     // poll can bring it before this answer arrives: decisions are recorded, then acknowledged).
     for (const key of ack.accepted)
       if (itemOf(key)?.dataset.state === 'awaiting') acked.set(key, sent.get(key));
-    const name = (key) => itemOf(key)?.querySelector('.name')?.textContent ?? key;
+    const name = (key) => itemOf(key)?.dataset.name ?? key;
     const refused = ack.refused
       .map((r) => `<span class="refused">${text(name(r.key))}: ${text(r.message)}</span>`)
       .join(' · ');
@@ -196,6 +203,10 @@ document.addEventListener('keydown', (event) => {
 /** A new prompt for the focused picture, where its step allows one (review.edit_prompt). */
 function askPrompt(el, event) {
   const dialog = document.getElementById('prompt-dialog');
+  if (!decidable(el.dataset.key)) {
+    say('derived files are read-only: decide on the output they are made from');
+    return;
+  }
   if (el.closest('.step')?.dataset.editPrompt !== 'true') {
     say('this step keeps its prompt: <kbd>g</kbd> regenerates with the same one');
     return;

@@ -5,8 +5,8 @@
  * open stays true without a script: waits grow, campaigns decided leave it.
  */
 import { readFileSync } from 'node:fs';
+import { escapeHtml } from './escape-html.ts';
 import { type InboxRow, inboxOrder, waitedFor } from './inbox.ts';
-import { escapeHtml } from './render.ts';
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
 const CSS = asset('./theme.css') + asset('./inbox.css');

@@ -1,9 +1,11 @@
 /**
  * The model a review server shows, kept fresh: rebuilt at most once per interval however many
- * tabs poll, with a generation number per item so a page asks only for what changed since it
- * last looked (a plan never gains jobs, so items only change, never appear).
+ * tabs poll, with a generation number per card (a job's or a derivative's) so a page asks only for
+ * what changed since it last looked (a plan never gains jobs or derivatives, so cards only change,
+ * never appear).
  */
 
+import type { DerivativeCard } from './channels.ts';
 import type { ModelSources } from './model.ts';
 import { buildModel, type CampaignModel, type Item } from './model.ts';
 
@@ -11,6 +13,16 @@ export interface Changes {
   readonly model: CampaignModel;
   readonly generation: number;
   readonly items: readonly Item[];
+  /** The channels' cards that changed (a derivative made or failed). */
+  readonly derivatives: readonly DerivativeCard[];
+}
+
+/** Every card of a model, a job's or a derivative's: each has a key and a version. */
+function cardsOf(model: CampaignModel): { key: string; version: string }[] {
+  return [
+    ...model.steps.flatMap((step) => step.items),
+    ...model.channels.flatMap((channel) => channel.items),
+  ];
 }
 
 export class LiveModel {
@@ -59,10 +71,13 @@ export class LiveModel {
 
   async changesSince(since: number): Promise<Changes> {
     const model = await this.current();
-    const items = model.steps.flatMap((step) =>
-      step.items.filter((item) => (this.versions.get(item.key)?.changedAt ?? 0) > since),
-    );
-    return { model, generation: this.generation, items };
+    const changed = ({ key }: { key: string }) => (this.versions.get(key)?.changedAt ?? 0) > since;
+    return {
+      model,
+      generation: this.generation,
+      items: model.steps.flatMap((step) => step.items.filter(changed)),
+      derivatives: model.channels.flatMap((channel) => channel.items.filter(changed)),
+    };
   }
 
   /** The generation a page rendered now starts from. */
@@ -74,7 +89,7 @@ export class LiveModel {
   private track(model: CampaignModel): CampaignModel {
     const next = this.generation + 1;
     let changed = false;
-    for (const item of model.steps.flatMap((step) => step.items)) {
+    for (const item of cardsOf(model)) {
       const known = this.versions.get(item.key);
       if (known?.version === item.version) continue;
       // The first reading is what every page starts from: generation 0.

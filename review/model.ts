@@ -8,9 +8,12 @@ import type { ModelLabel } from '../api/catalogue/index.ts';
 import { type Micros, tryParseUsd } from '../api/money.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
+import type { DerivativeRecord } from '../records/derivatives.ts';
 import type { ManifestEntry } from '../records/manifest.ts';
 import { paidByJob, paidInAllRuns } from '../records/paid.ts';
+import { type ChannelView, channelsOf } from './channels.ts';
 import { type ItemState, stateOf } from './job-state.ts';
+import { type MediaKind, mediaKind } from './media-kind.ts';
 import { type RefusalRate, refusalRates } from './refusal-rates.ts';
 
 export type { ItemState } from './job-state.ts';
@@ -19,8 +22,6 @@ import { extraTakes } from '../plan/refusal.ts';
 import type { Plan, PlannedJob } from '../plan/types.ts';
 import { type RefusalRecord, refusalCharges } from '../records/refusals.ts';
 
-export type MediaKind = 'image' | 'video';
-
 export interface Output {
   readonly key: string;
   readonly name: string;
@@ -28,6 +29,8 @@ export interface Output {
   readonly state: ItemState;
   /** Relative to the output folder, as the manifest has it; null until saved. */
   readonly file: string | null;
+  /** What a person calls it: its file, or until saved the file it will be, without its extension. */
+  readonly fileName: string;
   readonly kind: MediaKind | null;
   /** For a video, the still it was made from (its parent's saved picture): the player's poster. */
   readonly poster: string | null;
@@ -93,6 +96,8 @@ export interface CampaignModel {
   readonly campaign: string;
   readonly outcome: CampaignProgress['outcome'] | 'unknown';
   readonly steps: readonly StepView[];
+  /** The derive steps' files, a sheet per step (channels.ts). */
+  readonly channels: readonly ChannelView[];
   readonly totals: Totals;
   readonly failures: readonly { job: string; step: string; message: string }[];
 }
@@ -109,14 +114,10 @@ export interface ModelSources {
   readonly refusals?: ReadonlyMap<string, readonly RefusalRecord[]>;
   /** The latest decision per job key (records/decisions.ts, readDecisions). */
   readonly decisions: ReadonlyMap<string, DecisionRecord>;
+  /** Derivative records by key (records/derivatives.ts, readDerivatives); absent: none read. */
+  readonly derivatives?: ReadonlyMap<string, DerivativeRecord>;
   /** The memo's progress while it runs, its result once ended; null when Temporal has no such campaign. */
   readonly progress: CampaignProgress | null;
-}
-
-const VIDEO = /\.(mp4|webm|mov)$/i;
-
-export function mediaKind(file: string): MediaKind {
-  return VIDEO.test(file) ? 'video' : 'image';
 }
 
 function promptOf(job: PlannedJob): string | null {
@@ -156,6 +157,7 @@ export function buildModel({
   decisions,
   progress,
   refusals = new Map(),
+  derivatives = new Map(),
 }: ModelSources): CampaignModel {
   const allowed = new Map(plan.steps.map((step) => [step.id, extraTakes(step.onRefusal)]));
   const latest = decisions;
@@ -191,7 +193,17 @@ export function buildModel({
     const parentFile = job.parent === null ? null : (entries.get(job.parent)?.file ?? null);
     const poster =
       kind === 'video' && parentFile !== null && mediaKind(parentFile) === 'image' ? parentFile : null;
-    return { key: job.key, name: job.name, step: job.step, state: states.get(job.key)!, file, kind, poster };
+    const fileName = file ?? `${job.step}/${job.file ?? job.name}`;
+    return {
+      key: job.key,
+      name: job.name,
+      step: job.step,
+      state: states.get(job.key)!,
+      file,
+      fileName,
+      kind,
+      poster,
+    };
   };
   const descendantsOf = (key: string): PlannedJob[] =>
     (children.get(key) ?? []).flatMap((child) => [child, ...descendantsOf(child.key)]);
@@ -242,6 +254,7 @@ export function buildModel({
     campaign: plan.campaign,
     outcome: progress?.outcome ?? 'unknown',
     steps,
+    channels: channelsOf(plan, new Map(steps.map((step) => [step.id, step])), derivatives),
     totals: totalsOf(plan, states, progress, paid, refusals),
     failures: progress?.recentFailures ?? [],
   };

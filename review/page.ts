@@ -4,9 +4,12 @@
  * outputs it links to.
  */
 import { readFileSync } from 'node:fs';
+import { escapeHtml } from './escape-html.ts';
 import type { CampaignModel, StepView } from './model.ts';
-import { escapeHtml, type FileUrl, renderFailures, renderStep, renderTotals } from './render.ts';
+import { renderFailures, renderStep, renderTotals } from './render.ts';
+import { renderChannel } from './render-channel.ts';
 import { defaultLayout, fitLayout, type Layout } from './sheet.ts';
+import type { FileUrl } from './sheet-html.ts';
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
 const CSS = asset('./theme.css') + asset('./page.css');
@@ -29,16 +32,23 @@ export function stepsShown(model: CampaignModel, mode: PageOptions['mode']): rea
   return mode === 'review' && reviewed.length > 0 ? reviewed : model.steps;
 }
 
-export function layoutOf(step: StepView, layout: Layout | null): Layout {
+/** A channel's axes are its parent step's: it gets the layout its parent gets. */
+export function layoutOf(step: Pick<StepView, 'axes'>, layout: Layout | null): Layout {
   return layout === null ? defaultLayout(step) : fitLayout(step, layout);
 }
 
-/** The steps' sheets and the failures: the page's main part, fetched again for other axes. */
+/**
+ * The steps' sheets, the channels' (every derive step's, on both pages: what the campaign
+ * delivers) and the failures: the page's main part, fetched again for other axes.
+ */
 export function renderSheets(model: CampaignModel, options: PageOptions): string {
   const sheets = stepsShown(model, options.mode)
     .map((step) => renderStep(step, layoutOf(step, options.layout), options.fileUrl))
     .join('');
-  return `${sheets}${renderFailures(model)}`;
+  const channels = model.channels
+    .map((channel) => renderChannel(channel, layoutOf(channel, options.layout), options.fileUrl))
+    .join('');
+  return `${sheets}${channels}${renderFailures(model)}`;
 }
 
 function axisSelect(id: string, label: string, axes: readonly string[], chosen: readonly string[]): string {

@@ -4,22 +4,10 @@
  */
 import { formatDollars } from '../api/money.ts';
 import { costLine } from './cost-line.ts';
+import { escapeHtml } from './escape-html.ts';
 import type { CampaignModel, Item, ItemState, Output, StepView } from './model.ts';
 import { type Layout, sheetOf } from './sheet.ts';
-
-export type FileUrl = (file: string) => string;
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+import { cardHtml, type FileUrl, fileNameHtml, mediaHtml, sectionHtml } from './sheet-html.ts';
 
 const LABELS: Record<ItemState, string> = {
   generating: 'generating',
@@ -36,17 +24,7 @@ const LABELS: Record<ItemState, string> = {
 };
 
 function media(output: Output, fileUrl: FileUrl, big: boolean): string {
-  if (output.file === null) {
-    return `<div class="placeholder" aria-hidden="true"><span>${escapeHtml(LABELS[output.state])}</span></div>`;
-  }
-  const src = escapeHtml(fileUrl(output.file));
-  if (output.kind === 'video') {
-    const play = big ? ' controls autoplay' : '';
-    // The still it was made from shows until the video plays (and if it cannot).
-    const poster = output.poster === null ? '' : ` poster="${escapeHtml(fileUrl(output.poster))}"`;
-    return `<video src="${src}"${poster} muted loop playsinline preload="metadata"${play}></video>`;
-  }
-  return `<img src="${src}" alt="" loading="lazy" decoding="async">`;
+  return mediaHtml({ ...output, placeholder: LABELS[output.state] }, fileUrl, big);
 }
 
 function details(item: Item, fileUrl: FileUrl): string {
@@ -61,13 +39,14 @@ function details(item: Item, fileUrl: FileUrl): string {
   const kids = item.descendants
     .map(
       (kid) =>
-        `<figure class="kid s-${kid.state}">${media(kid, fileUrl, true)}<figcaption>${escapeHtml(kid.name)} · ${
+        `<figure class="kid s-${kid.state}">${media(kid, fileUrl, true)}<figcaption>${fileNameHtml(kid.fileName)} · ${
           LABELS[kid.state]
         }</figcaption></figure>`,
     )
     .join('');
   return [
-    `<h3>${escapeHtml(item.name)}</h3>`,
+    `<h3>${fileNameHtml(item.fileName)}</h3>`,
+    `<p class="job">job ${escapeHtml(item.name)}</p>`,
     `<p class="state">${LABELS[item.state]}${takeLabel(item)} · ${escapeHtml(costLine(item))}</p>`,
     item.failure ? `<p class="failure">${escapeHtml(item.failure)}</p>` : '',
     item.prompt === null ? '' : `<p class="prompt">${escapeHtml(item.prompt)}</p>`,
@@ -112,19 +91,22 @@ export function renderItem(item: Item, fileUrl: FileUrl): string {
   const dots = item.descendants
     .map(
       (kid) =>
-        `<i class="dot s-${kid.state}" title="${escapeHtml(`${kid.name}: ${LABELS[kid.state]}`)}"></i>`,
+        `<i class="dot s-${kid.state}" title="${escapeHtml(`${kid.fileName}: ${LABELS[kid.state]}`)}"></i>`,
     )
     .join('');
-  const label = `${item.name}: ${LABELS[item.state]}, ${costLine(item)}`;
-  return [
-    `<figure class="item s-${item.state}" role="option" aria-selected="false" tabindex="-1"`,
-    ` data-key="${item.key}" data-state="${item.state}" data-version="${escapeHtml(item.version)}"`,
-    ` aria-label="${escapeHtml(label)}">`,
-    `<div class="thumb">${thumb(item, fileUrl)}<span class="badge">${badge(item)}</span></div>`,
-    `<figcaption><span class="name">${escapeHtml(item.name)}</span>${dots ? `<span class="dots">${dots}</span>` : ''}</figcaption>`,
-    `<div class="info">${details(item, fileUrl)}</div>`,
-    '</figure>',
-  ].join('');
+  return cardHtml({
+    key: item.key,
+    state: item.state,
+    version: item.version,
+    label: `${item.fileName}: ${LABELS[item.state]}, ${costLine(item)}`,
+    // The job's name, for what the workflow answers about it (a refused decision names it).
+    attributes: ` data-name="${escapeHtml(item.name)}"`,
+    // The descendants' dots sit on the picture: the caption's width is the file name's.
+    thumb: `${thumb(item, fileUrl)}${dots ? `<span class="dots">${dots}</span>` : ''}`,
+    badge: badge(item),
+    caption: `<span class="name">${fileNameHtml(item.fileName)}</span>`,
+    info: details(item, fileUrl),
+  });
 }
 
 export function renderStepCounts(step: StepView): string {
@@ -133,34 +115,17 @@ export function renderStepCounts(step: StepView): string {
 }
 
 export function renderStep(step: StepView, layout: Layout, fileUrl: FileUrl): string {
-  const sheet = sheetOf(step, layout);
-  const cols = sheet.colLabels.length;
-  const head = sheet.colLabels
-    .map((label) => `<div class="colhead" aria-hidden="true">${escapeHtml(label)}</div>`)
-    .join('');
-  const rows = sheet.rowLabels
-    .map((rowLabel, r) => {
-      const cells = sheet.colLabels
-        .map((colLabel, c) => {
-          const group = [rowLabel, colLabel].filter(Boolean).join(', ') || step.id;
-          const items = sheet.cells[r]![c]!.map((item) => renderItem(item, fileUrl)).join('');
-          return `<div class="cell" role="group" aria-label="${escapeHtml(group)}">${items}</div>`;
-        })
-        .join('');
-      return `<div class="rowhead" aria-hidden="true">${escapeHtml(rowLabel)}</div>${cells}`;
-    })
-    .join('');
-  return [
-    `<section class="step" data-step="${escapeHtml(step.id)}" data-edit-prompt="${step.editPrompt}" aria-labelledby="step-${escapeHtml(step.id)}">`,
-    `<header><h2 id="step-${escapeHtml(step.id)}">${escapeHtml(step.id)} <small>${escapeHtml(step.model)}${
-      step.reviewed ? ' · reviewed' : ''
-    }</small></h2>`,
-    `<p class="stepcost">planned ${formatDollars(step.plannedUsd)} · spent ${formatDollars(step.spentUsd)}</p>`,
-    `<p class="counts">${renderStepCounts(step)}</p>${renderRefusalRates(step)}</header>`,
-    `<div class="sheet" role="listbox" aria-multiselectable="true" aria-label="${escapeHtml(step.id)} contact sheet"`,
-    ` style="--cols:${cols}"><div class="corner"></div>${head}${rows}</div>`,
-    '</section>',
-  ].join('');
+  return sectionHtml({
+    id: step.id,
+    attributes: ` data-edit-prompt="${step.editPrompt}"`,
+    subtitle: `${escapeHtml(step.model)}${step.reviewed ? ' · reviewed' : ''}`,
+    lines: [
+      `<p class="stepcost">planned ${formatDollars(step.plannedUsd)} · spent ${formatDollars(step.spentUsd)}</p>`,
+      `<p class="counts">${renderStepCounts(step)}</p>${renderRefusalRates(step)}`,
+    ].join(''),
+    sheet: sheetOf(step, layout),
+    render: (item) => renderItem(item, fileUrl),
+  });
 }
 
 /**

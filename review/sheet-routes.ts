@@ -10,11 +10,13 @@ import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ReviewDecision } from '../contract/review.ts';
+import { escapeHtml } from './escape-html.ts';
 import type { LiveModel } from './live.ts';
 import type { CampaignModel } from './model.ts';
 import { renderPage, renderSheets } from './page.ts';
 import { sendChecked } from './prompt-check.ts';
-import { escapeHtml, renderItem, renderStepCounts, renderTotals } from './render.ts';
+import { renderItem, renderStepCounts, renderTotals } from './render.ts';
+import { renderChannelCounts, renderDerivative } from './render-channel.ts';
 import { relativeUrl } from './report.ts';
 import type { SendBatch } from './send.ts';
 import { openOutput } from './served-file.ts';
@@ -64,11 +66,17 @@ const TYPES: Record<string, string> = {
   '.mov': 'video/quicktime',
 };
 
-/** The files the model shows: the only ones the server hands out. */
+/**
+ * The files the model shows: the only ones the server hands out. A derivative's is there only once
+ * its record of this plan says it was made, under the name the plan gives it (channels.ts).
+ */
 function filesOf(model: CampaignModel): Set<string> {
   const files = new Set<string>();
   for (const item of model.steps.flatMap((step) => step.items)) {
     for (const output of [item, ...item.descendants]) if (output.file) files.add(output.file);
+  }
+  for (const card of model.channels.flatMap((channel) => channel.items)) {
+    if (card.state === 'made') files.add(card.file);
   }
   return files;
 }
@@ -134,12 +142,19 @@ export function sheetRoutes(
   app.get<Query>(`${prefix}/changes`, async (request, reply) => {
     const sheet = await sheetOf(request);
     if (!sheet) return reply.code(404).send({ message: 'no such campaign' });
-    const { model, generation, items } = await sheet.live.changesSince(Number(request.query.since ?? 0) || 0);
+    const since = Number(request.query.since ?? 0) || 0;
+    const { model, generation, items, derivatives } = await sheet.live.changesSince(since);
     return {
       generation,
       totals: renderTotals(model),
-      counts: Object.fromEntries(model.steps.map((step) => [step.id, renderStepCounts(step)])),
-      items: Object.fromEntries(items.map((item) => [item.key, renderItem(item, fileUrl)])),
+      counts: Object.fromEntries([
+        ...model.steps.map((step) => [step.id, renderStepCounts(step)]),
+        ...model.channels.map((channel) => [channel.id, renderChannelCounts(channel)]),
+      ]),
+      items: Object.fromEntries([
+        ...items.map((item) => [item.key, renderItem(item, fileUrl)]),
+        ...derivatives.map((card) => [card.key, renderDerivative(card, fileUrl)]),
+      ]),
     };
   });
 

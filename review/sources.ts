@@ -1,6 +1,7 @@
 /**
  * Where the read model's facts come from: the campaign's stored plan and output folder (named by
- * its workflow's input), the manifest, the recorded decisions and the memo's progress. Progress
+ * its workflow's input), the manifest, the recorded decisions, the derivative records and the
+ * memo's progress. Progress
  * is read from the memo, never by a query (docs/engine.md, "Progress without queries").
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
@@ -8,6 +9,7 @@ import { z } from 'zod';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { DecisionRecord } from '../contract/review.ts';
 import type { Plan } from '../plan/types.ts';
+import { readDerivatives } from '../records/derivatives.ts';
 import { Manifest, type ManifestEntry } from '../records/manifest.ts';
 import { paidByJob } from '../records/paid.ts';
 import { readPlan } from '../records/plan-store.ts';
@@ -81,16 +83,29 @@ export async function sourcesOf(plan: Plan, deps: SourceDeps): Promise<() => Pro
   };
   // A folder's manifest.jsonl is read whole once, then as it grows; S3 records are listed each time.
   const s3 = isS3Url(plan.outputDir);
+  const derives = (plan.deriveSteps ?? []).length > 0;
   if (!s3) add(await manifest.takes());
   return async () => {
     add(s3 ? await manifest.takes() : await manifest.refresh());
-    const [decisions, progress, refusals, unsaved] = await Promise.all([
+    const [decisions, progress, refusals, unsaved, derived] = await Promise.all([
       deps.readDecisions(plan.outputDir, plan.campaign),
       deps.progress(),
       readRefusals(plan.outputDir, plan.campaign),
       readUnsaved(manifest.store, plan.campaign),
+      // Read whole each time: a record is rewritten under its key when its parent is re-taken.
+      derives ? readDerivatives(manifest.store) : [],
     ]);
     const paid = paidByJob([...takes.values()], unsaved);
-    return { plan, reviewedSteps, entries: new Map(entries), paid, decisions, progress, refusals };
+    const derivatives = new Map(derived.map((record) => [record.key, record]));
+    return {
+      plan,
+      reviewedSteps,
+      entries: new Map(entries),
+      paid,
+      decisions,
+      progress,
+      refusals,
+      derivatives,
+    };
   };
 }

@@ -110,9 +110,21 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     packages: ['@temporalio/', 'zod', 'fastify', '@opentelemetry/api'],
     node: true,
   },
-  /** The review and report pages: reads records, sends decisions through control. */
+  /**
+   * The review and report pages: reads records, sends decisions through control; a derivative not
+   * made yet is described by its planned operations, in the words its provenance will use.
+   */
   review: {
-    ours: ['api', 'contract', 'control', 'plan', 'records', 'store'],
+    ours: [
+      'api',
+      'contract',
+      'control',
+      'plan',
+      'records',
+      'store',
+      'derive/describe.ts',
+      'derive/operations.ts',
+    ],
     packages: ['fastify', 'zod', '@temporalio/client', '@temporalio/common'],
     node: true,
   },

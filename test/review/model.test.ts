@@ -84,6 +84,7 @@ describe('the campaign model', () => {
         step: 'clip',
         state: 'done',
         file: 'clip/clip-shoe-white.mp4',
+        fileName: 'clip/clip-shoe-white.mp4',
         kind: 'video',
         poster: 'still/still-shoe-white.png',
       },

@@ -1,0 +1,137 @@
+/**
+ * The read model of a campaign's derive steps, its "channels": a card per file a derive step is
+ * to make, one per job of its `from:` step, in that step's order and with the parent job's axes,
+ * so a channel's sheet is laid out as its parent's (sheet.ts). What a card says comes from the
+ * derivative's record (records/derivatives.ts): made, with its size, bytes and format; failed,
+ * with why; no record (or one of an earlier take of its parent), not made yet. Read-only: a
+ * derive step has no review of its own (docs/derive.md). Pure; tested as a table
+ * (test/review/channels.test.ts).
+ */
+import { describeOperation } from '../derive/describe.ts';
+import type { Plan, PlannedDerivative, PlannedDeriveStep } from '../plan/types.ts';
+import type { DerivativeRecord } from '../records/derivatives.ts';
+import { type MediaKind, mediaKind } from './media-kind.ts';
+import type { Laid, Placed } from './sheet.ts';
+
+export type DerivativeState = 'made' | 'failed' | 'unmade';
+
+export interface DerivativeCard {
+  readonly key: string;
+  readonly step: string;
+  /** The parent job's key, and its output the file is (to be) made from; null until it is saved. */
+  readonly parent: string;
+  readonly parentFile: string | null;
+  /** The parent job's matrix values: where the card sits on the sheet. */
+  readonly axes: Readonly<Record<string, string>>;
+  readonly state: DerivativeState;
+  /** Relative to the output folder: the file made, or until then the one planned, without its extension. */
+  readonly file: string;
+  readonly kind: MediaKind;
+  /** Of the file made; null until then. */
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly bytes: number | null;
+  readonly durationS: number | null;
+  /** The file's format once made; before, the one its `format` operation asks for, if any. */
+  readonly format: string | null;
+  /** Why it could not be made (`derive_failed: operation 3 (format): …`). */
+  readonly reason: string | null;
+  /** What is done to the parent's output, in words (`crop 1:1 (attention)`). */
+  readonly operations: readonly string[];
+  /** Changes whenever anything shown of the card does: the page redraws only changed cards. */
+  readonly version: string;
+}
+
+export interface ChannelView extends Laid<DerivativeCard> {
+  readonly id: string;
+  readonly from: string;
+  readonly output: PlannedDeriveStep['output'];
+  readonly counts: Readonly<Record<DerivativeState, number>>;
+}
+
+/** A parent step's job as the channels see it: where it sits, and the output it saved. */
+export interface ParentItem extends Placed {
+  readonly key: string;
+  readonly file: string | null;
+}
+
+/**
+ * The record's file when it is the one the plan names (`<step>/<file>.<extension>`): a record is a
+ * file anyone can edit, and the pages show (and serve) no other file for it.
+ */
+function plannedFile(derivative: PlannedDerivative, record: DerivativeRecord): string | null {
+  if (record.state !== 'made') return null;
+  const stem = `${derivative.step}/${derivative.file}.`;
+  const extension = record.file.slice(stem.length);
+  return record.file.startsWith(stem) && /^[A-Za-z0-9]+$/.test(extension) ? record.file : null;
+}
+
+function cardOf(
+  derivative: PlannedDerivative,
+  parent: ParentItem,
+  record: DerivativeRecord | undefined,
+): Omit<DerivativeCard, 'version'> {
+  const planned = {
+    key: derivative.key,
+    step: derivative.step,
+    parent: parent.key,
+    parentFile: parent.file,
+    axes: parent.axes,
+    file: `${derivative.step}/${derivative.file}`,
+    kind: derivative.output,
+    width: null,
+    height: null,
+    bytes: null,
+    durationS: null,
+    format: derivative.operations.flatMap((op) => (op.op === 'format' ? [op.type] : [])).at(-1) ?? null,
+    reason: null,
+    operations: derivative.operations.map(describeOperation),
+  };
+  // A record of an earlier take of the parent stands for nothing now: its file is remade.
+  if (!record || record.step !== derivative.step || record.parent.file !== parent.file) {
+    return { ...planned, state: 'unmade' };
+  }
+  if (record.state === 'failed') {
+    return { ...planned, state: 'failed', reason: record.message, operations: record.operations };
+  }
+  const file = plannedFile(derivative, record);
+  if (file === null) return { ...planned, state: 'unmade' };
+  return {
+    ...planned,
+    state: 'made',
+    file,
+    kind: mediaKind(file),
+    width: record.width,
+    height: record.height,
+    bytes: record.bytes,
+    durationS: record.duration_s,
+    format: record.format,
+    operations: record.operations,
+  };
+}
+
+/**
+ * One view per derive step of the plan, its cards in its `from:` step's order; `parents` are the
+ * model steps' items by step id, `records` the derivative records by key.
+ */
+export function channelsOf(
+  plan: Plan,
+  parents: ReadonlyMap<string, Laid<ParentItem>>,
+  records: ReadonlyMap<string, DerivativeRecord>,
+): ChannelView[] {
+  const planned = new Map(plan.jobs.map((job) => [job.key, job.derivatives ?? []]));
+  return (plan.deriveSteps ?? []).map((step): ChannelView => {
+    const parent = parents.get(step.from);
+    const items = (parent?.items ?? []).flatMap((item) =>
+      (planned.get(item.key) ?? [])
+        .filter((derivative) => derivative.step === step.id)
+        .map((derivative): DerivativeCard => {
+          const card = cardOf(derivative, item, records.get(derivative.key));
+          return { ...card, version: [card.state, card.file, card.bytes, card.reason].join('|') };
+        }),
+    );
+    const counts = { made: 0, failed: 0, unmade: 0 };
+    for (const item of items) counts[item.state] += 1;
+    return { id: step.id, from: step.from, output: step.output, axes: parent?.axes ?? [], items, counts };
+  });
+}
