@@ -98,16 +98,25 @@ async function plainScript(stills: readonly string[], out: string, cores: number
   );
 }
 
-/** Peak resident memory while `work` runs, sampled every 50 ms. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number; wallS: number }> {
+/** Peak resident memory while `work` runs, sampled every 50 ms, its wall and the process's CPU (every thread's). */
+async function withPeakRss<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; peakMb: number; wallS: number; cpuS: number }> {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   try {
     const value = await work();
-    return { value, peakMb: round(peak / 1e6, 1), wallS: round((performance.now() - started) / 1000, 2) };
+    const { user, system } = process.cpuUsage(cpu);
+    return {
+      value,
+      peakMb: round(peak / 1e6, 1),
+      wallS: round((performance.now() - started) / 1000, 2),
+      cpuS: round((user + system) / 1e6, 2),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -192,8 +201,8 @@ export async function measureDerive(stillCount = 2_000) {
       stills: stillCount,
       files: stillCount * CHANNELS.length,
       cores,
-      script: { wallS: script.wallS, peakMb: script.peakMb },
-      mediaflow: { wallS: mediaflow.wallS, peakMb: mediaflow.peakMb, made, signed },
+      script: { wallS: script.wallS, cpuS: script.cpuS, peakMb: script.peakMb },
+      mediaflow: { wallS: mediaflow.wallS, cpuS: mediaflow.cpuS, peakMb: mediaflow.peakMb, made, signed },
       overScript,
       verdicts,
     };

@@ -1,7 +1,7 @@
 /**
  * Text burnt into the frame with the operation's own font file: wrapped to the frame's width less
  * the margins, drawn smaller when it is still too tall at its size, over an optional box (with its
- * colour's alpha) and placed at its anchor.
+ * colour's alpha) and placed at its anchor. Laid over the frame by picture.ts.
  */
 import sharp, { type Create, type CreateText } from 'sharp';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
@@ -9,7 +9,7 @@ import type { Size } from '../geometry.ts';
 import type { ImageOperation } from '../operations.ts';
 import { readAsset } from './asset.ts';
 import { type FontFace, fontFaceOf } from './font-face.ts';
-import { compose, type Frame, type Layer, settle } from './frame.ts';
+import { type Frame, type Layer, settle } from './frame.ts';
 import { alignment, fitsWithin, place } from './placement.ts';
 import { textMarkup } from './text-markup.ts';
 
@@ -18,7 +18,8 @@ type Text = Extract<ImageOperation, { op: 'text' }>;
 /** The box's room around the text, as a share of the text's size. */
 const BOX_PADDING = 0.25;
 
-export async function drawText(frame: Frame, op: Text, at: OperationAt): Promise<Frame> {
+/** The layers that draw the text on a frame of this size: its box, if any, then the text. */
+export async function textLayers(frame: Size, op: Text, at: OperationAt): Promise<Layer[]> {
   const face = fontFaceOf(await readAsset(op.font, at));
   if (face === null) throw new DeriveError(at, `${op.font.path} is not a TrueType or OpenType font`);
   const padding = op.box === null ? 0 : Math.round(op.size * BOX_PADDING);
@@ -39,7 +40,7 @@ export async function drawText(frame: Frame, op: Text, at: OperationAt): Promise
     layers.push({ frame: await settle(sharp({ create })), at: box });
   }
   layers.push({ frame: text, at: { left: box.left + padding, top: box.top + padding } });
-  return compose(frame, layers);
+  return layers;
 }
 
 /** The text at its size, wrapped to the room's width; as large as fits, and smaller, when too tall. */

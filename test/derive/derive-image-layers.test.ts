@@ -151,4 +151,17 @@ describe('overlay and assets', () => {
     const notAnImage = await failure(derive([overlay({ image: FONT })]));
     expect(String(notAnImage)).toContain('is not an image sharp can read');
   });
+
+  it('refuses a logo rewritten, to the same size, after a derivative read it', async () => {
+    const path = join(folder, 'rewritten.png');
+    const blue = { width: 100, height: 50, channels: 4, background: '#0000ff' } as const;
+    writeFileSync(path, await sharp({ create: blue }).png().toBuffer());
+    const planned = assetOf(path);
+    await derive([overlay({ image: planned })]);
+    const again = Buffer.from(readFileSync(path));
+    again[again.length - 1] = (again[again.length - 1] ?? 0) ^ 1;
+    writeFileSync(path, again);
+    const changed = await failure(derive([overlay({ image: planned })]));
+    expect(String(changed)).toContain('has changed since the plan was made');
+  });
 });
