@@ -15,12 +15,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
 import type { Asset } from '../operations.ts';
 import { errnoOf } from './failure-cause.ts';
+import { Recent } from './recent.ts';
 
 const FOR_GOOD = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM']);
 
-/** Files kept: a campaign names a few fonts and logos, not dozens. */
-const KEPT = 8;
-const kept = new Map<string, { readonly status: string; readonly sha256: string; readonly bytes: Buffer }>();
+/** A campaign names a few fonts and logos, not dozens. */
+const kept = new Recent<{ readonly status: string; readonly sha256: string; readonly bytes: Buffer }>(8);
 
 export async function readAsset(asset: Asset, at: OperationAt): Promise<Buffer> {
   const refused = (error: unknown): never => {
@@ -51,8 +51,6 @@ async function readAndHash(path: string, status: string) {
   const bytes = await readFile(path);
   const found = { status, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
   // The status read before the bytes: a file written between the two is read again next time.
-  kept.delete(path);
   kept.set(path, found);
-  if (kept.size > KEPT) kept.delete(kept.keys().next().value ?? path);
   return found;
 }

@@ -15,7 +15,7 @@ import { fitsWithin, place } from './placement.ts';
 type Overlay = Extract<ImageOperation, { op: 'overlay' }>;
 
 /** The logo's layer on a frame of this size (laid over it by picture.ts). */
-export async function overlayLayers(frame: Size, op: Overlay, at: OperationAt): Promise<Layer[]> {
+export async function overlayLayers(frame: Size, op: Overlay, at: OperationAt): Promise<readonly Layer[]> {
   const logo = await logoAtWidth(await readAsset(op.image, at), op, at);
   if (!fitsWithin(frame, logo, op.margin)) {
     throw new DeriveError(

@@ -11,6 +11,7 @@ import { readAsset } from './asset.ts';
 import { type FontFace, fontFaceOf } from './font-face.ts';
 import { type Frame, type Layer, settle } from './frame.ts';
 import { alignment, fitsWithin, place } from './placement.ts';
+import { Recent } from './recent.ts';
 import { textMarkup } from './text-markup.ts';
 
 type Text = Extract<ImageOperation, { op: 'text' }>;
@@ -18,10 +19,26 @@ type Text = Extract<ImageOperation, { op: 'text' }>;
 /** The box's room around the text, as a share of the text's size. */
 const BOX_PADDING = 0.25;
 
+/**
+ * The layers last drawn, by the operation and the frame's size: a derive step draws the same
+ * headline on every parent of a size (Pango's layout and the box were a seventh of a still's time).
+ */
+const drawn = new Recent<readonly Layer[]>(32);
+
 /** The layers that draw the text on a frame of this size: its box, if any, then the text. */
-export async function textLayers(frame: Size, op: Text, at: OperationAt): Promise<Layer[]> {
+export async function textLayers(frame: Size, op: Text, at: OperationAt): Promise<readonly Layer[]> {
+  // The font is checked against the plan every time, drawn or not.
   const face = fontFaceOf(await readAsset(op.font, at));
   if (face === null) throw new DeriveError(at, `${op.font.path} is not a TrueType or OpenType font`);
+  const key = JSON.stringify([op, frame.width, frame.height]);
+  const known = drawn.get(key);
+  if (known !== undefined) return known;
+  const layers = await drawnLayers(frame, op, face, at);
+  drawn.set(key, layers);
+  return layers;
+}
+
+async function drawnLayers(frame: Size, op: Text, face: FontFace, at: OperationAt): Promise<Layer[]> {
   const padding = op.box === null ? 0 : Math.round(op.size * BOX_PADDING);
   const inset = op.margin + padding;
   const room = { width: frame.width - 2 * inset, height: frame.height - 2 * inset };

@@ -164,4 +164,17 @@ describe('overlay and assets', () => {
     const changed = await failure(derive([overlay({ image: planned })]));
     expect(String(changed)).toContain('has changed since the plan was made');
   });
+
+  it('refuses a font rewritten after a derivative drew its text, however often that text was drawn', async () => {
+    const path = join(folder, 'font.ttf');
+    writeFileSync(path, readFileSync(FONT.path));
+    const planned = assetOf(path);
+    const headline = text('Été', { font: planned });
+    expect(await derive([headline])).toEqual(await derive([headline]));
+    const again = Buffer.from(readFileSync(path));
+    again[again.length - 1] = (again[again.length - 1] ?? 0) ^ 1;
+    writeFileSync(path, again);
+    const changed = await failure(derive([headline]));
+    expect(String(changed)).toContain('has changed since the plan was made');
+  });
 });
