@@ -14,12 +14,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { deriveDeps } from '../activities/derive/deps.ts';
-import { makeDerivatives } from '../activities/derive/make-derivatives.ts';
 import type { Operation } from '../derive/operations.ts';
-import type { PlannedJob } from '../plan/types.ts';
-import { ManifestEntry } from '../records/manifest.ts';
-import { openStore } from '../store/index.ts';
+import { deriveAll, measured, type Parent, parentOf } from './lib/derive-stage.ts';
 import { round, type Verdict, verdict } from './lib/report.ts';
 
 const FONT = createRequire(import.meta.url).resolve(
@@ -98,21 +94,6 @@ async function plainScript(stills: readonly string[], out: string, cores: number
   );
 }
 
-/** Peak resident memory while `work` runs, sampled every 50 ms. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number; wallS: number }> {
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  const started = performance.now();
-  try {
-    const value = await work();
-    return { value, peakMb: round(peak / 1e6, 1), wallS: round((performance.now() - started) / 1000, 2) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
 export async function measureDerive(stillCount = 2_000) {
   const cores = availableParallelism();
   const root = await mkdtemp(join(tmpdir(), 'mediaflow-bench-derive-'));
@@ -122,8 +103,7 @@ export async function measureDerive(stillCount = 2_000) {
     const folder = join(root, 'campaign');
     await mkdir(join(folder, 'still'), { recursive: true });
     const files: string[] = [];
-    const entries: ManifestEntry[] = [];
-    const jobs: PlannedJob[] = [];
+    const parents: Parent[] = [];
     const make = pLimit(cores);
     await Promise.all(
       Array.from({ length: stillCount }, (_, index) =>
@@ -132,57 +112,19 @@ export async function measureDerive(stillCount = 2_000) {
           const file = `still/s${index}.png`;
           await writeFile(join(folder, file), bytes);
           files[index] = join(folder, file);
-          const key = createHash('sha256').update(`job ${index}`).digest('hex').slice(0, 32);
-          entries[index] = ManifestEntry.parse({
-            key,
-            step: 'still',
-            name: `s${index}`,
-            model: 'I1',
-            input: { prompt: `still ${index}` },
-            prediction_id: `p${index}`,
-            credits_used: '0.12',
-            file,
-            sha256: createHash('sha256').update(bytes).digest('hex'),
-            bytes: bytes.length,
-            output_url: `https://example.test/${index}.png`,
-            regenerations: 0,
-            created_at: new Date().toISOString(),
-            finished_at: new Date().toISOString(),
-            wait_ms: 0,
-            download_ms: 0,
-          });
-          jobs[index] = {
-            key,
-            step: 'still',
-            name: `s${index}`,
-            model: 'I1',
-            input: { prompt: `still ${index}` },
-            parent: null,
-            usd: 120_000,
-            vars: {},
-            variant: 1,
-            derivatives: CHANNELS.map((channel) => ({
-              step: channel.step,
-              key: createHash('sha256').update(`${key} ${channel.step}`).digest('hex').slice(0, 32),
-              file: `s${index}`,
-              operations: operations(channel, font),
-              output: 'image' as const,
-            })),
-          };
+          const derivations = CHANNELS.map((channel) => ({
+            step: channel.step,
+            operations: operations(channel, font),
+          }));
+          parents[index] = parentOf(index, { step: 'still', model: 'I1', file, bytes }, derivations);
         }),
       ),
     );
     const scriptOut = join(root, 'script');
     await mkdir(scriptOut);
-    const script = await withPeakRss(() => plainScript(files, scriptOut, cores));
-    const deps = deriveDeps();
-    const store = openStore(folder);
-    const context = { campaign: 'bench-derive', planDigest: 'bench' };
-    const mediaflow = await withPeakRss(() =>
-      Promise.all(jobs.map((job, index) => makeDerivatives(deps, store, job, entries[index]!, context))),
-    );
-    const made = mediaflow.value.flat().filter(({ record }) => record.state === 'made').length;
-    const signed = mediaflow.value.flat().some(({ record }) => record.state === 'made' && record.c2pa);
+    const script = await measured(() => plainScript(files, scriptOut, cores));
+    const mediaflow = await measured(() => deriveAll(folder, parents));
+    const { made, signed } = mediaflow.value;
     const overScript = round(mediaflow.wallS / script.wallS, 3);
     const verdicts: Verdict[] = [
       verdict('mediaflow’s derive stage within 1.15 × a plain sharp script', overScript, 1.15, '×'),
@@ -192,8 +134,8 @@ export async function measureDerive(stillCount = 2_000) {
       stills: stillCount,
       files: stillCount * CHANNELS.length,
       cores,
-      script: { wallS: script.wallS, peakMb: script.peakMb },
-      mediaflow: { wallS: mediaflow.wallS, peakMb: mediaflow.peakMb, made, signed },
+      script: { wallS: script.wallS, cpuS: script.cpuS, peakMb: script.peakMb },
+      mediaflow: { wallS: mediaflow.wallS, cpuS: mediaflow.cpuS, peakMb: mediaflow.peakMb, made, signed },
       overScript,
       verdicts,
     };

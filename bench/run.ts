@@ -10,6 +10,7 @@
  *   cluster-10k [--jobs N]                       throughput-10k, two workers, dev server then local cluster
  *   rerun-2k | rerun-100k [--jobs N]             a finished campaign run again unchanged (bench/rerun.ts)
  *   derive-2k [--stills N]                       6,000 channel files from 2,000 stills: a plain sharp script, then mediaflow (bench/derive.ts)
+ *   derive-reels-100 [--clips N]                 100 clips cut into captioned 9:16 reels: a plain ffmpeg loop, then mediaflow (bench/derive-reels.ts)
  *
  * Writes bench/results/<name>.json and prints a summary with the verdict per goal. Every run is
  * bounded in time (5 × its physical bound, see run-workload.ts).
@@ -18,6 +19,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { tracingRequested } from '../telemetry/settings.ts';
 import { measureDerive } from './derive.ts';
+import { measureDeriveReels } from './derive-reels.ts';
 import { machine, round, type Verdict, verdict, writeResult } from './lib/report.ts';
 import { measureRerun, RERUNS, resized } from './rerun.ts';
 import { measureSharedKey } from './shared-key.ts';
@@ -33,6 +35,7 @@ const { positionals, values } = parseArgs({
   options: {
     jobs: { type: 'string' },
     stills: { type: 'string' },
+    clips: { type: 'string' },
     // Mediaflow alone, for a profile: the baseline's wall is not compared.
     'no-baseline': { type: 'boolean' },
     campaigns: { type: 'string' },
@@ -52,6 +55,15 @@ if (name === 'derive-2k') {
   for (const v of measured.verdicts)
     console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
   if (stills === 2_000) console.log(`written ${writeResult(name, recorded)}`);
+} else if (name === 'derive-reels-100') {
+  const clips = values.clips === undefined ? 100 : Number(values.clips);
+  const measured = await measureDeriveReels(clips);
+  const recorded = { benchmark: name, ...header(), ...measured };
+  // A smaller run only checks the code: printed, never recorded as the benchmark's result.
+  if (clips !== 100) console.log(JSON.stringify(recorded, null, 2));
+  for (const v of measured.verdicts)
+    console.log(`${v.met ? 'met   ' : 'MISSED'} ${v.goal}: ${v.measured} (${v.target})`);
+  if (clips === 100) console.log(`written ${writeResult(name, recorded)}`);
 } else if (name === 's3-throughput-2k') {
   const measured = await measureS3Throughput();
   const file = writeResult(name, { benchmark: name, ...header(), ...measured });

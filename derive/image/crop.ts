@@ -5,20 +5,23 @@
  * chooses where along the other side to cut.
  */
 import sharp from 'sharp';
-import { cropRegion } from '../geometry.ts';
+import type { OperationAt } from '../derive-error.ts';
+import { cropRegion, type Size } from '../geometry.ts';
 import type { ImageOperation } from '../operations.ts';
-import { type Frame, pipeline, settle } from './frame.ts';
+import type { Reshape } from './picture.ts';
 
 type Crop = Extract<ImageOperation, { op: 'crop' }>;
 
 const CENTRE = { x: 0.5, y: 0.5 } as const;
 
-export function crop(frame: Frame, op: Crop): Promise<Frame> {
+export function cropping(size: Size, op: Crop, at: OperationAt): Reshape {
   const { focus } = op;
+  const reshape = { at, onInput: true, keepsBands: true };
   if (focus === 'attention' || focus === 'entropy') {
-    const { width, height } = cropRegion(frame, op.aspectRatio, CENTRE, 'pixel');
-    return settle(pipeline(frame).resize({ width, height, fit: 'cover', position: sharp.strategy[focus] }));
+    const { width, height } = cropRegion(size, op.aspectRatio, CENTRE, 'pixel');
+    const position = sharp.strategy[focus];
+    return { ...reshape, apply: (image) => image.resize({ width, height, fit: 'cover', position }) };
   }
-  const region = cropRegion(frame, op.aspectRatio, focus === 'centre' ? CENTRE : focus, 'pixel');
-  return settle(pipeline(frame).extract(region));
+  const region = cropRegion(size, op.aspectRatio, focus === 'centre' ? CENTRE : focus, 'pixel');
+  return { ...reshape, apply: (image) => image.extract(region) };
 }

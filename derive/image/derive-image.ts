@@ -1,7 +1,9 @@
 /**
  * A still derivative: the input decoded once, each operation applied in the order the plan lists
  * them, the result written in the format asked for (or the input's own) with the provenance XMP in
- * it. Each operation must leave the size geometry predicts, the size validate promised.
+ * it. Each operation must leave the size geometry predicts, the size validate promised; the
+ * operations share sharp pipelines where sharp's own order is the list's (picture.ts), so pixels
+ * are settled only between pipelines.
  *
  * sharp's thread pool is left as it is (no `sharp.concurrency()` here): the caller decides how many
  * derivatives run at once, and a library that resized a process-wide pool would override it.
@@ -9,16 +11,16 @@
 import { DeriveError, type OperationAt } from '../derive-error.ts';
 import { sizeAfterOne, sizeProblem } from '../geometry.ts';
 import { ImageFormat, type ImageOperation } from '../operations.ts';
-import { crop } from './crop.ts';
+import { cropping } from './crop.ts';
 import { type Encoding, encode } from './encode.ts';
 import { errnoOf, reasonOf } from './failure-cause.ts';
-import type { Frame } from './frame.ts';
 import { decode } from './input.ts';
-import { overlay } from './overlay.ts';
-import { pad } from './pad.ts';
-import { resize } from './resize.ts';
-import { rotate } from './rotate.ts';
-import { drawText } from './text.ts';
+import { overlayLayers } from './overlay.ts';
+import { padding } from './pad.ts';
+import { layered, type Picture, reshaped } from './picture.ts';
+import { resizing } from './resize.ts';
+import { rotating } from './rotate.ts';
+import { textLayers } from './text.ts';
 
 export interface DerivedImage {
   readonly data: Buffer;
@@ -40,7 +42,7 @@ export async function deriveImage(
   options: DeriveImageOptions,
 ): Promise<DerivedImage> {
   const decoded = await decode(input);
-  let frame = decoded.frame;
+  let picture = decoded.picture;
   let encoding: Encoding = { at: null, type: decoded.format, quality: null, maxBytes: null };
   for (const [index, op] of operations.entries()) {
     const at = { index, name: op.op };
@@ -48,19 +50,12 @@ export async function deriveImage(
       encoding = stillEncoding(op, at);
       continue;
     }
-    const problem = sizeProblem(frame, op);
+    const problem = sizeProblem(picture, op);
     if (problem !== null) throw new DeriveError(at, problem);
-    const expected = sizeAfterOne(frame, op, 'pixel');
-    frame = await applied(frame, op, at);
-    if (frame.width !== expected.width || frame.height !== expected.height) {
-      throw new DeriveError(
-        at,
-        `made ${frame.width}×${frame.height} where the plan expects ${expected.width}×${expected.height}`,
-      );
-    }
+    picture = await applied(picture, op, at);
   }
-  const data = await encode(frame, encoding, options.xmp);
-  return { data, format: encoding.type, width: frame.width, height: frame.height };
+  const data = await encode(picture, encoding, options.xmp);
+  return { data, format: encoding.type, width: picture.width, height: picture.height };
 }
 
 function stillEncoding(op: Extract<ImageOperation, { op: 'format' }>, at: OperationAt): Encoding {
@@ -71,29 +66,30 @@ function stillEncoding(op: Extract<ImageOperation, { op: 'format' }>, at: Operat
   return { at, type: type.data, quality: op.quality, maxBytes: op.maxBytes };
 }
 
-/** One operation's frame; sharp's refusals become this operation's DeriveError. */
-async function applied(frame: Frame, op: PixelOperation, at: OperationAt): Promise<Frame> {
+/** One operation folded into the picture; sharp's refusals become this operation's DeriveError. */
+async function applied(picture: Picture, op: PixelOperation, at: OperationAt): Promise<Picture> {
   try {
-    return await apply(frame, op, at);
+    return await apply(picture, op, at);
   } catch (error) {
     if (error instanceof DeriveError || errnoOf(error) !== null) throw error;
     throw new DeriveError(at, reasonOf(error));
   }
 }
 
-function apply(frame: Frame, op: PixelOperation, at: OperationAt): Promise<Frame> {
+async function apply(picture: Picture, op: PixelOperation, at: OperationAt): Promise<Picture> {
+  const size = sizeAfterOne(picture, op, 'pixel');
   switch (op.op) {
     case 'crop':
-      return crop(frame, op);
+      return reshaped(picture, size, cropping(picture, op, at));
     case 'resize':
-      return resize(frame, op);
+      return reshaped(picture, size, resizing(op, at));
     case 'pad':
-      return pad(frame, op);
+      return reshaped(picture, size, padding(picture, op, at));
     case 'rotate':
-      return rotate(frame, op);
+      return reshaped(picture, size, rotating(op, at));
     case 'text':
-      return drawText(frame, op, at);
+      return layered(picture, await textLayers(picture, op, at), at);
     case 'overlay':
-      return overlay(frame, op, at);
+      return layered(picture, await overlayLayers(picture, op, at), at);
   }
 }

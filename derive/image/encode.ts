@@ -1,5 +1,5 @@
 /**
- * Writes the last frame as a file, the XMP packet in it. With `max_bytes` a file that is too large
+ * Writes the last picture as a file, the XMP packet in it: the end of its pipeline (picture.ts). With `max_bytes` a file that is too large
  * is written again, smaller, until one fits: a lossy type at lower qualities, by bisection (a file
  * shrinks as its quality does) down to a floor, keeping the highest quality that fits; a png by a
  * short ladder, lossless then two palettes, because each palette costs a quantisation (a second or
@@ -9,7 +9,7 @@
 import type { AvifOptions, JpegOptions, PngOptions, WebpOptions } from 'sharp';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
 import type { ImageFormat } from '../operations.ts';
-import { type Frame, pipeline } from './frame.ts';
+import { framePicture, type Picture, run, settled } from './picture.ts';
 
 export interface Encoding {
   /** The format operation this comes from, or null when the input's own format is kept. */
@@ -42,13 +42,17 @@ const FLOOR_PALETTE: Setting = {
   options: { palette: true, quality: QUALITY_FLOOR, dither: 0 },
 };
 
-export async function encode(frame: Frame, encoding: Encoding, xmp: string | null): Promise<Buffer> {
-  const write = (setting: Setting) => {
-    const image = pipeline(frame);
-    if (xmp !== null) image.withXmp(xmp);
-    return image.toFormat(encoding.type, setting.options).toBuffer();
-  };
+export async function encode(picture: Picture, encoding: Encoding, xmp: string | null): Promise<Buffer> {
   const { type, quality, maxBytes } = encoding;
+  // A search writes the file several times: its pixels are made once, not once a try.
+  const frame = maxBytes === null ? picture : framePicture(await settled(picture), picture.at);
+  const write = async (setting: Setting) => {
+    const { data } = await run(frame, (image) => {
+      if (xmp !== null) image.withXmp(xmp);
+      return image.toFormat(type, setting.options).toBuffer({ resolveWithObject: true });
+    });
+    return data;
+  };
   const fits = (data: Buffer) => maxBytes === null || data.length <= maxBytes;
   const tried =
     type === 'png'

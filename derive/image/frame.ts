@@ -1,8 +1,7 @@
 /**
- * A still between two operations: its decoded pixels (8-bit sRGB, with or without alpha) and size.
- * Each operation is a sharp pipeline of its own because sharp runs one pipeline's steps in its own
- * fixed order (resize, then extend, then composite...), not in the order a derive list names them;
- * raw pixels between them keep every step lossless and every size the one geometry predicts.
+ * A still's decoded pixels (8-bit sRGB, with or without alpha) and size, where a derivative's
+ * pixels must be settled between two pipelines (picture.ts says when), and the layers (a text, a
+ * logo) laid over a picture.
  */
 import sharp, { type Channels, type Sharp } from 'sharp';
 import type { Region, Size } from '../geometry.ts';
@@ -18,7 +17,7 @@ export function pipeline(frame: Frame): Sharp {
   return sharp(frame.pixels, { raw: { width, height, channels } });
 }
 
-/** Runs a pipeline to the next frame. */
+/** Runs a pipeline to 8-bit sRGB pixels. */
 export async function settle(image: Sharp): Promise<Frame> {
   const { data, info } = await image.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return { pixels: data, width: info.width, height: info.height, channels: info.channels };
@@ -28,20 +27,4 @@ export async function settle(image: Sharp): Promise<Frame> {
 export interface Layer {
   readonly frame: Frame;
   readonly at: Pick<Region, 'left' | 'top'>;
-}
-
-/**
- * Lays layers over the frame, in order. sharp composites with an alpha channel; an opaque frame
- * stays opaque under any layer, so it loses that channel again rather than carry it into the file.
- */
-export function compose(frame: Frame, layers: readonly Layer[]): Promise<Frame> {
-  const image = pipeline(frame).composite(
-    layers.map(({ frame: layer, at }) => ({
-      input: layer.pixels,
-      raw: { width: layer.width, height: layer.height, channels: layer.channels },
-      left: at.left,
-      top: at.top,
-    })),
-  );
-  return settle(frame.channels === 3 ? image.removeAlpha() : image);
 }

@@ -5,15 +5,17 @@
  */
 import sharp from 'sharp';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
+import type { Size } from '../geometry.ts';
 import type { ImageOperation } from '../operations.ts';
 import { readAsset } from './asset.ts';
 import { reasonOf } from './failure-cause.ts';
-import { compose, type Frame, pipeline, settle } from './frame.ts';
+import { type Frame, type Layer, pipeline, settle } from './frame.ts';
 import { fitsWithin, place } from './placement.ts';
 
 type Overlay = Extract<ImageOperation, { op: 'overlay' }>;
 
-export async function overlay(frame: Frame, op: Overlay, at: OperationAt): Promise<Frame> {
+/** The logo's layer on a frame of this size (laid over it by picture.ts). */
+export async function overlayLayers(frame: Size, op: Overlay, at: OperationAt): Promise<readonly Layer[]> {
   const logo = await logoAtWidth(await readAsset(op.image, at), op, at);
   if (!fitsWithin(frame, logo, op.margin)) {
     throw new DeriveError(
@@ -23,7 +25,7 @@ export async function overlay(frame: Frame, op: Overlay, at: OperationAt): Promi
   }
   const faded =
     op.opacity === 1 ? logo : await settle(pipeline(logo).linear([1, 1, 1, op.opacity], [0, 0, 0, 0]));
-  return compose(frame, [{ frame: faded, at: place(frame, logo, op.position, op.margin) }]);
+  return [{ frame: faded, at: place(frame, logo, op.position, op.margin) }];
 }
 
 /** The logo at its width, as sRGB with an alpha channel whatever the file's own bands. */

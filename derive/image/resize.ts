@@ -5,8 +5,9 @@
  * the fit does not matter.
  */
 import type { FitEnum } from 'sharp';
+import type { OperationAt } from '../derive-error.ts';
 import type { ImageOperation } from '../operations.ts';
-import { type Frame, pipeline, settle } from './frame.ts';
+import type { Reshape } from './picture.ts';
 
 type Resize = Extract<ImageOperation, { op: 'resize' }>;
 
@@ -16,13 +17,14 @@ const SHARP_FIT: Readonly<Record<Resize['fit'], keyof FitEnum>> = {
   pad: 'contain',
 };
 
-export function resize(frame: Frame, op: Resize): Promise<Frame> {
-  return settle(
-    pipeline(frame).resize({
-      width: op.width ?? undefined,
-      height: op.height ?? undefined,
-      fit: SHARP_FIT[op.fit],
-      background: op.background,
-    }),
-  );
+export function resizing(op: Resize, at: OperationAt): Reshape {
+  const options = {
+    width: op.width ?? undefined,
+    height: op.height ?? undefined,
+    fit: SHARP_FIT[op.fit],
+    background: op.background,
+  };
+  // A letterbox's bands show its background, which may be clear.
+  const letterbox = op.fit === 'pad' && op.width !== null && op.height !== null;
+  return { at, onInput: true, keepsBands: !letterbox, apply: (image) => image.resize(options) };
 }

@@ -1,9 +1,10 @@
 /** A quarter, half or three-quarter turn clockwise: whole pixels moved, none resampled. */
+import type { OperationAt } from '../derive-error.ts';
 import type { ImageOperation } from '../operations.ts';
-import { type Frame, pipeline, settle } from './frame.ts';
+import type { Reshape } from './picture.ts';
 
 type Rotate = Extract<ImageOperation, { op: 'rotate' }>;
 
-export function rotate(frame: Frame, op: Rotate): Promise<Frame> {
-  return settle(pipeline(frame).rotate(op.degrees));
+export function rotating(op: Rotate, at: OperationAt): Reshape {
+  return { at, onInput: false, keepsBands: true, apply: (image) => image.rotate(op.degrees) };
 }

@@ -1,7 +1,7 @@
 /**
  * Text burnt into the frame with the operation's own font file: wrapped to the frame's width less
  * the margins, drawn smaller when it is still too tall at its size, over an optional box (with its
- * colour's alpha) and placed at its anchor.
+ * colour's alpha) and placed at its anchor. Laid over the frame by picture.ts.
  */
 import sharp, { type Create, type CreateText } from 'sharp';
 import { DeriveError, type OperationAt } from '../derive-error.ts';
@@ -9,8 +9,9 @@ import type { Size } from '../geometry.ts';
 import type { ImageOperation } from '../operations.ts';
 import { readAsset } from './asset.ts';
 import { type FontFace, fontFaceOf } from './font-face.ts';
-import { compose, type Frame, type Layer, settle } from './frame.ts';
+import { type Frame, type Layer, settle } from './frame.ts';
 import { alignment, fitsWithin, place } from './placement.ts';
+import { Recent } from './recent.ts';
 import { textMarkup } from './text-markup.ts';
 
 type Text = Extract<ImageOperation, { op: 'text' }>;
@@ -18,9 +19,26 @@ type Text = Extract<ImageOperation, { op: 'text' }>;
 /** The box's room around the text, as a share of the text's size. */
 const BOX_PADDING = 0.25;
 
-export async function drawText(frame: Frame, op: Text, at: OperationAt): Promise<Frame> {
+/**
+ * The layers last drawn, by the operation and the frame's size: a derive step draws the same
+ * headline on every parent of a size (Pango's layout and the box were a seventh of a still's time).
+ */
+const drawn = new Recent<readonly Layer[]>(32);
+
+/** The layers that draw the text on a frame of this size: its box, if any, then the text. */
+export async function textLayers(frame: Size, op: Text, at: OperationAt): Promise<readonly Layer[]> {
+  // The font is checked against the plan every time, drawn or not.
   const face = fontFaceOf(await readAsset(op.font, at));
   if (face === null) throw new DeriveError(at, `${op.font.path} is not a TrueType or OpenType font`);
+  const key = JSON.stringify([op, frame.width, frame.height]);
+  const known = drawn.get(key);
+  if (known !== undefined) return known;
+  const layers = await drawnLayers(frame, op, face, at);
+  drawn.set(key, layers);
+  return layers;
+}
+
+async function drawnLayers(frame: Size, op: Text, face: FontFace, at: OperationAt): Promise<Layer[]> {
   const padding = op.box === null ? 0 : Math.round(op.size * BOX_PADDING);
   const inset = op.margin + padding;
   const room = { width: frame.width - 2 * inset, height: frame.height - 2 * inset };
@@ -39,7 +57,7 @@ export async function drawText(frame: Frame, op: Text, at: OperationAt): Promise
     layers.push({ frame: await settle(sharp({ create })), at: box });
   }
   layers.push({ frame: text, at: { left: box.left + padding, top: box.top + padding } });
-  return compose(frame, layers);
+  return layers;
 }
 
 /** The text at its size, wrapped to the room's width; as large as fits, and smaller, when too tall. */

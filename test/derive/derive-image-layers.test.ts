@@ -151,4 +151,30 @@ describe('overlay and assets', () => {
     const notAnImage = await failure(derive([overlay({ image: FONT })]));
     expect(String(notAnImage)).toContain('is not an image sharp can read');
   });
+
+  it('refuses a logo rewritten, to the same size, after a derivative read it', async () => {
+    const path = join(folder, 'rewritten.png');
+    const blue = { width: 100, height: 50, channels: 4, background: '#0000ff' } as const;
+    writeFileSync(path, await sharp({ create: blue }).png().toBuffer());
+    const planned = assetOf(path);
+    await derive([overlay({ image: planned })]);
+    const again = Buffer.from(readFileSync(path));
+    again[again.length - 1] = (again[again.length - 1] ?? 0) ^ 1;
+    writeFileSync(path, again);
+    const changed = await failure(derive([overlay({ image: planned })]));
+    expect(String(changed)).toContain('has changed since the plan was made');
+  });
+
+  it('refuses a font rewritten after a derivative drew its text, however often that text was drawn', async () => {
+    const path = join(folder, 'font.ttf');
+    writeFileSync(path, readFileSync(FONT.path));
+    const planned = assetOf(path);
+    const headline = text('Été', { font: planned });
+    expect(await derive([headline])).toEqual(await derive([headline]));
+    const again = Buffer.from(readFileSync(path));
+    again[again.length - 1] = (again[again.length - 1] ?? 0) ^ 1;
+    writeFileSync(path, again);
+    const changed = await failure(derive([headline]));
+    expect(String(changed)).toContain('has changed since the plan was made');
+  });
 });
