@@ -88,15 +88,23 @@ export async function saveOutput(
     },
     context.replaces,
   );
-  if (recorded) {
-    await manifest.store.move(staged, file);
-    return file;
-  }
-  await manifest.store.remove(staged);
-  // The writer that recorded it may have been killed before its move: its bytes go into place now.
-  const entry = await manifest.get(job.key);
-  if (entry && !(await fileIntact(manifest.store, entry))) await placeStaged(manifest.store, entry);
+  if (recorded || (await recordedFileLost(manifest, job.key))) await manifest.store.move(staged, file);
+  else await manifest.store.remove(staged);
   return file;
+}
+
+/**
+ * Whether the output recorded for the job is gone with no recorded bytes staged to put back: a
+ * prediction whose record stands (the same id, re-fetched after its file was deleted) then gets
+ * this writer's bytes in place. Otherwise another writer's are there, or are placed now (it was
+ * killed before its move), and checked again after the staged ones were looked for, since that
+ * writer may have moved them meanwhile.
+ */
+async function recordedFileLost(manifest: Manifest, jobKey: string): Promise<boolean> {
+  const entry = await manifest.get(jobKey);
+  if (!entry || (await fileIntact(manifest.store, entry))) return false;
+  if (await placeStaged(manifest.store, entry)) return false;
+  return !(await fileIntact(manifest.store, entry));
 }
 
 /**

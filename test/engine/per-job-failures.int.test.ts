@@ -95,7 +95,8 @@ describe('a condition of one job fails that job only', () => {
     let gone = 0;
     // The CDN answers 404 for this job's output, as when a link expired before the download.
     const download: typeof downloadFile = (url, target, options) => {
-      if (!target.key.includes(doomed.name)) return downloadFile(url, target, options);
+      // Outputs are staged under their job's key before they are recorded (records/staged-outputs.ts).
+      if (!target.key.includes(doomed.key)) return downloadFile(url, target, options);
       gone++;
       return downloadFile(`${new URL(url).origin}/cdn/outputs/expired-${doomed.key}.png`, target, options);
     };

@@ -5,7 +5,7 @@
  * its record and moving its file into place loses nothing: the next reader of the record, or the
  * sweep at the campaign's end, moves the staged bytes into place.
  */
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -114,6 +114,19 @@ describe('two workers saving one prediction', () => {
         saveOutput(downloadAs(worker), manifest, still, prediction, requestOf(plan, still), context(plan)),
       ),
     );
+    expect(await inPlaceAsRecorded(manifest, still)).toBe(true);
+    expect(await stagedLeft(outputDir)).toEqual([]);
+  });
+});
+
+describe('a recorded output whose file was deleted', () => {
+  it('is put back by the next save of the same prediction, its record standing', async () => {
+    const { plan, still, outputDir } = await campaign();
+    const manifest = await Manifest.open(outputDir);
+    await saveOutput(downloadAs(1), manifest, still, prediction, requestOf(plan, still), context(plan));
+    const entry = (await manifest.get(still.key))!;
+    await rm(join(outputDir, entry.file));
+    await saveOutput(downloadAs(1), manifest, still, prediction, requestOf(plan, still), context(plan));
     expect(await inPlaceAsRecorded(manifest, still)).toBe(true);
     expect(await stagedLeft(outputDir)).toEqual([]);
   });
