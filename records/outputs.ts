@@ -47,9 +47,16 @@ export async function recordedOutput(
 ): Promise<RecordedOutput> {
   const entry = await entryOf(key);
   if (!entry) return { state: 'none' };
-  if (await fileIntact(manifest.store, entry)) return { state: 'done', entry };
-  // Recorded by a writer killed before it moved its file into place: the bytes are staged.
-  if ((await placeStaged(manifest.store, entry)) && (await fileIntact(manifest.store, entry)))
-    return { state: 'done', entry };
-  return { state: 'lost', entry };
+  return (await fileInPlace(manifest.store, entry)) ? { state: 'done', entry } : { state: 'lost', entry };
+}
+
+/**
+ * The file is there as recorded, or is now: a writer killed before it moved its file into place
+ * left the recorded bytes staged (staged-outputs.ts). Checked again after the staged ones were
+ * looked for, since their writer may have moved them meanwhile.
+ */
+export async function fileInPlace(store: Store, entry: ManifestEntry): Promise<boolean> {
+  if (await fileIntact(store, entry)) return true;
+  await placeStaged(store, entry);
+  return fileIntact(store, entry);
 }

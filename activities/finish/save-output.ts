@@ -8,9 +8,9 @@ import type { Prediction } from '../../api/wire/index.ts';
 import type { FinishRequest } from '../../contract/activities.ts';
 import { FROM_OUTPUT, type PlannedJob } from '../../plan/types.ts';
 import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
-import { fileIntact } from '../../records/outputs.ts';
+import { fileInPlace } from '../../records/outputs.ts';
 import type { PlanHead } from '../../records/plan-store.ts';
-import { placeStaged, stagedKey } from '../../records/staged-outputs.ts';
+import { stagedKey } from '../../records/staged-outputs.ts';
 import type { downloadFile } from '../download.ts';
 import { credentialsOf } from '../provenance/credentials/of-output.ts';
 import { recordedProvenance } from '../provenance/of-entry.ts';
@@ -96,15 +96,11 @@ export async function saveOutput(
 /**
  * Whether the output recorded for the job is gone with no recorded bytes staged to put back: a
  * prediction whose record stands (the same id, re-fetched after its file was deleted) then gets
- * this writer's bytes in place. Otherwise another writer's are there, or are placed now (it was
- * killed before its move), and checked again after the staged ones were looked for, since that
- * writer may have moved them meanwhile.
+ * this writer's bytes in place. Otherwise another writer's are there, or are placed now.
  */
 async function recordedFileLost(manifest: Manifest, jobKey: string): Promise<boolean> {
   const entry = await manifest.get(jobKey);
-  if (!entry || (await fileIntact(manifest.store, entry))) return false;
-  if (await placeStaged(manifest.store, entry)) return false;
-  return !(await fileIntact(manifest.store, entry));
+  return entry !== undefined && !(await fileInPlace(manifest.store, entry));
 }
 
 /**

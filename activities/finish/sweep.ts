@@ -5,8 +5,8 @@
  */
 import type { PlannedJob } from '../../plan/types.ts';
 import type { Manifest } from '../../records/manifest.ts';
-import { fileIntact, outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
-import { clearStaged, jobKeyOfStaged, placeStaged } from '../../records/staged-outputs.ts';
+import { fileInPlace, outputIdOf, outputIdOfFile } from '../../records/outputs.ts';
+import { clearStaged, jobKeyOfStaged } from '../../records/staged-outputs.ts';
 import { RECORDS, STAGED, type Store, type Unfinished } from '../../store/index.ts';
 
 type SweptJob = Pick<PlannedJob, 'step' | 'name' | 'key' | 'file'>;
@@ -86,7 +86,7 @@ export async function settleStagedOutputs(
     if (stagedJobs.size === 0) break;
     if (!stagedJobs.delete(job.key)) continue;
     const entry = await manifest.get(job.key);
-    if (entry && !(await fileIntact(manifest.store, entry))) await placeStaged(manifest.store, entry);
+    if (entry) await fileInPlace(manifest.store, entry);
     removed.push(...(await clearStaged(manifest.store, job.key)));
   }
   return removed.sort();
