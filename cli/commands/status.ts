@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { campaignProgress, NoWorkerError } from '../../control/campaign-view.ts';
 import { awaitingLine, awaitingReview } from '../campaign-pages.ts';
 import { campaignTotalOf } from '../campaign-total.ts';
+import { campaignDeriveTally, deriveLine } from '../derive-tally.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError, unknownCampaign } from '../errors.ts';
 import { fitToWidth, widthOf } from '../fit-width.ts';
@@ -28,12 +29,14 @@ export function register(program: Command): void {
         const { progress, closedAt, paused } = await campaignProgress(env.client, campaign);
         const awaiting = await awaitingReview(env, campaign, progress);
         const total = await campaignTotalOf(env.client, campaign, progress.spent);
+        // The workflow never counts derivatives (docs/derive.md): their records do, as for `run`.
+        const derived = await campaignDeriveTally(env.client, campaign);
         // As of now, as `run`'s frame shows it: no time left while paused, awaiting a reviewer,
         // stopping or finished; jobs behind a parent's review waiting; a finished one not submitting.
         const now = shownProgress(progress, { now: Date.now(), paused });
         if (options.json) {
           const awaiting_review = awaiting?.map(({ key, name, step }) => ({ key, name, step })) ?? null;
-          const output = { ...now, campaign_spent: total, paused, awaiting_review };
+          const output = { ...now, campaign_spent: total, paused, awaiting_review, derive_steps: derived };
           process.stdout.write(jsonOutput(output));
         } else {
           const pause = paused
@@ -49,7 +52,9 @@ export function register(program: Command): void {
           const line = statusLine(now, total);
           const notices = notifyLine(progress);
           const noticeLine = notices ? `\n${notices}` : '';
-          const text = `${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}`;
+          const derivedLine = deriveLine(derived);
+          const below = derivedLine ? `\n${derivedLine}` : '';
+          const text = `${line}${pause}${outageLine}${reviewLine}${noticeLine}\n\n${table}${below}`;
           // Lines are broken for a narrow terminal only: piped, each stays whole for grep and scripts.
           console.log(process.stdout.isTTY ? fitToWidth(text, width) : text);
         }

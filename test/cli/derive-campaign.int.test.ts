@@ -120,7 +120,8 @@ describe('a product feed to channel deliverables', () => {
     const emulator = await startEmulator({ port: 0, timeScale: 0 });
     onTestFinished(() => emulator.close());
     const dir = await tempDir();
-    await writeSpec(dir, SPEC.replace('CAMPAIGN', uniqueTaskQueue('derive')));
+    const campaign = uniqueTaskQueue('derive');
+    await writeSpec(dir, SPEC.replace('CAMPAIGN', campaign));
     await writeFile(join(dir, 'products.csv'), PRODUCTS);
     const env = cleanEnv({
       TEMPORAL_ADDRESS: temporalAddress(),
@@ -147,9 +148,19 @@ describe('a product feed to channel deliverables', () => {
     expect(thumb?.state === 'failed' && thumb.message).toMatch(
       /^derive_failed: operation 2 \(format\): .*bytes/,
     );
-    expect(first.stdout).toContain(
-      'derived: square 3/3, story 3/3, reel 3/3, poster 3/3, thumb 0/3 (3 failed) files made',
-    );
+    const derived = 'derived: square 3/3, story 3/3, reel 3/3, poster 3/3, thumb 0/3 (3 failed) files made';
+    expect(first.stdout).toContain(derived);
+    // `status` tells the same from the records, in words and in JSON.
+    const status = await mediaflow(['status', campaign], { cwd: dir, env });
+    expect(status.stdout).toContain(derived);
+    const json = await mediaflow(['status', campaign, '--json'], { cwd: dir, env });
+    expect(JSON.parse(json.stdout).derive_steps).toContainEqual({
+      id: 'thumb',
+      from: 'still',
+      files: 3,
+      made: 0,
+      failed: 3,
+    });
     const fileOf = (step: string, sku: string) => {
       const record = [...made.values()].find((r) => r.step === step && r.parent.file.includes(sku));
       if (record?.state !== 'made') throw new Error(`no ${step} made for ${sku}`);
