@@ -3,11 +3,14 @@
  * the derivative's path in the output folder without its extension (as a channel card is named
  * before it is made), or its key. A decision on one goes to the workflow like a job's.
  */
+import type { ModelLabel } from '../api/catalogue/index.ts';
 import type { Plan } from '../plan/types.ts';
 
 export interface ReviewedDerivative {
   readonly key: string;
   readonly name: string;
+  /** Its parent job's model: what a decision's prompt, were it given one, is checked against. */
+  readonly model: ModelLabel;
 }
 
 export function reviewedDerivativesOf(plan: Plan): ReviewedDerivative[] {
@@ -16,6 +19,6 @@ export function reviewedDerivativesOf(plan: Plan): ReviewedDerivative[] {
   return plan.jobs.flatMap((job) =>
     (job.derivatives ?? [])
       .filter(({ step }) => reviewed.has(step))
-      .map(({ key, step, file }) => ({ key, name: `${step}/${file}` })),
+      .map(({ key, step, file }) => ({ key, name: `${step}/${file}`, model: job.model })),
   );
 }

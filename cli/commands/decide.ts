@@ -62,9 +62,10 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
   try {
     const sources = await opened.load();
     const model = buildModel(sources);
+    const derivatives = reviewedDerivativesOf(sources.plan);
     const reviewed: Named[] = [
       ...model.steps.filter((step) => step.reviewed).flatMap((step) => step.items),
-      ...reviewedDerivativesOf(sources.plan),
+      ...derivatives,
     ];
     if (reviewed.length === 0) throw new UserError(`${campaign} has no reviewed step: nothing to decide`);
     const { items, unmatched } = matchJobs(reviewed, jobs);
@@ -82,7 +83,7 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
       ...(options.prompt && { prompt: options.prompt }),
       ...(by && { by }),
     }));
-    const ack = await sendChecked(decisions, model, opened.send);
+    const ack = await sendChecked(decisions, model, opened.send, derivatives);
     const names = new Map(items.map((item) => [item.key, item.name]));
     print(action, ack, names, options.json === true);
     if (ack.refused.length > 0) process.exitCode = 1;

@@ -55,13 +55,15 @@ describe('a reviewed derive step', () => {
       ended = true;
     });
     const out = join(cwd, 'out');
-    const made = async () => (await readdir(join(out, 'square')).catch(() => [])).sort();
+    const made = async () =>
+      (await readdir(join(out, 'square')).catch(() => [])).filter((name) => name.endsWith('.jpg')).sort();
     await expect
       .poll(made, { timeout: 150_000, interval: 1_000 })
       .toEqual(['still-green.jpg', 'still-red.jpg']);
 
     // Made, and waiting: nothing but the crops' decisions keeps the campaign open.
     const decide = (...args: string[]) => mediaflow(args, { cwd, env });
+    // Regenerate cannot make other bytes from the same operations: refused, saying what to edit.
     const regenerate = async () =>
       (await decide('regenerate', campaign, 'square/still-red', '--json')).stdout;
     await expect.poll(regenerate, { timeout: 30_000, interval: 1_000 }).toContain('not_regenerable');
