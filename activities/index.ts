@@ -25,6 +25,7 @@ import { isS3Url, type Store } from '../store/index.ts';
 import { type CheckAccessInput, checkAccess } from './check-access.ts';
 import { createPredictions } from './create/index.ts';
 import type { DeriveDeps } from './derive/deps.ts';
+import { reviewedDerivatives, reviewedDeriveSteps } from './derive/reviewed.ts';
 import { isOutage, PlanUnreadable, passingStoreError } from './failure-kind.ts';
 import { finishPredictions } from './finish/batch.ts';
 import type { JobResult } from './finish/index.ts';
@@ -89,6 +90,7 @@ export function createActivities({ client, storeOf, plans, manifests, download, 
     async loadJobs(ref: PlanRef, from: number, count: number): Promise<JobRef[]> {
       const plan = await planOf(ref);
       const stepIndex = new Map(plan.head.steps.map((step, index) => [step.id, index]));
+      const reviewedDerives = reviewedDeriveSteps(plan.head);
       const jobs = await plan.jobs(from, count).catch((error: unknown) => {
         // A page changed or gone is the plan's condition, final like an unreadable head.
         throw retryableFailure(passingStoreError(error) ? error : new PlanUnreadable(ref, error));
@@ -112,6 +114,8 @@ export function createActivities({ client, storeOf, plans, manifests, download, 
           ...(job.subtree ? { end: job.subtree.end, belowUsd: job.subtree.belowUsd } : {}),
           // A step with `on_refusal: { fallback }`: what a take on the fallback model commits.
           ...(job.fallbackUsd === undefined ? {} : { fallbackUsd: job.fallbackUsd }),
+          // Reviewed derive steps: each of its files waits for a decision once the output is saved.
+          ...reviewedDerivatives(job, reviewedDerives),
         };
       });
     },

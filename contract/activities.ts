@@ -39,6 +39,8 @@ export type CreateOutcome =
       /** Reviewed steps only: the recorded take, and the decision recorded for it, if any. */
       readonly take?: number;
       readonly verdict?: { readonly action: ReviewAction; readonly prompt?: string };
+      /** Steps with reviewed derive steps only: the decision recorded for each derivative's take, or null. */
+      readonly derived?: readonly (ReviewAction | null)[];
     }
   /** The parent has no output: it failed, was skipped or canceled. */
   | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }

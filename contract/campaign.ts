@@ -39,6 +39,17 @@ export interface StepInfo {
   readonly onRefusal?: RefusalRule;
   /** How long a prediction of this step may take, ms; absent: no deadline. */
   readonly timeoutMs?: number;
+  /**
+   * The reviewed derive steps that make files from this step's outputs, in the plan's order
+   * (docs/review.md, "Derivatives"); absent: none.
+   */
+  readonly derived?: readonly DerivedGate[];
+}
+
+/** A derive step with a review gate: each file it makes waits for a decision. */
+export interface DerivedGate {
+  readonly id: string;
+  readonly review: ReviewRule;
 }
 
 /** The few facts about a job that scheduling needs; the input itself stays in the plan file. */
@@ -61,6 +72,8 @@ export interface JobRef {
   readonly belowUsd?: Micros;
   /** Steps with `on_refusal: { fallback }` only: the job's price on the fallback model. */
   readonly fallbackUsd?: Micros;
+  /** Steps with reviewed derive steps only: the key of its derivative of each (StepInfo.derived). */
+  readonly derived?: readonly string[];
 }
 
 /** A job waiting to be submitted, with the number of regenerations already spent on it. */

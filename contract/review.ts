@@ -34,6 +34,7 @@ export const RefusalReason = z.enum([
   'prompt_not_editable', // a new prompt where the step does not allow one
   'prompt_invalid', // a new prompt the job's model would refuse (too long): refused before sending
   'campaign_ended',
+  'not_regenerable', // a derivative: the same operations make the same bytes
 ]);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 

@@ -2,7 +2,7 @@
  * What a campaign's workflow starts from: the plan by reference and the few facts the scheduler
  * needs, and the progress shown before the workflow publishes its own.
  */
-import type { CampaignInput, PlanRef } from '../contract/campaign.ts';
+import type { CampaignInput, DerivedGate, PlanRef } from '../contract/campaign.ts';
 import { noCounts } from '../contract/no-counts.ts';
 import type { CampaignProgress } from '../contract/progress.ts';
 import type { Plan } from '../plan/types.ts';
@@ -26,6 +26,7 @@ export function campaignInputOf(plan: Plan, ref: PlanRef, budget = plan.budget):
         ...(review ? { review } : {}),
         ...(onRefusal ? { onRefusal } : {}),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...derivedGatesOf(plan, id),
       }),
     ),
     outputDir: plan.outputDir,
@@ -33,6 +34,14 @@ export function campaignInputOf(plan: Plan, ref: PlanRef, budget = plan.budget):
     concurrency: plan.concurrency,
     ...(plan.notify && { notify: plan.notify }),
   };
+}
+
+/** The reviewed derive steps that make files from a step's outputs; nothing when there are none. */
+export function derivedGatesOf(plan: Plan, step: string): { derived?: DerivedGate[] } {
+  const derived = (plan.deriveSteps ?? []).flatMap(({ id, from, review }) =>
+    from === step && review ? [{ id, review }] : [],
+  );
+  return derived.length > 0 ? { derived } : {};
 }
 
 /** The progress of a campaign that has not started any job (`run` draws it while its worker starts). */

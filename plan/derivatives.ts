@@ -6,6 +6,7 @@
 import type { Operation } from '../derive/operations.ts';
 import type { NamedTemplate } from './for-each.ts';
 import { derivativeKey } from './keys.ts';
+import type { ReviewRule } from './review.ts';
 import type { DataPath } from './source.ts';
 import { renderTemplate, type TemplateValue } from './templates.ts';
 import type { DerivativeOutput, PlannedDerivative } from './types.ts';
@@ -25,6 +26,8 @@ export interface PreparedDerive {
   readonly operations: readonly PreparedOperation[];
   /** The tools' versions for its key: the clip's, and the still's after a `frame`. */
   readonly tools: string;
+  /** Its review gate: each file waits for a decision (docs/review.md, "Derivatives"); null: none. */
+  readonly review: ReviewRule | null;
 }
 
 export interface DerivativeParent {

@@ -16,6 +16,7 @@ import { checkTemplateNames } from './input-fields.ts';
 import type { LocalFiles } from './local-files.ts';
 import type { PreparedStep } from './prepare.ts';
 import type { Report } from './report.ts';
+import { reviewRuleOf } from './review.ts';
 import { type CampaignSpec, type DeriveStep, isDeriveStep } from './schema.ts';
 import type { DataPath } from './source.ts';
 import { didYouMean } from './suggest.ts';
@@ -48,7 +49,6 @@ const NOT_FOR_DERIVE: Readonly<Record<string, string>> = {
   on_refusal: 'a derive step sends nothing to the service, so nothing is refused: no on_refusal',
   timeout: 'a derive step makes no prediction: no timeout',
   output: "a derive step's files are named after its from: step's (under its own folder): no output.name",
-  review: 'review on a derive step: not yet: review its from: step',
 };
 
 /** Prepares every derive step whose from: step was prepared; each is pushed onto its parent's `derives`. */
@@ -70,6 +70,13 @@ export function prepareDerives(
     const at: DataPath = ['steps', index];
     for (const field of Object.keys(NOT_FOR_DERIVE)) {
       if (Object.hasOwn(step, field)) counted(at, NOT_FOR_DERIVE[field]!, { key: field });
+    }
+    if (typeof step.review === 'object' && step.review.edit_prompt !== undefined) {
+      counted(
+        [...at, 'review'],
+        "a derivative has no prompt and is never regenerated (the same operations make the same bytes): no edit_prompt; edit the step's operations instead",
+        { key: 'edit_prompt' },
+      );
     }
     if (step.from === undefined) {
       counted(at, `derive step "${step.id}" needs from: <step>, the step whose outputs it makes files from`, {
@@ -125,6 +132,7 @@ function prepareDerive(
     output,
     operations: operations.map(({ operation, text }) => ({ operation, text })),
     tools: kind === 'image' ? tools.image : framed ? `${tools.video}+${tools.image}` : tools.video,
+    review: reviewRuleOf(step.review),
   };
 }
 

@@ -106,6 +106,7 @@ export async function planCampaign(specFile: string, options: PlanOptions = {}):
     from: derive.from,
     output: derive.output,
     derivativeCount: jobCounts.get(derive.from) ?? 0,
+    ...(derive.review ? { review: derive.review } : {}),
   }));
   const notify = notifyRuleOf(spec.notify);
   return {

@@ -126,6 +126,8 @@ export const PlannedDeriveStep = z
     output: DerivativeOutput,
     /** One per job of its `from:` step. */
     derivativeCount: z.number().int().nonnegative(),
+    /** Its review gate; absent: none (so plans without one, and their digests, stay as they were). */
+    review: ReviewRule.optional(),
   })
   .readonly();
 export type PlannedDeriveStep = z.infer<typeof PlannedDeriveStep>;

@@ -3,7 +3,6 @@
  * Hand-rolled (`*` any run of characters, `?` one): job names have no slashes, so a path glob
  * library's rules would add nothing, and Node 20's path.matchesGlob is still experimental.
  */
-import type { Item } from './model.ts';
 
 function globPattern(glob: string): RegExp {
   const source = glob
@@ -13,15 +12,21 @@ function globPattern(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-export interface Matched {
+/** What a pattern is matched against: a job of a reviewed step, or a reviewed derivative. */
+export interface Named {
+  readonly key: string;
+  readonly name: string;
+}
+
+export interface Matched<T extends Named> {
   /** Each matched item once, in plan order. */
-  readonly items: readonly Item[];
+  readonly items: readonly T[];
   /** Patterns that matched nothing. */
   readonly unmatched: readonly string[];
 }
 
-export function matchJobs(items: readonly Item[], patterns: readonly string[]): Matched {
-  const chosen = new Set<Item>();
+export function matchJobs<T extends Named>(items: readonly T[], patterns: readonly string[]): Matched<T> {
+  const chosen = new Set<T>();
   const unmatched: string[] = [];
   for (const pattern of patterns) {
     const glob = globPattern(pattern);

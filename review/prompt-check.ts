@@ -45,10 +45,12 @@ export async function sendChecked(
   decisions: readonly ReviewDecision[],
   model: CampaignModel,
   send: SendBatch,
+  derivatives: readonly { key: string; model: ModelLabel }[] = [],
 ): Promise<ReviewAck> {
-  const labels = new Map(
-    model.steps.flatMap((step) => step.items.map((item) => [item.key, step.model] as const)),
-  );
+  const labels = new Map([
+    ...model.steps.flatMap((step) => step.items.map((item) => [item.key, step.model] as const)),
+    ...derivatives.map(({ key, model }) => [key, model] as const),
+  ]);
   const { valid, refused } = checkPrompts(decisions, (key) => labels.get(key));
   const ack = valid.length > 0 ? await sendAll(valid, send) : { accepted: [], refused: [] };
   return { accepted: ack.accepted, refused: [...refused, ...ack.refused] };

@@ -13,6 +13,7 @@ import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import type { Store } from '../../store/index.ts';
+import { reviewedDerivatives, reviewedDeriveSteps } from '../derive/reviewed.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
@@ -143,13 +144,20 @@ async function cachedOutcome(
   entry: ManifestEntry,
   store: Store,
 ): Promise<CreateOutcome> {
-  if (!loaded.head.steps.find((step) => step.id === job.step)?.review) return { kind: 'cached', i };
   const take = entry.regenerations;
-  const decided = await readDecision(request.outputDir, request.campaign, job.key, take, store);
-  if (!decided) return { kind: 'cached', i, take };
+  const { derived: keys } = reviewedDerivatives(job, reviewedDeriveSteps(loaded.head));
+  const read = (key: string) => readDecision(request.outputDir, request.campaign, key, take, store);
+  // Reviewed derive steps only: what was decided on each derivative of this take.
+  const derived = keys
+    ? { derived: await Promise.all(keys.map(async (key) => (await read(key))?.action ?? null)) }
+    : {};
+  if (!loaded.head.steps.find((step) => step.id === job.step)?.review)
+    return keys ? { kind: 'cached', i, take, ...derived } : { kind: 'cached', i };
+  const decided = await read(job.key);
+  if (!decided) return { kind: 'cached', i, take, ...derived };
   const prompt =
     decided.action === 'regenerate' && decided.prompt !== undefined ? { prompt: decided.prompt } : {};
-  return { kind: 'cached', i, take, verdict: { action: decided.action, ...prompt } };
+  return { kind: 'cached', i, take, verdict: { action: decided.action, ...prompt }, ...derived };
 }
 
 /**

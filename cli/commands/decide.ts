@@ -6,9 +6,10 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { ReviewAck, ReviewAction, ReviewDecision } from '../../contract/review.ts';
-import { matchJobs } from '../../review/match-jobs.ts';
+import { matchJobs, type Named } from '../../review/match-jobs.ts';
 import { buildModel } from '../../review/model.ts';
 import { sendChecked } from '../../review/prompt-check.ts';
+import { reviewedDerivativesOf } from '../../review/reviewed-derivatives.ts';
 import { openCampaign } from '../campaign-pages.ts';
 import { openEnvironment } from '../environment.ts';
 import { UserError } from '../errors.ts';
@@ -59,8 +60,13 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
   });
   let handedBack = true;
   try {
-    const model = buildModel(await opened.load());
-    const reviewed = model.steps.filter((step) => step.reviewed).flatMap((step) => step.items);
+    const sources = await opened.load();
+    const model = buildModel(sources);
+    const derivatives = reviewedDerivativesOf(sources.plan);
+    const reviewed: Named[] = [
+      ...model.steps.filter((step) => step.reviewed).flatMap((step) => step.items),
+      ...derivatives,
+    ];
     if (reviewed.length === 0) throw new UserError(`${campaign} has no reviewed step: nothing to decide`);
     const { items, unmatched } = matchJobs(reviewed, jobs);
     if (unmatched.length > 0) {
@@ -77,7 +83,7 @@ async function decide(action: ReviewAction, campaign: string, jobs: string[], op
       ...(options.prompt && { prompt: options.prompt }),
       ...(by && { by }),
     }));
-    const ack = await sendChecked(decisions, model, opened.send);
+    const ack = await sendChecked(decisions, model, opened.send, derivatives);
     const names = new Map(items.map((item) => [item.key, item.name]));
     print(action, ack, names, options.json === true);
     if (ack.refused.length > 0) process.exitCode = 1;

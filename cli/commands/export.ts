@@ -11,6 +11,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { workflowIdOf } from '../../control/campaign.ts';
+import { readTakeDecisions } from '../../records/decisions.ts';
+import { withDecisions } from '../../records/derivative-decisions.ts';
 import { readDerivatives } from '../../records/derivatives.ts';
 import { manifestLines, manifestText, rebuildManifest } from '../../records/manifest-view.ts';
 import { isS3Url, MANIFEST_KEY, openStore } from '../../store/index.ts';
@@ -57,8 +59,17 @@ export function register(program: Command): void {
       }
       const store = openStore(outputDir);
       if (options.derivatives) {
-        const records = (await readDerivatives(store)).sort(
+        const sorted = (await readDerivatives(store)).sort(
           (a, b) => a.step.localeCompare(b.step) || a.parent.file.localeCompare(b.parent.file),
+        );
+        // A reviewed derivative carries its decision; a rejected one is not delivered, so not listed.
+        const takes = new Map(
+          (await manifestLines(store))
+            .filter((line) => !line.superseded)
+            .map((line) => [line.key, line.take]),
+        );
+        const records = withDecisions(sorted, await readTakeDecisions(campaign, store), (key) =>
+          takes.get(key),
         );
         process.stdout.write(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
         return;

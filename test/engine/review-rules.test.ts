@@ -14,6 +14,7 @@ import {
   type JudgeContext,
   refusalOf,
   releaseOf,
+  ruleOf,
   spanOf,
   splitRead,
 } from '../../workflows/engine/reviews/review-rules.ts';
@@ -30,7 +31,10 @@ const gate: Gate = {
   since: 1_000,
   retaking: false,
   cached: false,
+  derived: 0,
 };
+/** The same job's derivative of its step's first reviewed derive step. */
+const derivative: Gate = { ...gate, key: key(40), end: 5, usd: 0, belowUsd: 0, derived: 1 };
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
 const context: JudgeContext = { rule, generating: false, decided: false, fits: () => true, ended: false };
 
@@ -80,6 +84,22 @@ describe('refusalOf: may a decision apply?', () => {
       { fits: (usd) => usd < 500 },
       'over_budget',
     ],
+    ['an approval of a derivative applies', derivative, { key: key(40), action: 'approve' }, {}, null],
+    ['a rejection of a derivative applies', derivative, { key: key(40), action: 'reject' }, {}, null],
+    [
+      'a derivative is never regenerated: the same operations make the same bytes',
+      derivative,
+      { key: key(40), action: 'regenerate' },
+      {},
+      'not_regenerable',
+    ],
+    [
+      'a derivative whose parent is being retaken waits for the new take',
+      { ...derivative, retaking: true },
+      { key: key(40), action: 'approve' },
+      {},
+      'not_awaiting_review',
+    ],
     [
       'a rejection costs nothing, whatever the budget',
       gate,
@@ -90,6 +110,30 @@ describe('refusalOf: may a decision apply?', () => {
   ];
   it.each(rows)('%s', (_, g, decision, c, reason) => {
     expect(refusalOf(g, decision, { ...context, ...c })?.reason ?? null).toBe(reason);
+  });
+});
+
+describe('ruleOf: the rule a gate is judged and timed out by', () => {
+  const own: ReviewRule = { ...rule, timeoutMs: 1_000 };
+  const crops: ReviewRule = { ...rule, timeoutMs: 2_000, onTimeout: 'approve' };
+  const steps = [
+    { id: 'still', model: 'I1' as const, retries: 0, concurrency: null, jobCount: 1, review: own },
+    {
+      id: 'hero',
+      model: 'I1' as const,
+      retries: 0,
+      concurrency: null,
+      jobCount: 1,
+      derived: [{ id: 'square', review: crops }],
+    },
+  ];
+  const rows: [string, Pick<Gate, 'step' | 'derived'>, ReviewRule | null][] = [
+    ["a job's gate: its step's", { step: 0, derived: 0 }, own],
+    ["a derivative's: its derive step's", { step: 1, derived: 1 }, crops],
+    ['a job of a step without its own gate', { step: 1, derived: 0 }, null],
+  ];
+  it.each(rows)('%s', (_, g, expected) => {
+    expect(ruleOf(steps, g)).toEqual(expected);
   });
 });
 

@@ -172,6 +172,19 @@ describe('derive step problems', () => {
     ]);
   });
 
+  it('takes review: on a derive step', async () => {
+    expect(
+      await problems(
+        spec(
+          step('still', 'rotate: { degrees: 90 }').replace(
+            '    derive:',
+            '    review: { timeout: 72h }\n    derive:',
+          ),
+        ),
+      ),
+    ).toEqual(['the spec was accepted']);
+  });
+
   it("refuses a model step's fields on a derive step, each where it is written", async () => {
     const derive = `  - id: made
     from: still
@@ -179,7 +192,7 @@ describe('derive step problems', () => {
     input: { prompt: x }
     matrix: { size: [s, m] }
     repeat: 2
-    review: true
+    review: { edit_prompt: true }
     derive: [ { rotate: { degrees: 90 } } ]
 `;
     expect(await problems(spec(derive))).toEqual([
@@ -187,7 +200,7 @@ describe('derive step problems', () => {
       '16:5: a derive step has no model to give an input to: its operations say what it does',
       '17:5: a derive step makes one file per job of its from: step: no matrix (add another derive step for each variant)',
       '18:5: a derive step makes one file per job of its from: step: the same operations give the same file, so no repeat',
-      '19:5: review on a derive step: not yet: review its from: step',
+      "19:15: a derivative has no prompt and is never regenerated (the same operations make the same bytes): no edit_prompt; edit the step's operations instead",
     ]);
   });
 

@@ -15,7 +15,8 @@ import { refusalOfReview, step } from '../engine/step.ts';
 import type { Executor } from './executor.ts';
 
 export function hasGates(steps: readonly StepInfo[]): boolean {
-  return steps.some((step) => step.review !== undefined);
+  // A reviewed derive step's files are gated too (StepInfo.derived); inputs without one as before.
+  return steps.some((step) => step.review !== undefined || step.derived !== undefined);
 }
 
 export function reviewGates(model: Model, executor: Executor): void {

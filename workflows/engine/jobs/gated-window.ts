@@ -9,7 +9,7 @@ import type { CreateOutcome } from '../../../contract/activities.ts';
 import type { JobRef } from '../../../contract/campaign.ts';
 import type { CampaignState } from '../model.ts';
 import { gated, type Span } from '../reviews/review-rules.ts';
-import { filters, open, parks, prune, recall, served, skips } from '../reviews/reviews.ts';
+import { filters, open, openDerived, parks, prune, recall, served, skips } from '../reviews/reviews.ts';
 import { count, retake } from './tally.ts';
 import { park, putBack, readmit, admit as windowAdmit } from './window.ts';
 
@@ -38,6 +38,7 @@ export function admit(s: CampaignState, jobs: readonly JobRef[]): void {
  * for a decision, its descendants with it.
  */
 export function saved(s: CampaignState, job: JobRef, take: number, now: number, cached = false): void {
+  if (job.derived) openDerived(s.reviews, job, take, now);
   if (!gated(s.steps, job.step)) return;
   open(s.reviews, job, take, now, cached);
   if (job.end) park(s.window, job.i, job.end);
@@ -45,10 +46,12 @@ export function saved(s: CampaignState, job: JobRef, take: number, now: number, 
 
 /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
 export function cached(s: CampaignState, job: JobRef, recorded: Recorded, now: number): void {
-  if (!gated(s.steps, job.step)) return;
   const take = recorded.take ?? 0;
+  if (job.derived) openDerived(s.reviews, job, take, now, recorded.derived ?? []);
+  if (!gated(s.steps, job.step)) return;
   if (!recorded.verdict) {
-    saved(s, job, take, now, true);
+    open(s.reviews, job, take, now, true);
+    if (job.end) park(s.window, job.i, job.end);
     return;
   }
   const { action, prompt } = recorded.verdict;

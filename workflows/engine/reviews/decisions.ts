@@ -83,7 +83,7 @@ export function review(
   for (const decision of decisions) {
     const gate = gateOf(reviews, decision.key);
     const refusal = refusalOf(gate, decision, {
-      rule: gate ? ruleOf(s.steps, gate.step) : null,
+      rule: gate ? ruleOf(s.steps, gate) : null,
       generating: generating(decision.key),
       decided: wasDecided(reviews, decision.key),
       fits: (usd) => !stopped(halt) && fits(budget, spending + usd),

@@ -26,6 +26,11 @@ export interface Gate {
   retaking: boolean;
   /** The take under review was found recorded by an earlier run (counted cached, not succeeded). */
   cached: boolean;
+  /**
+   * 0: the job's own output. n: its derivative of the step's n-th reviewed derive step
+   * (StepInfo.derived), keyed by the derivative's key, with no descendants and no price.
+   */
+  readonly derived: number;
 }
 
 export interface Refusal {
@@ -49,9 +54,16 @@ export function gated(steps: readonly StepInfo[], step: number): boolean {
   return steps[step]!.review !== undefined;
 }
 
-/** The step's review rule, or null when it has none. */
-export function ruleOf(steps: readonly StepInfo[], step: number): ReviewRule | null {
-  return steps[step]!.review ?? null;
+/** The gate's review rule: its step's, or its derive step's; null when it has none. */
+export function ruleOf(steps: readonly StepInfo[], gate: Pick<Gate, 'step' | 'derived'>): ReviewRule | null {
+  const step = steps[gate.step]!;
+  if (gate.derived === 0) return step.review ?? null;
+  return step.derived?.[gate.derived - 1]?.review ?? null;
+}
+
+/** Some gate of these steps (a job's or a derivative's) may time out. */
+export function timesOut(steps: readonly StepInfo[]): boolean {
+  return steps.some((step) => step.review?.timeoutMs || step.derived?.some(({ review }) => review.timeoutMs));
 }
 
 /** Why `decision` cannot apply to `gate` now, or null when it can. */
@@ -68,6 +80,12 @@ export function refusalOf(gate: Gate | undefined, decision: ReviewDecision, c: J
     };
   }
   if (gate.retaking) return { reason: 'not_awaiting_review', message: 'a new take is being generated' };
+  if (gate.derived > 0 && decision.action === 'regenerate')
+    return {
+      reason: 'not_regenerable',
+      message:
+        "a derivative is made again only as the same bytes from the same operations: edit the derive step's operations (or regenerate the output it is made from)",
+    };
   if (decision.prompt !== undefined && decision.action !== 'regenerate')
     return { reason: 'prompt_not_editable', message: 'a new prompt goes with a regeneration only' };
   if (decision.prompt !== undefined && !c.rule?.editPrompt)

@@ -8,7 +8,8 @@ import type { Gate } from './review-rules.ts';
 
 /**
  * Numbers per gate in CarriedReviews.gates: i, end, step, take, since, flags, usd, belowUsd; flags
- * is 1 when retaking, plus 2 when the take was found recorded (older runs carried 0 or 1).
+ * is 1 when retaking, plus 2 when the take was found recorded (older runs carried 0 or 1), plus 4
+ * times the gate's `derived` (older runs carried none: 0).
  */
 const GATE_FIELDS = 8;
 /** Job keys are 32 hex characters (plan/keys.ts), so they are carried joined, without separators. */
@@ -35,6 +36,7 @@ export function carriedGates(carried: CarriedReviews | undefined): Gate[] {
       since: since!,
       retaking: (flags! & 1) === 1,
       cached: (flags! & 2) === 2,
+      derived: flags! >> 2,
     });
   }
   return gates;
@@ -53,7 +55,7 @@ export function carriedOf(
       g.step,
       g.take,
       g.since,
-      (g.retaking ? 1 : 0) + (g.cached ? 2 : 0),
+      (g.retaking ? 1 : 0) + (g.cached ? 2 : 0) + g.derived * 4,
       g.usd,
       g.belowUsd,
     ]),

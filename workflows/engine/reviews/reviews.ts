@@ -6,6 +6,8 @@
  * in review-rules.ts; the functions here move the state, and reviews-carried.ts carries it
  * compactly across continue-as-new. The state is plain data.
  */
+
+import type { Micros } from '../../../api/money.ts';
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAction } from '../../../contract/review.ts';
 import {
@@ -17,6 +19,7 @@ import {
   type Span,
   spanOf,
   splitRead,
+  timesOut,
 } from './review-rules.ts';
 import { carriedGates, carriedOf } from './reviews-carried.ts';
 
@@ -28,6 +31,8 @@ export interface ReviewsState {
   readonly gates: Record<string, Gate>;
   /** How many gates are open: `busy` and `filters` read it at every event. */
   gateCount: number;
+  /** How many of them are derivatives' (Gate.derived): a regeneration looks for its job's only then. */
+  derivedCount: number;
   /** Plan indexes of the gates with descendants, sorted: those descendants are parked. */
   readonly starts: number[];
   /** Plan index just past the descendants of the gate at each of `starts`. */
@@ -52,6 +57,7 @@ export function reviewsOf(steps: readonly StepInfo[], carried?: CarriedReviews):
   const r: ReviewsState = {
     gates: {},
     gateCount: 0,
+    derivedCount: 0,
     starts: [],
     ends: {},
     decided: {},
@@ -81,28 +87,49 @@ export function filters(r: ReviewsState): boolean {
  * and its descendants wait with it.
  */
 export function open(r: ReviewsState, job: JobRef, take: number, now: number, cached = false): void {
-  r.earliestKnown = false;
-  const gate = r.gates[job.key];
-  if (gate) {
-    gate.take = take;
-    gate.since = now;
-    gate.retaking = false;
-    gate.cached = cached;
-    return;
-  }
   const end = job.end ?? job.i + 1;
-  add(r, {
-    i: job.i,
-    key: job.key,
-    step: job.step,
-    end,
-    usd: job.usd,
-    belowUsd: job.belowUsd ?? 0,
+  openGate(r, { i: job.i, key: job.key, step: job.step, end, usd: job.usd, belowUsd: job.belowUsd ?? 0 }, 0, {
     take,
-    since: now,
-    retaking: false,
+    now,
     cached,
   });
+}
+
+/**
+ * The job's take is saved, and with it its derivatives: each of a reviewed derive step waits for a
+ * decision, unless `verdicts` (what an earlier run recorded for this take) has one for it.
+ */
+export function openDerived(
+  r: ReviewsState,
+  job: JobRef,
+  take: number,
+  now: number,
+  verdicts?: readonly (ReviewAction | null)[],
+): void {
+  (job.derived ?? []).forEach((key, n) => {
+    const verdict = verdicts?.[n] ?? null;
+    if (verdict !== null) return;
+    const at = { i: job.i, key, step: job.step, end: job.i + 1, usd: 0, belowUsd: 0 };
+    openGate(r, at, n + 1, { take, now, cached: verdicts !== undefined });
+  });
+}
+
+function openGate(
+  r: ReviewsState,
+  at: { i: number; key: string; step: number; end: number; usd: Micros; belowUsd: Micros },
+  derived: number,
+  c: { take: number; now: number; cached: boolean },
+): void {
+  r.earliestKnown = false;
+  const gate = r.gates[at.key];
+  if (gate) {
+    gate.take = c.take;
+    gate.since = c.now;
+    gate.retaking = false;
+    gate.cached = c.cached;
+    return;
+  }
+  add(r, { ...at, take: c.take, since: c.now, retaking: false, cached: c.cached, derived });
 }
 
 /** A descendant of a job awaiting review (or being retaken): it is not admitted now. */
@@ -165,9 +192,9 @@ export function deadline(r: ReviewsState, steps: readonly StepInfo[]): number | 
 
 function earliestDeadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
   let earliest: number | null = null;
-  if (!steps.some((step) => step.review?.timeoutMs)) return earliest;
+  if (!timesOut(steps)) return earliest;
   for (const gate of Object.values(r.gates)) {
-    const due = deadlineOf(gate, ruleOf(steps, gate.step));
+    const due = deadlineOf(gate, ruleOf(steps, gate));
     if (due !== null && (earliest === null || due < earliest)) earliest = due;
   }
   return earliest;
@@ -183,7 +210,7 @@ export function timeOut(
 ): DecisionRecord[] {
   const records: DecisionRecord[] = [];
   for (const gate of Object.values(r.gates)) {
-    const rule = ruleOf(steps, gate.step);
+    const rule = ruleOf(steps, gate);
     const due = deadlineOf(gate, rule);
     if (due === null || due > now || !rule) continue;
     records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
@@ -195,7 +222,16 @@ export function timeOut(
 /** A job being retaken failed for good: its descendants are skipped, as for a rejection. */
 export function abandon(r: ReviewsState, key: string, cursor: number): void {
   const gate = r.gates[key];
-  if (gate?.retaking) close(r, gate, 'reject', cursor, undefined);
+  if (!gate?.retaking) return;
+  close(r, gate, 'reject', cursor, undefined);
+  // Its derivatives were of the take before: no take of the job stands, so none is asked about.
+  for (const derived of derivedOf(r, gate)) close(r, derived, 'reject', cursor, undefined);
+}
+
+/** The open gates of a job's derivatives. */
+function derivedOf(r: ReviewsState, gate: Gate): Gate[] {
+  if (r.derivedCount === 0 || gate.derived > 0) return [];
+  return Object.values(r.gates).filter((other) => other.derived > 0 && other.i === gate.i);
 }
 
 /** Plan indexes read per `loadJobs` when decisions release many: one read serves neighbours together. */
@@ -219,7 +255,7 @@ export function served(
 
 export function awaiting(r: ReviewsState, steps: readonly StepInfo[]): number[] {
   const counts = steps.map(() => 0);
-  for (const gate of Object.values(r.gates)) if (!gate.retaking) counts[gate.step]!++;
+  for (const gate of Object.values(r.gates)) if (!gate.retaking && gate.derived === 0) counts[gate.step]!++;
   return counts;
 }
 
@@ -238,10 +274,13 @@ export function accept(
 ): void {
   r.earliestKnown = false;
   r.decided[gate.key] = true;
-  if (action === 'approve') r.approved[gate.step]!++;
-  if (action === 'reject') r.rejectedCount[gate.step]!++;
+  // The steps' counts are their jobs': a derivative's decision is told by its record (cli/derive-tally.ts).
+  if (action === 'approve' && gate.derived === 0) r.approved[gate.step]!++;
+  if (action === 'reject' && gate.derived === 0) r.rejectedCount[gate.step]!++;
   if (action === 'regenerate') {
     gate.retaking = true;
+    // Its derivatives are made again from the new take, and asked about again then.
+    for (const derived of derivedOf(r, gate)) derived.retaking = true;
     r.releases.push(releaseOf(gate, action, cursor, prompt)!);
     return;
   }
@@ -258,6 +297,7 @@ function close(
   r.earliestKnown = false;
   delete r.gates[gate.key];
   r.gateCount--;
+  if (gate.derived > 0) r.derivedCount--;
   if (gate.end > gate.i + 1) {
     r.starts.splice(r.starts.indexOf(gate.i), 1);
     delete r.ends[gate.i];
@@ -269,7 +309,10 @@ function close(
 
 function add(r: ReviewsState, gate: Gate): void {
   r.earliestKnown = false;
-  if (r.gates[gate.key] === undefined) r.gateCount++;
+  if (r.gates[gate.key] === undefined) {
+    r.gateCount++;
+    if (gate.derived > 0) r.derivedCount++;
+  }
   r.gates[gate.key] = gate;
   if (gate.end <= gate.i + 1) return;
   let at = r.starts.length;
