@@ -6,6 +6,7 @@
 import { formatDollars } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { endedOf as ended } from '../contract/ended-jobs.ts';
+import { reviewWait } from './review-wait.ts';
 import { doneOf as done, jobsDone } from './step-figures.ts';
 
 const MIN_BAR = 8;
@@ -21,15 +22,6 @@ export interface FrameFacts {
   readonly paused: boolean;
   /** The service is down and the campaign waits for it (cli/pause-line.ts, pauseState). */
   readonly outage?: string | null;
-}
-
-/**
- * Outputs waiting for a reviewer's decision, and whether that is all the campaign waits for
- * (nothing in flight): then no ETA means anything, the next move is a person's.
- */
-export function reviewWait(p: CampaignProgress): { awaiting: number; only: boolean } {
-  const awaiting = p.steps.reduce((n, s) => n + (s.awaiting_review ?? 0), 0);
-  return { awaiting, only: awaiting > 0 && p.steps.every((s) => s.running === 0) };
 }
 
 export function renderFrame(p: CampaignProgress, facts: FrameFacts): string[] {

@@ -6,9 +6,10 @@
 import { formatDollars, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { endedOf } from '../contract/ended-jobs.ts';
-import { duration, EtaMeter, renderFrame, reviewWait } from './live-frame.ts';
+import { duration, EtaMeter, renderFrame } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 import { pauseState } from './pause-line.ts';
+import { reviewWait } from './review-wait.ts';
 import { shownProgress } from './shown-progress.ts';
 import { jobsDone } from './step-figures.ts';
 

@@ -5,7 +5,8 @@
  */
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { endedOf } from '../contract/ended-jobs.ts';
-import { etaAt, reviewWait } from './live-frame.ts';
+import { etaAt } from './live-frame.ts';
+import { reviewWait } from './review-wait.ts';
 
 export interface Moment {
   /** The reader's clock, ms since the epoch. */

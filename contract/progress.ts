@@ -112,6 +112,12 @@ export const CampaignProgress = z.object({
   etaMs: z.number().nullable(),
   /** Workflow runs so far (continue-as-new count + 1). */
   runs: count,
+  /**
+   * Reviewed derive steps only (docs/review.md, "Derivatives"), in the plan's order: their files
+   * waiting for a decision. A derivative is not a job of its parent's step, so these are not in
+   * the steps' `awaiting_review`. Absent without such steps, and in older memos.
+   */
+  derivedAwaiting: z.array(z.object({ step: z.string(), awaiting: count })).optional(),
   /** Notices delivered and failed (docs/notifications.md); absent without `notify` targets. */
   notifications: z.object({ delivered: count, failed: count, failures: z.array(z.string()) }).optional(),
   /**

@@ -25,7 +25,6 @@ import { UserError } from '../errors.ts';
 import { EXIT, exitOf } from '../exit-codes.ts';
 import { answeredByRecords, answerFromRecords } from '../finished-from-records.ts';
 import { command } from '../invocation.ts';
-import { reviewWait } from '../live-frame.ts';
 import type { LocalWorker } from '../local-worker.ts';
 import { rewriteManifest } from '../manifest-upkeep.ts';
 import { withNotifyEnvironment } from '../notify-environment.ts';
@@ -34,6 +33,7 @@ import { stopLine } from '../outcomes.ts';
 import { outputOverride } from '../output-location.ts';
 import { ProgressDisplay } from '../progress-view.ts';
 import { restoreLines } from '../restore-lines.ts';
+import { derivedAwaitingLine, reviewWait } from '../review-wait.ts';
 import { prepareRun } from '../run-preflight.ts';
 import { printSummary } from '../run-summary.ts';
 import { runningOn, runsOnOlderEngine } from '../running-run.ts';
@@ -231,7 +231,10 @@ async function run(spec: string, options: RunOptions): Promise<{ code: number; e
       const view = await campaignView(env.client, handle).catch(() => null);
       if (view && !reviewHinted && reviewWait(view.progress).awaiting > 0) {
         // Once, above the frame: where the decisions this campaign waits for are made.
-        display.note(`outputs await review: ${command('review', plan.campaign)} opens the contact sheet`);
+        display.note(
+          derivedAwaitingLine(view.progress) ??
+            `outputs await review: ${command('review', plan.campaign)} opens the contact sheet`,
+        );
         reviewHinted = true;
       }
       if (view) display.update(view.progress, view.paused);

@@ -13,6 +13,7 @@ import { jsonOutput } from '../json-output.ts';
 import { notifyLine } from '../notify-line.ts';
 import { pauseLine } from '../pause-line.ts';
 import { statusLine, summaryTable, TABLE_WIDTH } from '../progress-view.ts';
+import { derivedAwaitingLine } from '../review-wait.ts';
 import { shownProgress } from '../shown-progress.ts';
 
 export function register(program: Command): void {
@@ -43,7 +44,10 @@ export function register(program: Command): void {
             ? `\npaused: no worker is polling its task queue; ${env.embedded ? command('run', '<spec>') : command('worker')} resumes it`
             : '';
           const review = awaitingLine(awaiting, progress);
-          const reviewLine = review ? `\n${review}; ${command('review', campaign)} opens them` : '';
+          const derivedReview = derivedAwaitingLine(progress);
+          const reviewLine =
+            (review ? `\n${review}; ${command('review', campaign)} opens them` : '') +
+            (derivedReview ? `\n${derivedReview}` : '');
           const outage = pauseLine(progress, Date.now());
           const outageLine = outage ? `\n${outage}` : '';
           // Within the terminal, as the live frame keeps to it: below 80 columns too.

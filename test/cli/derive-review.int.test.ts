@@ -69,6 +69,12 @@ describe('a reviewed derive step', () => {
     await expect.poll(regenerate, { timeout: 30_000, interval: 1_000 }).toContain('not_regenerable');
     expect(JSON.parse(await regenerate()).refused[0].message).toContain("edit the derive step's operations");
     expect(ended).toBe(false);
+    // status says what the campaign waits for, though no job of the still step waits.
+    const status = await decide('status', campaign);
+    expect(status.stdout.split('\n')[0]).toMatch(/, 2 awaiting review$/);
+    expect(status.stdout).toContain(
+      `\nawaiting review: square 2 files; npm run mediaflow -- approve ${campaign} 'square/*'`,
+    );
     const approved = await decide('approve', campaign, 'square/still-red', '--note', 'crisp', '--json');
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(JSON.parse(approved.stdout).accepted).toEqual([

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderFrame } from '../../cli/live-frame.ts';
 import { outcomeLine, statusLine, summaryTable } from '../../cli/progress-view.ts';
+import { derivedAwaitingLine } from '../../cli/review-wait.ts';
 import { shownProgress } from '../../cli/shown-progress.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
 import { workerServes } from '../../control/worker-presence.ts';
@@ -41,10 +42,16 @@ const underReview = progress([
 ]);
 const at = { now: 101_000, paused: false };
 
+/** Stills made and decided (no gate of their own); their square crops wait for a decision. */
+const cropsUnderReview = progress([step('still', { succeeded: 6 })], {
+  derivedAwaiting: [{ step: 'square', awaiting: 4 }],
+});
+
 describe('status shows a campaign as it is', () => {
   it.each([
     ['running, jobs finishing', progress([step('still', { succeeded: 3, running: 3 })]), at, 24_986],
     ['every output awaiting review, nothing running', underReview, at, null],
+    ['only files of a reviewed derive step awaiting, nothing running', cropsUnderReview, at, null],
     [
       'paused: no worker polls it',
       progress([step('still', { succeeded: 3, running: 3 })]),
@@ -65,6 +72,18 @@ describe('status shows a campaign as it is', () => {
     ],
   ] as const)('ETA when %s', (_, p, moment, eta) => {
     expect(shownProgress(p, moment).etaMs).toBe(eta);
+  });
+
+  it('files of a reviewed derive step waiting are said to wait, in the frame, the status line and the hint', () => {
+    const shown = shownProgress(cropsUnderReview, at);
+    expect(renderFrame(shown, { width: 100, etaMs: null, paused: false }).at(-1)).toMatch(
+      / · 4 awaiting review$/,
+    );
+    expect(statusLine(shown)).toMatch(/, 4 awaiting review$/);
+    expect(derivedAwaitingLine(shown)).toMatch(
+      /^awaiting review: square 4 files; .*approve trial 'square\/\*' \(or reject\) decides them$/,
+    );
+    expect(derivedAwaitingLine({ ...shown, outcome: 'completed' })).toBeNull();
   });
 
   it('a finished campaign is not submitting, even from a memo or result that said so', () => {

@@ -11,6 +11,7 @@ import type { ReviewRule } from '../../plan/review.ts';
 import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
 import * as GatedWindow from '../../workflows/engine/jobs/gated-window.ts';
 import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
+import { campaignProgress } from '../../workflows/engine/notices/progress.ts';
 import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
 import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
 
@@ -89,9 +90,13 @@ describe('a reviewed derive step', () => {
     );
     expect(waiting(s)).toEqual(expected.left);
     expect(Reviews.busy(s.reviews)).toBe(expected.left.length > 0);
-    // The step's counts are its jobs': derivatives' decisions are told by their records.
+    // The step's counts are its jobs': derivatives' decisions are told by their records, and the
+    // files still waiting are counted under their own step, so every view says what is left.
     expect(Reviews.awaiting(s.reviews, s.steps)).toEqual([0]);
     expect(s.reviews.approved).toEqual([0]);
+    expect(campaignProgress(s, 'c', 1).derivedAwaiting).toEqual([
+      { step: 'square', awaiting: expected.left.length },
+    ]);
   });
 
   it('a derivative waiting past its timeout is decided by on_timeout and recorded as such', () => {
@@ -108,6 +113,8 @@ describe('a reviewed derive step', () => {
   it("a regenerated parent's derivatives wait for its new take, then are asked about that take", () => {
     const s = campaign({ timeoutMs: null, onTimeout: 'reject', editPrompt: false });
     expect(decide(s, [{ key: key(0), action: 'regenerate' }]).ack.accepted).toEqual([key(0)]);
+    // Not asked about while the new take is made.
+    expect(campaignProgress(s, 'c', 1).derivedAwaiting).toEqual([{ step: 'square', awaiting: 1 }]);
     expect(decide(s, [{ key: key(100), action: 'approve' }]).ack.refused[0]?.reason).toBe(
       'not_awaiting_review',
     );

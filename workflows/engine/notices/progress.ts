@@ -13,7 +13,7 @@ import { finished as finishedCount } from '../jobs/tally.ts';
 import type { CampaignState, Model } from '../model.ts';
 import { stopped as isStopped } from '../money/stop.ts';
 import { withPause } from '../pacing/outage.ts';
-import { awaiting as awaitingCount } from '../reviews/reviews.ts';
+import { awaiting as awaitingCount, awaitingDerived } from '../reviews/reviews.ts';
 import { tally as noticesTally } from './notices.ts';
 
 /** The jobs' progress, the cap holding it, the notices' deliveries (when the campaign has targets) and the pause in force. */
@@ -39,10 +39,14 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
   const awaiting = awaitingCount(reviews, steps);
+  const derived = awaitingDerived(reviews, steps);
   const stopped = isStopped(halt);
-  // Nothing moves until a reviewer decides: outputs wait for review, nothing runs, nothing can start.
+  // Nothing moves until a reviewer decides: outputs (or files made from them) wait for review,
+  // nothing runs, nothing can start.
   const onlyReview =
-    awaiting.some((n) => n > 0) && running.every((n) => n === 0) && window.waiting.length === 0;
+    (awaiting.some((n) => n > 0) || derived.some((d) => d.awaiting > 0)) &&
+    running.every((n) => n === 0) &&
+    window.waiting.length === 0;
   const outcome: CampaignOutcome = done ? (halt.reason ?? 'completed') : 'running';
   return {
     campaign,
@@ -83,5 +87,6 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
         ? Math.round((elapsed / finished) * remaining)
         : null,
     runs,
+    ...(derived.length > 0 ? { derivedAwaiting: derived } : {}),
   };
 }

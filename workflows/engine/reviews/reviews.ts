@@ -259,6 +259,23 @@ export function awaiting(r: ReviewsState, steps: readonly StepInfo[]): number[] 
   return counts;
 }
 
+/**
+ * Files of reviewed derive steps waiting for a decision, per derive step in the plan's order
+ * (StepInfo.derived); those waiting for their parent's new take are not asked about yet.
+ */
+export function awaitingDerived(
+  r: ReviewsState,
+  steps: readonly StepInfo[],
+): { step: string; awaiting: number }[] {
+  const counts = steps.map((step) => (step.derived ?? []).map(() => 0));
+  if (r.derivedCount > 0)
+    for (const gate of Object.values(r.gates))
+      if (!gate.retaking && gate.derived > 0) counts[gate.step]![gate.derived - 1]!++;
+  return steps.flatMap((step, s) =>
+    (step.derived ?? []).map(({ id }, n) => ({ step: id, awaiting: counts[s]![n]! })),
+  );
+}
+
 export function carry(r: ReviewsState): CarriedReviews {
   const { rejected, releases, approved, rejectedCount } = r;
   return carriedOf(Object.values(r.gates), { rejected, releases, approved, rejectedCount });
