@@ -41,6 +41,7 @@ export type CreateOutcome =
       readonly verdict?: { readonly action: ReviewAction; readonly prompt?: string };
       /** Steps with reviewed derive steps only: the decision recorded for each derivative's take, or null. */
       readonly derived?: readonly (ReviewAction | null)[];
+      readonly underived?: Underived;
     }
   /** The parent has no output: it failed, was skipped or canceled. */
   | { readonly kind: 'skipped'; readonly i: number; readonly reason: string }
@@ -120,6 +121,13 @@ export interface FinishRequest {
   readonly timeoutMs?: number;
 }
 
+/**
+ * The places, in JobRef.derived, of the job's reviewed derivatives that could not be made from this
+ * output (recorded `derive_failed`): there is no file to decide on, so no gate opens for them.
+ * Absent: every one was made (and in histories recorded before).
+ */
+export type Underived = readonly number[];
+
 export type FinishOutcome =
   | {
       readonly kind: 'succeeded';
@@ -128,6 +136,7 @@ export type FinishOutcome =
       readonly file: string;
       /** Its first link had expired: the service gave a fresh one (absent: not needed). */
       readonly refreshed?: true;
+      readonly underived?: Underived;
     }
   | {
       readonly kind: 'failed';

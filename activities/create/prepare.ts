@@ -9,11 +9,12 @@ import type { CreateItem, CreateOutcome, CreateRequest } from '../../contract/ac
 import { effectOf } from '../../contract/failure-policy.ts';
 import type { PlannedJob } from '../../plan/types.ts';
 import { readDecision } from '../../records/decisions.ts';
+import { readDerivative } from '../../records/derivatives.ts';
 import type { Manifest, ManifestEntry } from '../../records/manifest.ts';
 import { type RecordedOutput, recordedOutput } from '../../records/outputs.ts';
 import type { LoadedPlan } from '../../records/plan-store.ts';
 import type { Store } from '../../store/index.ts';
-import { reviewedDerivatives, reviewedDeriveSteps } from '../derive/reviewed.ts';
+import { reviewedDerivatives, reviewedDeriveSteps, underivedOf } from '../derive/reviewed.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import type { InputResolver } from '../resolve-input.ts';
 import { adoptClaimed } from './adopt-claimed.ts';
@@ -148,8 +149,12 @@ async function cachedOutcome(
   const { derived: keys } = reviewedDerivatives(job, reviewedDeriveSteps(loaded.head));
   const read = (key: string) => readDecision(request.outputDir, request.campaign, key, take, store);
   // Reviewed derive steps only: what was decided on each derivative of this take.
+  // And which could not be made from this take (the run's preflight derived the recorded outputs).
   const derived = keys
-    ? { derived: await Promise.all(keys.map(async (key) => (await read(key))?.action ?? null)) }
+    ? {
+        derived: await Promise.all(keys.map(async (key) => (await read(key))?.action ?? null)),
+        ...underivedOf(keys, await Promise.all(keys.map((key) => readDerivative(store, key))), entry),
+      }
     : {};
   if (!loaded.head.steps.find((step) => step.id === job.step)?.review)
     return keys ? { kind: 'cached', i, take, ...derived } : { kind: 'cached', i };

@@ -20,6 +20,7 @@ import type { CreateDeps } from '../create/deps.ts';
 import { isRetake, onModel } from '../create/prepare.ts';
 import type { DeriveDeps } from '../derive/deps.ts';
 import { makeDerivatives } from '../derive/make-derivatives.ts';
+import { reviewedDerivatives, reviewedDeriveSteps, underivedOf } from '../derive/reviewed.ts';
 import { failureKindOf } from '../failure-kind.ts';
 import { awaitWithin } from './deadline.ts';
 import { saveWithFreshLink } from './fresh-link.ts';
@@ -73,12 +74,13 @@ export async function finishJob(
     // An attempt killed between recording the job and listing it in manifest.jsonl: list it now.
     if (again || restore) await manifest.restoreLine(job.key);
     // An attempt killed before its derivatives were all made: what stands is kept.
-    if ((job.derivatives ?? []).length > 0) await deriveFrom(deps, manifest, job, recorded.entry, request);
+    const underived = await deriveFrom(deps, loaded, manifest, job, recorded.entry, request);
     // Null: the price committed is counted, unless an earlier run paid for it (paidBefore).
     const outcome = {
       kind: 'succeeded',
       creditsUsed: request.paidBefore ? 0 : null,
       file: recorded.entry.file,
+      ...underived,
     } as const;
     return { outcome, heir: await heir(), waitedMs: null };
   }
@@ -142,11 +144,9 @@ export async function finishJob(
       head: loaded.head,
     });
     const refreshed = saved.refreshed ? { refreshed: true as const } : {};
-    outcome = { kind: 'succeeded', creditsUsed: charged, file: saved.file, ...refreshed };
-    if ((job.derivatives ?? []).length > 0) {
-      const entry = await manifest.get(job.key);
-      if (entry) await deriveFrom(deps, manifest, job, entry, request);
-    }
+    const entry = (job.derivatives ?? []).length > 0 ? await manifest.get(job.key) : undefined;
+    const underived = entry ? await deriveFrom(deps, loaded, manifest, job, entry, request) : {};
+    outcome = { kind: 'succeeded', creditsUsed: charged, file: saved.file, ...refreshed, ...underived };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) throw error;
     // A download that failed for good fails this job (paid: the service charged it), not its heir,
@@ -173,19 +173,28 @@ export async function finishJob(
 /**
  * The derivatives of the job's saved output (a derive step's crops and cuts), made here so a file
  * a campaign delivers is complete when its job is counted. One that cannot be made is recorded
- * failed with its reason (records/derivatives.ts); the job, paid and saved, still succeeded.
+ * failed with its reason (records/derivatives.ts); the job, paid and saved, still succeeded, and
+ * the reviewed ones among them are named so the campaign asks nothing about them.
  */
 async function deriveFrom(
   deps: FinishDeps,
+  loaded: LoadedPlan,
   manifest: Manifest,
   job: PlannedJob,
   entry: ManifestEntry,
   request: FinishRequest,
-): Promise<void> {
-  await makeDerivatives(deps.derive, manifest.store, job, entry, {
+): Promise<Pick<Extract<FinishOutcome, { kind: 'succeeded' }>, 'underived'>> {
+  if ((job.derivatives ?? []).length === 0) return {};
+  const made = await makeDerivatives(deps.derive, manifest.store, job, entry, {
     campaign: request.campaign,
     planDigest: request.plan.digest,
   });
+  const { derived } = reviewedDerivatives(job, reviewedDeriveSteps(loaded.head));
+  return underivedOf(
+    derived,
+    made.map(({ record }) => record),
+    entry,
+  );
 }
 
 /** Download failures with an outcome of their own; any other final refusal is a failed prediction's. */

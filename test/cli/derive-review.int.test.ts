@@ -3,6 +3,7 @@
  * made, the campaign waits for them, one is approved and one rejected from another terminal, and
  * then `run` ends: `export --derivatives` lists the approved crop with its decision and leaves the
  * rejected one out, whose file stays where it was made; a regeneration is refused with the reason.
+ * A reviewed file that could not be made (an impossible size) asks nothing: there is nothing to see.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
@@ -29,6 +30,10 @@ steps:
     from: still
     review: true
     derive: [{ resize: { width: 64 } }, { format: { type: jpeg } }]
+  - id: tiny
+    from: still
+    review: true
+    derive: [{ format: { type: jpeg, max_bytes: 100 } }]
 `;
 
 describe('a reviewed derive step', () => {
@@ -69,7 +74,8 @@ describe('a reviewed derive step', () => {
     await expect.poll(regenerate, { timeout: 30_000, interval: 1_000 }).toContain('not_regenerable');
     expect(JSON.parse(await regenerate()).refused[0].message).toContain("edit the derive step's operations");
     expect(ended).toBe(false);
-    // status says what the campaign waits for, though no job of the still step waits.
+    // status says what the campaign waits for, though no job of the still step waits; the files
+    // that could not be made are not among them.
     const status = await decide('status', campaign);
     expect(status.stdout.split('\n')[0]).toMatch(/, 2 awaiting review$/);
     expect(status.stdout).toContain(
@@ -90,9 +96,18 @@ describe('a reviewed derive step', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines.map((line) => [line.file, line.review?.action, line.review?.note])).toEqual([
-      ['square/still-red.jpg', 'approve', 'crisp'],
+    expect(
+      lines
+        .filter((line) => line.state === 'made')
+        .map((line) => [line.file, line.review?.action, line.review?.note]),
+    ).toEqual([['square/still-red.jpg', 'approve', 'crisp']]);
+    // The files that could not be made are listed with their reason, and no decision.
+    const failed = lines.filter((line) => line.state === 'failed');
+    expect(failed.map((line) => [line.step, line.review])).toEqual([
+      ['tiny', undefined],
+      ['tiny', undefined],
     ]);
+    expect(failed[0].message).toMatch(/^derive_failed: /);
     // Kept where it was made: the next run finds it standing and asks nothing again.
     expect((await stat(join(out, 'square/still-green.jpg'))).size).toBeGreaterThan(0);
   }, 300_000);

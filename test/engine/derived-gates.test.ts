@@ -19,7 +19,8 @@ const key = (n: number) => n.toString(16).padStart(32, '0');
 const crops: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
 const standing = { ended: false, generating: () => false };
 
-function campaign(parentRule?: ReviewRule) {
+/** `underived`: the jobs whose reviewed derivative could not be made, as the finish reports them. */
+function campaign(parentRule?: ReviewRule, underived: readonly number[] = []) {
   const steps: StepInfo[] = [
     {
       id: 'hero',
@@ -48,7 +49,13 @@ function campaign(parentRule?: ReviewRule) {
   Transitions.pick(s, 10);
   for (const i of [0, 1]) {
     Transitions.onCreated(s, i, `p${i}`, 0);
-    Transitions.onFinished(s, i, { kind: 'succeeded', creditsUsed: 100, file: `hero/hero-${i}.png` }, 0);
+    const failed = underived.includes(i) ? { underived: [0] } : {};
+    Transitions.onFinished(
+      s,
+      i,
+      { kind: 'succeeded', creditsUsed: 100, file: `hero/hero-${i}.png`, ...failed },
+      0,
+    );
   }
   return s;
 }
@@ -97,6 +104,22 @@ describe('a reviewed derive step', () => {
     expect(campaignProgress(s, 'c', 1).derivedAwaiting).toEqual([
       { step: 'square', awaiting: expected.left.length },
     ]);
+  });
+
+  it('a reviewed file that could not be made asks nothing, in this run or a re-run', () => {
+    const s = campaign(undefined, [1]);
+    expect(waiting(s)).toEqual([key(100)]);
+    expect(campaignProgress(s, 'c', 1).derivedAwaiting).toEqual([{ step: 'square', awaiting: 1 }]);
+    expect(decide(s, [{ key: key(100), action: 'approve' }]).ack.accepted).toEqual([key(100)]);
+    expect(Reviews.busy(s.reviews)).toBe(false);
+
+    const again = CarryOver.openCampaign(s.steps, 2, 10, 10_000, {
+      limits: { createsPerSecond: 10, maxInFlight: 10 },
+      now: 0,
+    });
+    const job = { i: 1, key: key(1), name: 'hero-1', parent: null, step: 0, usd: 100, derived: [key(101)] };
+    GatedWindow.cached(again, job, { derived: [null], underived: [0] }, 0);
+    expect(waiting(again)).toEqual([]);
   });
 
   it('a derivative waiting past its timeout is decided by on_timeout and recorded as such', () => {

@@ -5,7 +5,7 @@
  * skipped, or are made again. The gates' bookkeeping is reviews/reviews.ts, their rules
  * reviews/review-rules.ts.
  */
-import type { CreateOutcome } from '../../../contract/activities.ts';
+import type { CreateOutcome, Underived } from '../../../contract/activities.ts';
 import type { JobRef } from '../../../contract/campaign.ts';
 import type { CampaignState } from '../model.ts';
 import { gated, type Span } from '../reviews/review-rules.ts';
@@ -35,10 +35,18 @@ export function admit(s: CampaignState, jobs: readonly JobRef[]): void {
 
 /**
  * A take of a reviewed step is saved at campaign time `now` (`cached`: found recorded): it waits
- * for a decision, its descendants with it.
+ * for a decision, its descendants with it; so do its reviewed derivatives, but those that could
+ * not be made (`underived`).
  */
-export function saved(s: CampaignState, job: JobRef, take: number, now: number, cached = false): void {
-  if (job.derived) openDerived(s.reviews, job, take, now);
+export function saved(
+  s: CampaignState,
+  job: JobRef,
+  take: number,
+  now: number,
+  cached = false,
+  underived?: Underived,
+): void {
+  if (job.derived) openDerived(s.reviews, job, take, now, { underived });
   if (!gated(s.steps, job.step)) return;
   open(s.reviews, job, take, now, cached);
   if (job.end) park(s.window, job.i, job.end);
@@ -47,7 +55,11 @@ export function saved(s: CampaignState, job: JobRef, take: number, now: number, 
 /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
 export function cached(s: CampaignState, job: JobRef, recorded: Recorded, now: number): void {
   const take = recorded.take ?? 0;
-  if (job.derived) openDerived(s.reviews, job, take, now, recorded.derived ?? []);
+  if (job.derived)
+    openDerived(s.reviews, job, take, now, {
+      verdicts: recorded.derived ?? [],
+      underived: recorded.underived,
+    });
   if (!gated(s.steps, job.step)) return;
   if (!recorded.verdict) {
     open(s.reviews, job, take, now, true);

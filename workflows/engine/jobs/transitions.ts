@@ -136,7 +136,7 @@ export function onFinished(
   if (outcome.kind === 'succeeded') {
     Tally.count(s.tally, job.step, 'succeeded');
     if (outcome.refreshed) Tally.note(s.tally, job.step, 'links_refreshed');
-    saved(s, job, regen, now);
+    saved(s, job, regen, now, false, outcome.underived);
     return;
   }
   const named = NAMED_FAILURES[kind];

@@ -8,6 +8,7 @@
  */
 
 import type { Micros } from '../../../api/money.ts';
+import type { Underived } from '../../../contract/activities.ts';
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../../contract/campaign.ts';
 import type { DecisionRecord, ReviewAction } from '../../../contract/review.ts';
 import {
@@ -97,18 +98,19 @@ export function open(r: ReviewsState, job: JobRef, take: number, now: number, ca
 
 /**
  * The job's take is saved, and with it its derivatives: each of a reviewed derive step waits for a
- * decision, unless `verdicts` (what an earlier run recorded for this take) has one for it.
+ * decision, unless `verdicts` (what an earlier run recorded for this take) has one for it, or it
+ * could not be made (`underived`: no file to decide on).
  */
 export function openDerived(
   r: ReviewsState,
   job: JobRef,
   take: number,
   now: number,
-  verdicts?: readonly (ReviewAction | null)[],
+  { verdicts, underived }: { verdicts?: readonly (ReviewAction | null)[]; underived?: Underived },
 ): void {
   (job.derived ?? []).forEach((key, n) => {
     const verdict = verdicts?.[n] ?? null;
-    if (verdict !== null) return;
+    if (verdict !== null || underived?.includes(n)) return;
     const at = { i: job.i, key, step: job.step, end: job.i + 1, usd: 0, belowUsd: 0 };
     openGate(r, at, n + 1, { take, now, cached: verdicts !== undefined });
   });
