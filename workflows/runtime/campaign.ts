@@ -27,7 +27,7 @@ import type { Effect } from '../engine/effects.ts';
 import { carry, openCampaign } from '../engine/jobs/carry-over.ts';
 import { activeCount, maxInFlight } from '../engine/jobs/occupancy.ts';
 import type { Model } from '../engine/model.ts';
-import { carry as carryNotices, notices } from '../engine/notices/notices.ts';
+import * as Notices from '../engine/notices/notices.ts';
 import { progressOf } from '../engine/notices/progress.ts';
 import type { Clock } from '../engine/pacing/clock.ts';
 import { rollOverAt } from '../engine/pacing/decide.ts';
@@ -76,7 +76,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
     rollOverLimit: rollOverAt(maxInFlight(jobs)),
     searchable: attributes !== null,
     ...(input.notify &&
-      input.notify.targets.length > 0 && { notices: notices(input.carried?.notices, input.notify.targets) }),
+      input.notify.targets.length > 0 && {
+        notices: Notices.notices(input.carried?.notices, input.notify.targets),
+      }),
   };
   const effects = executor(model, input, link, attributes, capsLink);
   capsLink?.follow((event) => effects.dispatch(event));
@@ -117,7 +119,7 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
       carried: {
         ...carry(jobs),
         clock: clock.at,
-        ...(model.notices && { notices: carryNotices(model.notices) }),
+        ...(model.notices && { notices: Notices.carry(model.notices) }),
       },
     });
   }

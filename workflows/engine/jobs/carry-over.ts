@@ -9,7 +9,7 @@ import type { CampaignState } from '../model.ts';
 import * as Allowance from '../money/allowance.ts';
 import { newBudget } from '../money/budget.ts';
 import { type StopReason, stopOf } from '../money/stop.ts';
-import { carry as carryReviews, reviewsOf } from '../reviews/reviews.ts';
+import * as Reviews from '../reviews/reviews.ts';
 import { hold } from './holds.ts';
 import { stepHeights } from './selection.ts';
 import { emptySlots, inFlight, nameHeir, occupy } from './slots.ts';
@@ -45,7 +45,7 @@ export function openCampaign(
     budget: newBudget(budget, carried?.spent ?? 0),
     halt: stopOf(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null),
     tally: newTally(steps, carried),
-    reviews: reviewsOf(steps, carried?.reviews),
+    reviews: Reviews.reviewsOf(steps, carried?.reviews),
     allowance: init.caps ? Allowance.allowanceOf(init.caps.carried) : null,
     limits: carried?.limits ?? init.limits,
     startedAt: carried?.startedAt ?? init.now,
@@ -85,7 +85,7 @@ export function carry(s: CampaignState): Omit<CarriedState, 'clock'> {
     latencyMs: s.tally.latencyMs,
     stepLatencyMs: s.tally.stepLatencyMs,
     // Carried only by campaigns with a gate.
-    ...(s.steps.some((step) => step.review) && { reviews: carryReviews(s.reviews) }),
+    ...(s.steps.some((step) => step.review) && { reviews: Reviews.carry(s.reviews) }),
     ...(s.allowance && { caps: Allowance.carry(s.allowance) }),
   };
 }

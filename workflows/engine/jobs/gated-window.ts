@@ -11,7 +11,7 @@ import type { CampaignState } from '../model.ts';
 import { gated, type Span } from '../reviews/review-rules.ts';
 import { filters, open, openDerived, parks, prune, recall, served, skips } from '../reviews/reviews.ts';
 import { count, retake } from './tally.ts';
-import { park, putBack, readmit, admit as windowAdmit } from './window.ts';
+import * as Window from './window.ts';
 
 /** What a create found recorded for a cached job: its take and the decision recorded for it. */
 export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' | 'i'>;
@@ -20,7 +20,7 @@ export type Recorded = Omit<Extract<CreateOutcome, { kind: 'cached' }>, 'kind' |
 export function admit(s: CampaignState, jobs: readonly JobRef[]): void {
   const { window, tally, reviews } = s;
   if (!filters(reviews)) {
-    windowAdmit(window, jobs);
+    Window.admit(window, jobs);
     return;
   }
   const kept = jobs.filter((job) => {
@@ -29,7 +29,7 @@ export function admit(s: CampaignState, jobs: readonly JobRef[]): void {
     count(tally, job.step, 'skipped');
     return false;
   });
-  windowAdmit(window, kept, jobs.length);
+  Window.admit(window, kept, jobs.length);
   prune(reviews, window.cursor);
 }
 
@@ -49,7 +49,7 @@ export function saved(
   if (job.derived) openDerived(s.reviews, job, take, now, { underived });
   if (!gated(s.steps, job.step)) return;
   open(s.reviews, job, take, now, cached);
-  if (job.end) park(s.window, job.i, job.end);
+  if (job.end) Window.park(s.window, job.i, job.end);
 }
 
 /** A job found recorded: a decision recorded for its take applies again, else it is asked. */
@@ -63,12 +63,12 @@ export function cached(s: CampaignState, job: JobRef, recorded: Recorded, now: n
   if (!gated(s.steps, job.step)) return;
   if (!recorded.verdict) {
     open(s.reviews, job, take, now, true);
-    if (job.end) park(s.window, job.i, job.end);
+    if (job.end) Window.park(s.window, job.i, job.end);
     return;
   }
   const { action, prompt } = recorded.verdict;
   recall(s.reviews, job, take, action, prompt, { now, cursor: s.window.cursor });
-  if (action !== 'approve' && job.end) park(s.window, job.i, job.end);
+  if (action !== 'approve' && job.end) Window.park(s.window, job.i, job.end);
 }
 
 /** Jobs read for indexes decisions released: descendants run or are skipped, or a job is retaken. */
@@ -76,7 +76,7 @@ export function released(s: CampaignState, span: Span, jobs: readonly JobRef[]):
   const { window, tally, reviews } = s;
   for (const { release, jobs: its } of served(reviews, span, jobs)) {
     if (release.effect === 'admit')
-      readmit(
+      Window.readmit(
         window,
         its.filter((job) => !parks(reviews, job.i)),
       );
@@ -87,7 +87,7 @@ export function released(s: CampaignState, span: Span, jobs: readonly JobRef[]):
     for (const job of its) {
       // The job is made again: it leaves the outcome its take was counted under until the new one ends.
       retake(tally, job.step, release.cached ? 'cached' : 'succeeded');
-      putBack(window, { job, regen, retake: true, retriesFrom: regen, ...prompt });
+      Window.putBack(window, { job, regen, retake: true, retriesFrom: regen, ...prompt });
     }
   }
 }

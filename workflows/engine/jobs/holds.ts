@@ -9,8 +9,8 @@ import type { CampaignState } from '../model.ts';
 import * as Allowance from '../money/allowance.ts';
 import * as Budget from '../money/budget.ts';
 import { give, take } from './slots.ts';
-import { pay as tallyPaid } from './tally.ts';
-import { end, hold as windowHold } from './window.ts';
+import * as Tally from './tally.ts';
+import * as Window from './window.ts';
 
 /** The model a take runs on: its fallback's, or its step's. */
 export function modelOf(s: CampaignState, pending: PendingJob): string {
@@ -19,7 +19,7 @@ export function modelOf(s: CampaignState, pending: PendingJob): string {
 
 /** A job about to be created: its price is committed, its step slot taken, its children wait. */
 export function hold(s: CampaignState, pending: PendingJob): void {
-  windowHold(s.window, pending.job);
+  Window.hold(s.window, pending.job);
   take(s.slots, pending);
   Budget.commit(s.budget, pending.job.usd);
   if (s.allowance) Allowance.commit(s.allowance, modelOf(s, pending), pending.job.usd);
@@ -27,7 +27,7 @@ export function hold(s: CampaignState, pending: PendingJob): void {
 
 /** The job lets go of what `hold` took: it ended, or goes back to waiting. */
 export function unhold(s: CampaignState, pending: PendingJob): void {
-  end(s.window, pending.job);
+  Window.end(s.window, pending.job);
   give(s.slots, pending);
   Budget.release(s.budget, pending.job.usd);
   if (s.allowance) Allowance.release(s.allowance, modelOf(s, pending), pending.job.usd);
@@ -37,5 +37,5 @@ export function unhold(s: CampaignState, pending: PendingJob): void {
 export function pay(s: CampaignState, pending: PendingJob, paid: Micros): void {
   Budget.charge(s.budget, paid);
   if (s.allowance) Allowance.charge(s.allowance, modelOf(s, pending), paid);
-  tallyPaid(s.tally, pending.job.step, paid);
+  Tally.pay(s.tally, pending.job.step, paid);
 }

@@ -9,7 +9,7 @@ import { stopped } from '../money/stop.ts';
 import type { Standing } from '../reviews/decisions.ts';
 import { busy } from '../reviews/reviews.ts';
 import { countByStep } from './slots.ts';
-import { isRead, parentUnfinished, unfinishedHas, wanted as windowWanted } from './window.ts';
+import * as Window from './window.ts';
 
 /** Predictions in flight at once: the campaign's own limit within the service's. */
 export function maxInFlight(s: CampaignState): number {
@@ -18,7 +18,7 @@ export function maxInFlight(s: CampaignState): number {
 
 /** How many more jobs the window wants from the plan (0 when full, finished or stopped). */
 export function wanted(s: CampaignState): number {
-  return stopped(s.halt) ? 0 : windowWanted(s.window, s.jobCount, maxInFlight(s), s.chainsFirst);
+  return stopped(s.halt) ? 0 : Window.wanted(s.window, s.jobCount, maxInFlight(s), s.chainsFirst);
 }
 
 /**
@@ -48,7 +48,7 @@ export function activeCount(s: CampaignState): number {
  */
 export function waitingCount(s: CampaignState): number {
   if (!s.chainsFirst) return s.window.waiting.length;
-  return s.window.waiting.reduce((n, { job }) => (parentUnfinished(s.window, job) ? n : n + 1), 0);
+  return s.window.waiting.reduce((n, { job }) => (Window.parentUnfinished(s.window, job) ? n : n + 1), 0);
 }
 
 /** Jobs not started yet: waiting in the window, or not read from the plan (spend caps ask no more). */
@@ -59,10 +59,10 @@ export function unstarted(s: CampaignState): number {
 /** True when nothing is left to do: every job ran, or submission stopped and flights landed. */
 export function isDone(s: CampaignState): boolean {
   if (s.slots.activeCount > 0) return false;
-  return stopped(s.halt) || (isRead(s.window, s.jobCount) && !busy(s.reviews));
+  return stopped(s.halt) || (Window.isRead(s.window, s.jobCount) && !busy(s.reviews));
 }
 
 /** What a reviewer's decision is judged against besides its gate (reviews/decisions.ts). */
 export function standing(s: CampaignState): Standing {
-  return { ended: isDone(s), generating: (key) => unfinishedHas(s.window, key) };
+  return { ended: isDone(s), generating: (key) => Window.unfinishedHas(s.window, key) };
 }

@@ -9,12 +9,12 @@ import { capLine } from '../../../contract/caps.ts';
 import { endedOf } from '../../../contract/ended-jobs.ts';
 import { isDone } from '../jobs/occupancy.ts';
 import { countByStep, inFlightUsd } from '../jobs/slots.ts';
-import { finished as finishedCount } from '../jobs/tally.ts';
+import * as Tally from '../jobs/tally.ts';
 import type { CampaignState, Model } from '../model.ts';
-import { stopped as isStopped } from '../money/stop.ts';
+import * as Stop from '../money/stop.ts';
 import { withPause } from '../pacing/outage.ts';
-import { awaiting as awaitingCount, awaitingDerived } from '../reviews/reviews.ts';
-import { tally as noticesTally } from './notices.ts';
+import * as Reviews from '../reviews/reviews.ts';
+import * as Notices from './notices.ts';
 
 /** The jobs' progress, the cap holding it, the notices' deliveries (when the campaign has targets) and the pause in force. */
 export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
@@ -22,7 +22,7 @@ export function progressOf(model: Model, campaign: string, now: number): Campaig
   const hold = model.jobs.allowance?.hold;
   const held =
     hold && progress.outcome === 'running' ? { ...progress, cap_reached: capLine(hold) } : progress;
-  const told = model.notices ? { ...held, notifications: noticesTally(model.notices) } : held;
+  const told = model.notices ? { ...held, notifications: Notices.tally(model.notices) } : held;
   return withPause(told, model.run.outage.current);
 }
 
@@ -35,12 +35,12 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
   // moment that prediction ends, with no decision of the campaign left (the ledger shows it made
   // while the workflow has not heard yet).
   for (const [step, n] of heirs.entries()) running[step]! += n;
-  const finished = finishedCount(tally);
+  const finished = Tally.finished(tally);
   const remaining = jobCount - finished;
   const elapsed = now - startedAt;
-  const awaiting = awaitingCount(reviews, steps);
-  const derived = awaitingDerived(reviews, steps);
-  const stopped = isStopped(halt);
+  const awaiting = Reviews.awaiting(reviews, steps);
+  const derived = Reviews.awaitingDerived(reviews, steps);
+  const stopped = Stop.stopped(halt);
   // Nothing moves until a reviewer decides: outputs (or files made from them) wait for review,
   // nothing runs, nothing can start.
   const onlyReview =
