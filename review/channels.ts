@@ -4,7 +4,8 @@
  * so a channel's sheet is laid out as its parent's (sheet.ts). What a card says comes from the
  * derivative's record (records/derivatives.ts): made, with its size, bytes and format; failed,
  * with why; no record (or one of an earlier take of its parent), not made yet. Read-only: a
- * derive step has no review of its own (docs/derive.md). Pure; tested as a table
+ * derive step with `review:` is decided from a terminal (docs/review.md, "Derivatives"), the
+ * others through their parent. Pure; tested as a table
  * (test/review/channels.test.ts).
  */
 import { describeOperation } from '../derive/describe.ts';
@@ -46,6 +47,8 @@ export interface ChannelView extends Laid<DerivativeCard> {
   readonly id: string;
   readonly from: string;
   readonly output: PlannedDeriveStep['output'];
+  /** Its files wait for decisions of their own (`review:` on the derive step). */
+  readonly reviewed: boolean;
   readonly counts: Readonly<Record<DerivativeState, number>>;
 }
 
@@ -132,6 +135,14 @@ export function channelsOf(
     );
     const counts = { made: 0, failed: 0, unmade: 0 };
     for (const item of items) counts[item.state] += 1;
-    return { id: step.id, from: step.from, output: step.output, axes: parent?.axes ?? [], items, counts };
+    return {
+      id: step.id,
+      from: step.from,
+      output: step.output,
+      reviewed: Boolean(step.review),
+      axes: parent?.axes ?? [],
+      items,
+      counts,
+    };
   });
 }

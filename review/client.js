@@ -115,14 +115,31 @@ function markPending() {
     say(`${count} decision${count > 1 ? 's' : ''} pending, sent in ${delay / 1000} s · <kbd>z</kbd> undoes`);
 }
 
-/** A channel's card (a derivative) is decided on through its parent, never on its own. */
+/** A channel's card (a derivative) is not decided here: through its parent, or from a terminal. */
 const decidable = (key) => key && !itemOf(key)?.hasAttribute('data-readonly');
+
+/** How a read-only card is decided: its step's files with `review:` by command, others by their parent. */
+function sayReadOnly(key) {
+  const el = itemOf(key);
+  if (el?.dataset.readonly !== 'reviewed')
+    return say('derived files are read-only: decide on the output they are made from');
+  const step = el.closest('.step')?.dataset.step ?? '';
+  const campaign = document.querySelector('h1')?.textContent ?? '';
+  // A file that could not be made has no decision to take (docs/review.md, "Derivatives").
+  const unmade =
+    el.dataset.state === 'failed'
+      ? `${text(el.dataset.name ?? key)} could not be made: nothing to decide. `
+      : '';
+  say(
+    `${unmade}${text(step)}’s files are decided from a terminal: <code>npm run mediaflow -- approve ${text(campaign)} '${text(step)}/*'</code> (or reject)`,
+  );
+}
 
 function decide(action, prompt) {
   const chosen = prompt ? [focusedKey] : selected.size > 0 ? [...selected] : focusedKey ? [focusedKey] : [];
   const keys = chosen.filter(decidable);
   if (keys.length === 0) {
-    if (chosen.length > 0) say('derived files are read-only: decide on the output they are made from');
+    if (chosen.length > 0) sayReadOnly(chosen[0]);
     return;
   }
   pending.push({ action, keys, prompt });
@@ -204,7 +221,7 @@ document.addEventListener('keydown', (event) => {
 function askPrompt(el, event) {
   const dialog = document.getElementById('prompt-dialog');
   if (!decidable(el.dataset.key)) {
-    say('derived files are read-only: decide on the output they are made from');
+    sayReadOnly(el.dataset.key);
     return;
   }
   if (el.closest('.step')?.dataset.editPrompt !== 'true') {

@@ -1,7 +1,8 @@
 /**
  * A derive step's sheet, a "channel": laid out as its parent step's, each card the file made (or
  * to be made) from one output, with its size in pixels and bytes, its format and its state. No
- * decisions here: a card says `data-readonly`, and the page's keys leave it alone.
+ * decisions here: a card says `data-readonly` (`reviewed` when its step's files are decided from a
+ * terminal, else `derived`), and the page's keys leave it alone, saying how it is decided.
  */
 import type { ChannelView, DerivativeCard, DerivativeState } from './channels.ts';
 import { escapeHtml } from './escape-html.ts';
@@ -65,7 +66,7 @@ function details(card: DerivativeCard): string {
 }
 
 /** One card of a channel; the page swaps it whole when its version changes. */
-export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl): string {
+export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewed: boolean): string {
   const file = card.state === 'made' ? card.file : null;
   const facts = card.state === 'failed' ? (card.reason ?? '') : factsOf(card);
   return cardHtml({
@@ -73,7 +74,7 @@ export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl): string
     state: card.state,
     version: card.version,
     label: `${card.file}: ${LABELS[card.state]}${facts ? `, ${facts}` : ''}`,
-    attributes: ` data-readonly="derived"${shapeOf(card)}`,
+    attributes: ` data-name="${escapeHtml(card.file)}" data-readonly="${reviewed ? 'reviewed' : 'derived'}"${shapeOf(card)}`,
     thumb: mediaHtml(
       { file, kind: card.kind, poster: null, placeholder: LABELS[card.state] },
       fileUrl,
@@ -107,9 +108,9 @@ export function renderChannel(channel: ChannelView, layout: Layout, fileUrl: Fil
   return sectionHtml({
     id: channel.id,
     attributes: ` data-derived-from="${escapeHtml(channel.from)}"${aspect}`,
-    subtitle: `derived from ${escapeHtml(channel.from)} · read-only`,
+    subtitle: `derived from ${escapeHtml(channel.from)} · ${channel.reviewed ? 'reviewed from a terminal' : 'read-only'}`,
     lines: `<p class="counts">${renderChannelCounts(channel)}</p>`,
     sheet: sheetOf(channel, layout),
-    render: (card) => renderDerivative(card, fileUrl),
+    render: (card) => renderDerivative(card, fileUrl, channel.reviewed),
   });
 }

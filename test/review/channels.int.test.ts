@@ -39,6 +39,7 @@ steps:
       - format: { type: jpeg, quality: 80 }
   - id: tiny
     from: still
+    review: true
     derive: [{ resize: { width: 1280 } }, { format: { type: jpeg, max_bytes: 300 } }]
 `;
 
@@ -108,6 +109,15 @@ it('shows each derive step as a channel sheet, and an eight-column sheet whole a
   await page.keyboard.press('a');
   expect(await page.locator('#status').textContent()).toBe(
     'derived files are read-only: decide on the output they are made from',
+  );
+  expect(await page.locator('.item.pending').count()).toBe(0);
+  // A reviewed derive step's files are decided from a terminal: the page says with what. Its files
+  // that could not be made asked nothing: the campaign ended.
+  expect(await tiny.locator('h2 small').textContent()).toBe('derived from still · reviewed from a terminal');
+  await tiny.locator('.item').first().click();
+  await page.keyboard.press('r');
+  expect(await page.locator('#status').textContent()).toBe(
+    `tiny/sneaker/coral could not be made: nothing to decide. tiny’s files are decided from a terminal: npm run mediaflow -- approve ${plan.campaign} 'tiny/*' (or reject)`,
   );
   expect(await page.locator('.item.pending').count()).toBe(0);
 
