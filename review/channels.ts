@@ -3,18 +3,21 @@
  * to make, one per job of its `from:` step, in that step's order and with the parent job's axes,
  * so a channel's sheet is laid out as its parent's (sheet.ts). What a card says comes from the
  * derivative's record (records/derivatives.ts): made, with its size, bytes and format; failed,
- * with why; no record (or one of an earlier take of its parent), not made yet. Read-only: a
- * derive step with `review:` is decided from a terminal (docs/review.md, "Derivatives"), the
- * others through their parent. Pure; tested as a table
+ * with why; no record (or one of an earlier take of its parent), not made yet. A made file of a
+ * derive step with `review:` is awaiting review, approved or rejected by the decision on this
+ * take of its parent (docs/review.md, "Derivatives"); the others are decided through their
+ * parent. Pure; tested as a table
  * (test/review/channels.test.ts).
  */
+import type { DecisionRecord } from '../contract/review.ts';
 import { describeOperation } from '../derive/describe.ts';
 import type { Plan, PlannedDerivative, PlannedDeriveStep } from '../plan/types.ts';
 import type { DerivativeRecord } from '../records/derivatives.ts';
 import { type MediaKind, mediaKind } from './media-kind.ts';
 import type { Laid, Placed } from './sheet.ts';
 
-export type DerivativeState = 'made' | 'failed' | 'unmade';
+/** `awaiting`, `approved` and `rejected`: a made file of a reviewed derive step, by its decision. */
+export type DerivativeState = 'made' | 'failed' | 'unmade' | 'awaiting' | 'approved' | 'rejected';
 
 export interface DerivativeCard {
   readonly key: string;
@@ -56,6 +59,8 @@ export interface ChannelView extends Laid<DerivativeCard> {
 export interface ParentItem extends Placed {
   readonly key: string;
   readonly file: string | null;
+  /** The take saved (0: the first output): a derivative's decision counts for this take only. */
+  readonly take?: number;
 }
 
 /**
@@ -113,14 +118,33 @@ function cardOf(
   };
 }
 
+/** Whether the card's file stands (made, whatever its review says): what is shown and served. */
+export function fileStands(card: Pick<DerivativeCard, 'state'>): boolean {
+  return card.state !== 'failed' && card.state !== 'unmade';
+}
+
+/** A reviewed step's made file, by the decision on its parent's saved take; anything else as it is. */
+function decided(
+  state: DerivativeState,
+  reviewed: boolean,
+  decision: DecisionRecord | undefined,
+  take: number,
+): DerivativeState {
+  if (!reviewed || state !== 'made') return state;
+  if (decision?.take !== take) return 'awaiting';
+  return decision.action === 'approve' ? 'approved' : decision.action === 'reject' ? 'rejected' : 'awaiting';
+}
+
 /**
  * One view per derive step of the plan, its cards in its `from:` step's order; `parents` are the
- * model steps' items by step id, `records` the derivative records by key.
+ * model steps' items by step id, `records` the derivative records by key, `decisions` the latest
+ * decision by key (a derivative's among them).
  */
 export function channelsOf(
   plan: Plan,
   parents: ReadonlyMap<string, Laid<ParentItem>>,
   records: ReadonlyMap<string, DerivativeRecord>,
+  decisions: ReadonlyMap<string, DecisionRecord> = new Map(),
 ): ChannelView[] {
   const planned = new Map(plan.jobs.map((job) => [job.key, job.derivatives ?? []]));
   return (plan.deriveSteps ?? []).map((step): ChannelView => {
@@ -129,11 +153,18 @@ export function channelsOf(
       (planned.get(item.key) ?? [])
         .filter((derivative) => derivative.step === step.id)
         .map((derivative): DerivativeCard => {
-          const card = cardOf(derivative, item, records.get(derivative.key));
+          const made = cardOf(derivative, item, records.get(derivative.key));
+          const state = decided(
+            made.state,
+            Boolean(step.review),
+            decisions.get(derivative.key),
+            item.take ?? 0,
+          );
+          const card = { ...made, state };
           return { ...card, version: [card.state, card.file, card.bytes, card.reason].join('|') };
         }),
     );
-    const counts = { made: 0, failed: 0, unmade: 0 };
+    const counts = { made: 0, failed: 0, unmade: 0, awaiting: 0, approved: 0, rejected: 0 };
     for (const item of items) counts[item.state] += 1;
     return {
       id: step.id,

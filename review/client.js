@@ -115,23 +115,20 @@ function markPending() {
     say(`${count} decision${count > 1 ? 's' : ''} pending, sent in ${delay / 1000} s · <kbd>z</kbd> undoes`);
 }
 
-/** A channel's card (a derivative) is not decided here: through its parent, or from a terminal. */
+/** A derived file is decided here only when its derive step is reviewed and the file is made. */
 const decidable = (key) => key && !itemOf(key)?.hasAttribute('data-readonly');
 
-/** How a read-only card is decided: its step's files with `review:` by command, others by their parent. */
+/** Why a derived file takes no decision, and where it is decided instead. */
 function sayReadOnly(key) {
   const el = itemOf(key);
   if (el?.dataset.readonly !== 'reviewed')
     return say('derived files are read-only: decide on the output they are made from');
-  const step = el.closest('.step')?.dataset.step ?? '';
-  const campaign = document.querySelector('h1')?.textContent ?? '';
+  const name = text(el.dataset.name ?? key);
   // A file that could not be made has no decision to take (docs/review.md, "Derivatives").
-  const unmade =
-    el.dataset.state === 'failed'
-      ? `${text(el.dataset.name ?? key)} could not be made: nothing to decide. `
-      : '';
   say(
-    `${unmade}${text(step)}’s files are decided from a terminal: <code>npm run mediaflow -- approve ${text(campaign)} '${text(step)}/*'</code> (or reject)`,
+    el.dataset.state === 'failed'
+      ? `${name} could not be made: nothing to decide`
+      : `${name} is not made yet: it is decided once it is`,
   );
 }
 
@@ -222,6 +219,12 @@ function askPrompt(el, event) {
   const dialog = document.getElementById('prompt-dialog');
   if (!decidable(el.dataset.key)) {
     sayReadOnly(el.dataset.key);
+    return;
+  }
+  if (el.closest('.step')?.dataset.derivedFrom) {
+    say(
+      "a derived file has no prompt: edit the derive step's operations, or regenerate the output it is made from",
+    );
     return;
   }
   if (el.closest('.step')?.dataset.editPrompt !== 'true') {

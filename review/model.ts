@@ -254,7 +254,7 @@ export function buildModel({
     campaign: plan.campaign,
     outcome: progress?.outcome ?? 'unknown',
     steps,
-    channels: channelsOf(plan, new Map(steps.map((step) => [step.id, step])), derivatives),
+    channels: channelsOf(plan, new Map(steps.map((step) => [step.id, step])), derivatives, latest),
     totals: totalsOf(plan, states, progress, paid, refusals),
     failures: progress?.recentFailures ?? [],
   };

@@ -4,7 +4,7 @@
  * decisions here: a card says `data-readonly` (`reviewed` when its step's files are decided from a
  * terminal, else `derived`), and the page's keys leave it alone, saying how it is decided.
  */
-import type { ChannelView, DerivativeCard, DerivativeState } from './channels.ts';
+import { type ChannelView, type DerivativeCard, type DerivativeState, fileStands } from './channels.ts';
 import { escapeHtml } from './escape-html.ts';
 import { type Layout, sheetOf } from './sheet.ts';
 import { cardHtml, type FileUrl, fileNameHtml, mediaHtml, sectionHtml } from './sheet-html.ts';
@@ -13,7 +13,13 @@ const LABELS: Record<DerivativeState, string> = {
   made: 'made',
   failed: 'failed',
   unmade: 'not made yet',
+  awaiting: 'awaiting review',
+  approved: 'approved',
+  rejected: 'rejected',
 };
+
+/** A reviewed step's made file is decided here; a file of any other, or not made, is not. */
+const DECIDABLE: ReadonlySet<DerivativeState> = new Set(['awaiting', 'approved', 'rejected']);
 
 /** kB of 1,000 bytes, as `max_bytes` counts them, rounded down: a file under a limit never reads over it. */
 export function formatBytes(bytes: number): string {
@@ -67,14 +73,14 @@ function details(card: DerivativeCard): string {
 
 /** One card of a channel; the page swaps it whole when its version changes. */
 export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewed: boolean): string {
-  const file = card.state === 'made' ? card.file : null;
+  const file = fileStands(card) ? card.file : null;
   const facts = card.state === 'failed' ? (card.reason ?? '') : factsOf(card);
   return cardHtml({
     key: card.key,
     state: card.state,
     version: card.version,
     label: `${card.file}: ${LABELS[card.state]}${facts ? `, ${facts}` : ''}`,
-    attributes: ` data-name="${escapeHtml(card.file)}" data-readonly="${reviewed ? 'reviewed' : 'derived'}"${shapeOf(card)}`,
+    attributes: ` data-name="${escapeHtml(card.file)}"${readOnly(card, reviewed)}${shapeOf(card)}`,
     thumb: mediaHtml(
       { file, kind: card.kind, poster: null, placeholder: LABELS[card.state] },
       fileUrl,
@@ -86,6 +92,11 @@ export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewe
     }</span>`,
     info: details(card),
   });
+}
+
+function readOnly(card: DerivativeCard, reviewed: boolean): string {
+  if (DECIDABLE.has(card.state)) return '';
+  return ` data-readonly="${reviewed ? 'reviewed' : 'derived'}"`;
 }
 
 export function renderChannelCounts(channel: ChannelView): string {
@@ -108,7 +119,7 @@ export function renderChannel(channel: ChannelView, layout: Layout, fileUrl: Fil
   return sectionHtml({
     id: channel.id,
     attributes: ` data-derived-from="${escapeHtml(channel.from)}"${aspect}`,
-    subtitle: `derived from ${escapeHtml(channel.from)} · ${channel.reviewed ? 'reviewed from a terminal' : 'read-only'}`,
+    subtitle: `derived from ${escapeHtml(channel.from)} · ${channel.reviewed ? 'reviewed' : 'read-only'}`,
     lines: `<p class="counts">${renderChannelCounts(channel)}</p>`,
     sheet: sheetOf(channel, layout),
     render: (card) => renderDerivative(card, fileUrl, channel.reviewed),

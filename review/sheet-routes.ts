@@ -9,7 +9,9 @@ import { extname } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { ModelLabel } from '../api/catalogue/index.ts';
 import { ReviewDecision } from '../contract/review.ts';
+import { fileStands } from './channels.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { LiveModel } from './live.ts';
 import type { CampaignModel } from './model.ts';
@@ -76,9 +78,18 @@ function filesOf(model: CampaignModel): Set<string> {
     for (const output of [item, ...item.descendants]) if (output.file) files.add(output.file);
   }
   for (const card of model.channels.flatMap((channel) => channel.items)) {
-    if (card.state === 'made') files.add(card.file);
+    if (fileStands(card)) files.add(card.file);
   }
   return files;
+}
+
+/** The files of reviewed derive steps, each with its parent's model: decided here like a job. */
+function reviewedCards(model: CampaignModel): { key: string; model: ModelLabel }[] {
+  return model.channels.flatMap((channel) => {
+    const parent = model.steps.find((step) => step.id === channel.from);
+    if (!channel.reviewed || !parent) return [];
+    return channel.items.map((card) => ({ key: card.key, model: parent.model }));
+  });
 }
 
 function layoutOf(query: { rows?: string; cols?: string }): Layout | null {
@@ -171,7 +182,8 @@ export function sheetRoutes(
     const by = request.reviewer?.name;
     const decisions = parsed.data.decisions.map((decision) => ({ ...decision, by }));
     try {
-      const ack = await sendChecked(decisions, await sheet.live.current(), sheet.send);
+      const current = await sheet.live.current();
+      const ack = await sendChecked(decisions, current, sheet.send, reviewedCards(current));
       sheet.live.invalidate();
       let model = await sheet.live.current();
       for (let wait = 0; wait < WINNER_WAITS && winnerUnrecorded(ack, model); wait++) {

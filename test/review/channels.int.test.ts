@@ -111,13 +111,13 @@ it('shows each derive step as a channel sheet, and an eight-column sheet whole a
     'derived files are read-only: decide on the output they are made from',
   );
   expect(await page.locator('.item.pending').count()).toBe(0);
-  // A reviewed derive step's files are decided from a terminal: the page says with what. Its files
-  // that could not be made asked nothing: the campaign ended.
-  expect(await tiny.locator('h2 small').textContent()).toBe('derived from still · reviewed from a terminal');
+  // A reviewed derive step's file that could not be made asks nothing: the campaign ended, and a
+  // decision key on it says there is nothing to decide.
+  expect(await tiny.locator('h2 small').textContent()).toBe('derived from still · reviewed');
   await tiny.locator('.item').first().click();
   await page.keyboard.press('r');
   expect(await page.locator('#status').textContent()).toBe(
-    `tiny/sneaker/coral could not be made: nothing to decide. tiny’s files are decided from a terminal: npm run mediaflow -- approve ${plan.campaign} 'tiny/*' (or reject)`,
+    'tiny/sneaker/coral could not be made: nothing to decide',
   );
   expect(await page.locator('.item.pending').count()).toBe(0);
 

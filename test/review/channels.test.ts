@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DecisionRecord } from '../../contract/review.ts';
 import { planCampaign } from '../../plan/index.ts';
 import type { PlannedDerivative, PlannedJob } from '../../plan/types.ts';
 import type { DerivativeRecord } from '../../records/derivatives.ts';
@@ -116,8 +117,55 @@ describe("a campaign's channels", () => {
     // No record: its planned operations, in words, and the format they ask for.
     expect(none).toMatchObject({ state: 'unmade', format: 'jpeg', parentFile: null });
     expect(none!.operations[0]).toBe('resize 1080×1080 cover');
-    expect(channel('feed').counts).toEqual({ made: 1, failed: 1, unmade: 18 });
-    expect(channel('story').counts).toEqual({ made: 0, failed: 0, unmade: 20 });
+    const none0 = { awaiting: 0, approved: 0, rejected: 0 };
+    expect(channel('feed').counts).toEqual({ made: 1, failed: 1, unmade: 18, ...none0 });
+    expect(channel('story').counts).toEqual({ made: 0, failed: 0, unmade: 20, ...none0 });
+  });
+
+  it("of a reviewed derive step: a made file awaits a decision on its parent's saved take, then says it", () => {
+    const rule = { timeoutMs: null, onTimeout: 'reject', editPrompt: false } as const;
+    const reviewed = {
+      ...plan,
+      deriveSteps: plan.deriveSteps!.map((step) => (step.id === 'feed' ? { ...step, review: rule } : step)),
+    };
+    const made = [tee11, tee916].map((job) => record(job));
+    const feed = (decisions: DecisionRecord[], parentTake = 0) => {
+      const taken = new Map(entries);
+      taken.set(tee11.key, savedAs(tee11, parentTake));
+      const at = (job: PlannedJob) => ({
+        ...record(job),
+        parent: { ...record(job).parent, file: taken.get(job.key)!.file },
+      });
+      return buildModel({
+        plan: reviewed,
+        reviewedSteps: new Set(),
+        entries: taken,
+        decisions: new Map(decisions.map((d) => [d.key, d])),
+        progress: null,
+        derivatives: new Map([at(tee11), made[1]!].map((r) => [r.key, r])),
+      }).channels.find((c) => c.id === 'feed')!;
+    };
+    const on = (job: PlannedJob, action: 'approve' | 'reject', take = 0): DecisionRecord => ({
+      key: feedOf(job).key,
+      action,
+      take,
+      at: '2026-12-03T00:00:00Z',
+      source: 'reviewer',
+    });
+    const states = (c: ReturnType<typeof feed>) => c.items.slice(0, 2).map((card) => card.state);
+    expect(feed([]).reviewed).toBe(true);
+    expect(channel('feed').reviewed).toBe(false);
+    expect(states(feed([]))).toEqual(['awaiting', 'awaiting']);
+    expect(states(feed([on(tee11, 'approve'), on(tee916, 'reject')]))).toEqual(['approved', 'rejected']);
+    // A decision on an earlier take of the parent: the file was made again from the new one, and asks again.
+    expect(states(feed([on(tee11, 'approve', 0)], 1))).toEqual(['awaiting', 'awaiting']);
+    expect(states(feed([on(tee11, 'approve', 1)], 1))).toEqual(['approved', 'awaiting']);
+    expect(feed([on(tee11, 'approve')]).counts).toMatchObject({
+      approved: 1,
+      awaiting: 1,
+      made: 0,
+      unmade: 18,
+    });
   });
 
   it("name each job's card by its deliverable's file, saved or not", () => {
