@@ -2,7 +2,9 @@
  * The inbox (docs/review.md, "The inbox"): one line per campaign that has takes awaiting a
  * decision, how many per reviewed step, and since when the oldest has waited. A take waits from
  * the moment its file was saved (its manifest line's `finished_at`): that is when the workflow
- * began holding it for review. Pure: rows from a campaign's read model, tested as a table.
+ * began holding it for review. A reviewed derive step's files count as its step's, waiting from
+ * their parent's save (they are made right after it). Pure: rows from a campaign's read model,
+ * tested as a table.
  */
 import type { ManifestEntry } from '../records/manifest.ts';
 import type { CampaignModel } from './model.ts';
@@ -27,10 +29,19 @@ export function inboxRow(
 ): InboxRow | null {
   let oldest: string | null = null;
   const steps: { id: string; awaiting: number }[] = [];
-  for (const step of model.steps) {
-    const waiting = step.items.filter((item) => item.state === 'awaiting');
+  const sheets = [
+    ...model.steps.map((step) => ({
+      id: step.id,
+      waiting: step.items.filter((item) => item.state === 'awaiting'),
+    })),
+    ...model.channels.map((channel) => ({
+      id: channel.id,
+      waiting: channel.items.flatMap((card) => (card.state === 'awaiting' ? [{ key: card.parent }] : [])),
+    })),
+  ];
+  for (const { id, waiting } of sheets) {
     if (waiting.length === 0) continue;
-    steps.push({ id: step.id, awaiting: waiting.length });
+    steps.push({ id, awaiting: waiting.length });
     for (const item of waiting) {
       const since = entries.get(item.key)?.finished_at;
       // ISO-8601 UTC text orders as time does.

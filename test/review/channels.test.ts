@@ -12,6 +12,7 @@ import { planCampaign } from '../../plan/index.ts';
 import type { PlannedDerivative, PlannedJob } from '../../plan/types.ts';
 import type { DerivativeRecord } from '../../records/derivatives.ts';
 import type { ManifestEntry } from '../../records/manifest.ts';
+import { inboxRow } from '../../review/inbox.ts';
 import { buildModel } from '../../review/model.ts';
 import { defaultLayout, sheetOf } from '../../review/sheet.ts';
 import { saved } from '../helpers/review-fixtures.ts';
@@ -165,6 +166,22 @@ describe("a campaign's channels", () => {
       awaiting: 1,
       made: 0,
       unmade: 18,
+    });
+    // The inbox counts the files waiting as their step's, since their parent's save.
+    const model = buildModel({
+      plan: reviewed,
+      reviewedSteps: new Set(),
+      entries,
+      decisions: new Map([[feedOf(tee11).key, on(tee11, 'approve')]]),
+      progress: null,
+      derivatives: new Map(made.map((r) => [r.key, r])),
+    });
+    const since = new Map([[tee916.key, { finished_at: '2026-12-03T08:00:00Z' }]]);
+    expect(inboxRow(model, since)).toEqual({
+      campaign: plan.campaign,
+      awaiting: 1,
+      steps: [{ id: 'feed', awaiting: 1 }],
+      oldestSince: '2026-12-03T08:00:00Z',
     });
   });
 
