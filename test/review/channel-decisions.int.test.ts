@@ -8,12 +8,10 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { expect, it, onTestFinished } from 'vitest';
-import { openReviewCampaign } from '../../review/campaign.ts';
-import { LiveModel } from '../../review/live.ts';
-import { startReviewServer } from '../../review/server.ts';
+import { expect, it } from 'vitest';
 import { harness } from '../engine/harness.ts';
-import { ARTIFACTS, launchBrowser } from './browser.ts';
+import { ARTIFACTS } from './browser.ts';
+import { openCampaignPage } from './open-page.ts';
 
 const SPEC = `
 version: 1
@@ -41,19 +39,7 @@ it('decides the files of a reviewed derive step from the keyboard, and the campa
   const plan = await h.plan(SPEC);
   const handle = await h.start(plan);
   await h.startWorker();
-  const campaign = await openReviewCampaign(h.temporal, plan.campaign);
-  const server = await startReviewServer({
-    live: new LiveModel(campaign.load, 200),
-    outputDir: campaign.start.outputDir,
-    send: campaign.send,
-    holdMs: 700,
-    pollMs: 300,
-  });
-  onTestFinished(() => server.close());
-  const browser = await launchBrowser();
-  onTestFinished(() => browser.close());
-  const page = await browser.context.newPage();
-  await page.goto(server.url);
+  const { page } = await openCampaignPage(h.temporal, plan.campaign, { holdMs: 700, pollMs: 300 });
 
   const [coral, mint] = plan.jobs.map((job) => job.derivatives![0]!.key) as [string, string];
   await card(page, coral, 'awaiting');

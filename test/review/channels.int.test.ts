@@ -9,13 +9,11 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { expect, it, onTestFinished } from 'vitest';
-import { openReviewCampaign } from '../../review/campaign.ts';
-import { LiveModel } from '../../review/live.ts';
+import { expect, it } from 'vitest';
 import { writeReport } from '../../review/report.ts';
-import { startReviewServer } from '../../review/server.ts';
 import { harness } from '../engine/harness.ts';
-import { ARTIFACTS, launchBrowser } from './browser.ts';
+import { ARTIFACTS } from './browser.ts';
+import { openCampaignPage } from './open-page.ts';
 
 const COLOURS = ['coral', 'mint', 'lemon', 'navy', 'sage', 'cream', 'sky', 'ink'];
 
@@ -67,17 +65,7 @@ it('shows each derive step as a channel sheet, and an eight-column sheet whole a
   const h = await harness();
   const plan = await h.plan(SPEC);
   expect((await h.run(plan)).outcome).toBe('completed');
-  const campaign = await openReviewCampaign(h.temporal, plan.campaign);
-  const server = await startReviewServer({
-    live: new LiveModel(campaign.load, 200),
-    outputDir: campaign.start.outputDir,
-    send: campaign.send,
-  });
-  onTestFinished(() => server.close());
-  const browser = await launchBrowser();
-  onTestFinished(() => browser.close());
-  const page = await browser.context.newPage();
-  await page.goto(server.url);
+  const { campaign, browser, page } = await openCampaignPage(h.temporal, plan.campaign);
 
   // One card per still in each channel, named by its file, in the still sheet's order.
   const names = (step: string) => page.locator(`section[data-step="${step}"] .item .name`).allTextContents();

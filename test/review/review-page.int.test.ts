@@ -10,14 +10,12 @@ import { mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import { createKey } from '../../activities/create/keys.ts';
 import type { PlannedJob } from '../../plan/types.ts';
-import { openReviewCampaign } from '../../review/campaign.ts';
-import { LiveModel } from '../../review/live.ts';
-import { startReviewServer } from '../../review/server.ts';
 import { harness } from '../engine/harness.ts';
-import { ARTIFACTS, launchBrowser } from './browser.ts';
+import { ARTIFACTS } from './browser.ts';
+import { openCampaignPage } from './open-page.ts';
 
 const SPEC = `
 version: 1
@@ -48,19 +46,7 @@ it('triages a running campaign from the keyboard: videos only for the approved s
   const plan = await h.plan(SPEC);
   const handle = await h.start(plan);
   await h.startWorker();
-  const campaign = await openReviewCampaign(h.temporal, plan.campaign);
-  const server = await startReviewServer({
-    live: new LiveModel(campaign.load, 200),
-    outputDir: campaign.start.outputDir,
-    send: campaign.send,
-    holdMs: 700,
-    pollMs: 300,
-  });
-  onTestFinished(() => server.close());
-  const browser = await launchBrowser();
-  onTestFinished(() => browser.close());
-  const page = await browser.context.newPage();
-  await page.goto(server.url);
+  const { page } = await openCampaignPage(h.temporal, plan.campaign, { holdMs: 700, pollMs: 300 });
 
   const stills = plan.jobs.filter((job) => job.step === 'still');
   const clipOf = (still: PlannedJob) => plan.jobs.find((job) => job.parent === still.key)!;
