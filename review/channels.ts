@@ -22,6 +22,8 @@ export type DerivativeState = 'made' | 'failed' | 'unmade' | 'awaiting' | 'appro
 export interface DerivativeCard {
   readonly key: string;
   readonly step: string;
+  /** Its derive step has `review:`: a made file is decided on its own (awaiting, approved, rejected). */
+  readonly reviewed: boolean;
   /** The parent job's key, and its output the file is (to be) made from; null until it is saved. */
   readonly parent: string;
   readonly parentFile: string | null;
@@ -78,7 +80,7 @@ function cardOf(
   derivative: PlannedDerivative,
   parent: ParentItem,
   record: DerivativeRecord | undefined,
-): Omit<DerivativeCard, 'version'> {
+): Omit<DerivativeCard, 'version' | 'reviewed'> {
   const planned = {
     key: derivative.key,
     step: derivative.step,
@@ -149,18 +151,14 @@ export function channelsOf(
   const planned = new Map(plan.jobs.map((job) => [job.key, job.derivatives ?? []]));
   return (plan.deriveSteps ?? []).map((step): ChannelView => {
     const parent = parents.get(step.from);
+    const reviewed = Boolean(step.review);
     const items = (parent?.items ?? []).flatMap((item) =>
       (planned.get(item.key) ?? [])
         .filter((derivative) => derivative.step === step.id)
         .map((derivative): DerivativeCard => {
           const made = cardOf(derivative, item, records.get(derivative.key));
-          const state = decided(
-            made.state,
-            Boolean(step.review),
-            decisions.get(derivative.key),
-            item.take ?? 0,
-          );
-          const card = { ...made, state };
+          const state = decided(made.state, reviewed, decisions.get(derivative.key), item.take ?? 0);
+          const card = { ...made, reviewed, state };
           return { ...card, version: [card.state, card.file, card.bytes, card.reason].join('|') };
         }),
     );
@@ -170,7 +168,7 @@ export function channelsOf(
       id: step.id,
       from: step.from,
       output: step.output,
-      reviewed: Boolean(step.review),
+      reviewed,
       axes: parent?.axes ?? [],
       items,
       counts,

@@ -1,8 +1,9 @@
 /**
  * A derive step's sheet, a "channel": laid out as its parent step's, each card the file made (or
- * to be made) from one output, with its size in pixels and bytes, its format and its state. No
- * decisions here: a card says `data-readonly` (`reviewed` when its step's files are decided from a
- * terminal, else `derived`), and the page's keys leave it alone, saying how it is decided.
+ * to be made) from one output, with its size in pixels and bytes, its format and its state. A made
+ * file of a reviewed derive step takes decisions as a job's card does; any other card says
+ * `data-readonly` (`reviewed`: its step is reviewed but the file is not made; `derived`: decided
+ * through its parent), and the page's keys leave it alone, saying why.
  */
 import { type ChannelView, type DerivativeCard, type DerivativeState, fileStands } from './channels.ts';
 import { escapeHtml } from './escape-html.ts';
@@ -72,7 +73,7 @@ function details(card: DerivativeCard): string {
 }
 
 /** One card of a channel; the page swaps it whole when its version changes. */
-export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewed: boolean): string {
+export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl): string {
   const file = fileStands(card) ? card.file : null;
   const facts = card.state === 'failed' ? (card.reason ?? '') : factsOf(card);
   return cardHtml({
@@ -80,7 +81,7 @@ export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewe
     state: card.state,
     version: card.version,
     label: `${card.file}: ${LABELS[card.state]}${facts ? `, ${facts}` : ''}`,
-    attributes: ` data-name="${escapeHtml(card.file)}"${readOnly(card, reviewed)}${shapeOf(card)}`,
+    attributes: ` data-name="${escapeHtml(card.file)}"${readOnly(card)}${shapeOf(card)}`,
     thumb: mediaHtml(
       { file, kind: card.kind, poster: null, placeholder: LABELS[card.state] },
       fileUrl,
@@ -94,9 +95,9 @@ export function renderDerivative(card: DerivativeCard, fileUrl: FileUrl, reviewe
   });
 }
 
-function readOnly(card: DerivativeCard, reviewed: boolean): string {
+function readOnly(card: DerivativeCard): string {
   if (DECIDABLE.has(card.state)) return '';
-  return ` data-readonly="${reviewed ? 'reviewed' : 'derived'}"`;
+  return ` data-readonly="${card.reviewed ? 'reviewed' : 'derived'}"`;
 }
 
 export function renderChannelCounts(channel: ChannelView): string {
@@ -122,6 +123,6 @@ export function renderChannel(channel: ChannelView, layout: Layout, fileUrl: Fil
     subtitle: `derived from ${escapeHtml(channel.from)} · ${channel.reviewed ? 'reviewed' : 'read-only'}`,
     lines: `<p class="counts">${renderChannelCounts(channel)}</p>`,
     sheet: sheetOf(channel, layout),
-    render: (card) => renderDerivative(card, fileUrl, channel.reviewed),
+    render: (card) => renderDerivative(card, fileUrl),
   });
 }

@@ -155,7 +155,6 @@ export function sheetRoutes(
     if (!sheet) return reply.code(404).send({ message: 'no such campaign' });
     const since = Number(request.query.since ?? 0) || 0;
     const { model, generation, items, derivatives } = await sheet.live.changesSince(since);
-    const reviewed = new Set(model.channels.flatMap((channel) => (channel.reviewed ? [channel.id] : [])));
     return {
       generation,
       totals: renderTotals(model),
@@ -165,7 +164,7 @@ export function sheetRoutes(
       ]),
       items: Object.fromEntries([
         ...items.map((item) => [item.key, renderItem(item, fileUrl)]),
-        ...derivatives.map((card) => [card.key, renderDerivative(card, fileUrl, reviewed.has(card.step))]),
+        ...derivatives.map((card) => [card.key, renderDerivative(card, fileUrl)]),
       ]),
     };
   });
