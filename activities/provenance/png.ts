@@ -10,7 +10,7 @@
  *   mediaflow does not sign it: the manifest's hard binding hashes the file's bytes, so inserting
  *   anything would break it; the manifest is kept byte for byte (docs/service-assumptions.md).
  *   A file mediaflow signs is embedded into all the same: its signature covers the XMP, and the
- *   service's manifest is kept whole as its parent ingredient (credentials/sign.ts);
+ *   service's manifest is kept whole as its parent ingredient (credentials/sign-here.ts);
  * - it has XMP already (a PNG may hold one XMP packet) or its header is oddly long.
  */
 import { crc32 } from 'node:zlib';

@@ -82,6 +82,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
       'standardwebhooks',
       'zod',
       '@contentauth/c2pa-node',
+      'piscina',
     ],
     node: true,
   },

@@ -9,7 +9,7 @@ import type { Store } from '../../../store/index.ts';
 import type { Credentials } from '../with-provenance.ts';
 import { PARENT_INGREDIENT } from './manifest.ts';
 import { signableType } from './sdk.ts';
-import type { IngredientFile } from './sign.ts';
+import type { IngredientFile } from './sign-request.ts';
 import { SIGNING_KEY_VARIABLES, type SigningKey, SigningKeyError, signingKey } from './signing-key.ts';
 import { whole } from './whole.ts';
 

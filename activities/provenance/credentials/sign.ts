@@ -1,99 +1,53 @@
 /**
- * Signs one file with the CAI's SDK: a C2PA manifest embedded in it (a `caBX` chunk in a PNG, a
- * `uuid` box in an MP4), over the file's bytes as delivered (its XMP included). Reusable for any
- * file mediaflow makes: give it the bytes, their type, the manifest definition and the ingredients.
+ * Signs one file, off the worker's main thread. The SDK signs with a local key synchronously: on the
+ * main thread, which also runs the Temporal SDK's bridge and every activity, each file held the
+ * event loop for 5-15 ms, and at a hundred outputs a second every create, download and heartbeat
+ * waited behind the signatures (docs/benchmarks.md, "Signing outputs"). A small pool of threads
+ * (piscina: Node's own worker threads, kept warm) signs instead, on the cores' spare time.
  *
- * The service's own manifest, when the file carries one, becomes the parent ingredient: the SDK
- * copies its whole manifest store into ours, so nothing the service signed is lost, and a reader
- * still validates it (as the ingredient's `validation_results`). Other ingredients (a clip's still)
- * are added from their bytes, their own manifests kept the same way.
+ * A remote signer (a KMS, an HSM) signs here: its callback lives on this thread, and its signature
+ * is a request, which does not hold the loop. So does a Node that cannot load TypeScript in a
+ * thread (before 22.18, where bin/mediaflow.js runs through tsx).
+ *
+ * The local key crosses to the thread in memory, as any argument does, never through a log, argv
+ * or Temporal.
  */
-import { c2pa } from './sdk.ts';
+import { availableParallelism } from 'node:os';
+import type { Piscina } from 'piscina';
+import { signHere } from './sign-here.ts';
+import type { SignRequest } from './sign-request.ts';
+import { bufferOf, type SigningTask } from './sign-thread.ts';
 import type { SigningKey } from './signing-key.ts';
 
-export interface IngredientFile {
-  readonly bytes: Buffer;
-  readonly format: string;
-  readonly title: string;
-  /**
-   * `inputTo`: what a generation was given (a clip's still); `componentOf`: a part of it;
-   * `parentOf`: the file a derivative was edited from (its crop, caption or cut).
-   */
-  readonly relationship: 'inputTo' | 'componentOf' | 'parentOf';
-  /** The name actions give it (`ingredientIds`): the SDK pairs them, then names it its own way. */
-  readonly label?: string;
-}
+/**
+ * A thread per core but one (the main thread keeps its own), at most four: a still takes about 5 ms
+ * and a clip 15, so four threads sign several hundred files a second, more than a service serves.
+ */
+const THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
+/** A thread past the first ends after this long idle; the first stays (idle, it keeps no process alive). */
+const IDLE_MS = 30_000;
 
-export interface SignRequest {
-  /** What is signed: the file as delivered (its XMP embedded). */
-  readonly bytes: Buffer;
-  /** The file as the service sent it, before anything was embedded: its manifest, if any, is the parent. */
-  readonly served: Buffer;
-  readonly format: string;
-  readonly title: string;
-  readonly definition: object;
-  readonly ingredients: readonly IngredientFile[];
-}
-
-const NO_VALIDATION = { verify: { verify_after_reading: false } };
-/** No thumbnail: the file is its own, and a still's would double a small file. */
-const BUILDER_SETTINGS = { builder: { thumbnail: { enabled: false } } };
-
-/** Room the signature takes in the manifest, for a remote signer (ES256/Ed25519 plus a time stamp). */
-const REMOTE_RESERVE = 20_000;
+let pool: Promise<Piscina> | undefined;
 
 export async function signFile(key: SigningKey, request: SignRequest): Promise<Buffer> {
-  const { Builder, CallbackSigner, LocalSigner, Reader } = await c2pa();
-  const builder = Builder.withJson(request.definition, BUILDER_SETTINGS);
-  if (await carriesManifest(Reader, request.served, request.format)) {
-    await builder.addIngredient(
-      JSON.stringify({ title: request.title, format: request.format, relationship: 'parentOf' }),
-      { buffer: request.served, mimeType: request.format },
-    );
-  }
-  for (const ingredient of request.ingredients) {
-    await builder.addIngredient(
-      JSON.stringify({
-        title: ingredient.title,
-        format: ingredient.format,
-        relationship: ingredient.relationship,
-        ...(ingredient.label === undefined ? {} : { label: ingredient.label }),
-      }),
-      { buffer: ingredient.bytes, mimeType: ingredient.format },
-    );
-  }
-  const input = { buffer: request.bytes, mimeType: request.format };
-  const output: { buffer: Buffer | null } = { buffer: null };
-  if (key.kind === 'local') {
-    builder.sign(LocalSigner.newSigner(key.cert, key.key, key.alg, key.tsaUrl), input, output);
-  } else {
-    const signer = CallbackSigner.newSigner(
-      {
-        alg: key.alg,
-        certs: [...key.certs],
-        reserveSize: REMOTE_RESERVE,
-        ...(key.tsaUrl ? { tsaUrl: key.tsaUrl } : {}),
-        directCoseHandling: false,
-      },
-      (data) => key.sign(data),
-    );
-    await builder.signAsync(signer, input, output);
-  }
-  if (!output.buffer)
-    throw new Error(`the C2PA SDK returned no signed ${request.format} for ${request.title}`);
-  return output.buffer;
+  if (key.kind === 'remote' || !process.features.typescript) return signHere(key, request);
+  const task: SigningTask = { key, request };
+  const signed: unknown = await (await signingThreads()).run(task);
+  if (!(signed instanceof Uint8Array)) throw new Error(`a signing thread returned no ${request.format}`);
+  return bufferOf(signed);
 }
 
-/** Whether the file already holds a C2PA manifest (a provider's); a file it cannot parse holds none. */
-async function carriesManifest(
-  reader: Awaited<ReturnType<typeof c2pa>>['Reader'],
-  bytes: Buffer,
-  format: string,
-): Promise<boolean> {
-  try {
-    // Only whether there is one: the ingredient's own reading validates it (once, not twice).
-    return (await reader.fromAsset({ buffer: bytes, mimeType: format }, NO_VALIDATION)) !== null;
-  } catch {
-    return false;
-  }
+/** Started on the first file signed: a command that never signs never starts a thread. */
+function signingThreads(): Promise<Piscina> {
+  pool ??= import('piscina').then(
+    ({ Piscina }) =>
+      new Piscina({
+        filename: new URL('./sign-thread.ts', import.meta.url).href,
+        minThreads: 1,
+        maxThreads: THREADS,
+        idleTimeout: IDLE_MS,
+        concurrentTasksPerWorker: 4,
+      }),
+  );
+  return pool;
 }
