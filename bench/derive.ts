@@ -3,30 +3,26 @@
  * with a headline (a 1080×1080 feed post, a 1080×1920 story, a 1200×628 banner, JPEG), by a plain
  * script (sharp and p-limit at the machine's cores) and by mediaflow's derive stage as a worker runs
  * it after each output is saved (activities/derive/: records read and written, files through the
- * store, XMP sidecars, a C2PA signature when a key is set), in one invocation, on the same stills.
+ * store, XMP sidecars, a C2PA signature when a key is set), in one invocation, on the same stills,
+ * each side in a process of its own (bench/derive-phase.ts) so that each peak is its own.
  * The campaign around it (creates, waits, downloads) is the throughput benchmarks' business.
  * Goals (issue 40): mediaflow within 1.15 × the script; the process's peak RSS within 400 MB.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
+import { z } from 'zod';
 import type { Operation } from '../derive/operations.ts';
-import { deriveAll, measured, type Parent, parentOf } from './lib/derive-stage.ts';
+import { CHANNELS, FONT, HEADLINE } from './derive-script.ts';
+import { type Parent, parentOf } from './lib/derive-stage.ts';
+import { inOwnProcess } from './lib/own-process.ts';
 import { round, type Verdict, verdict } from './lib/report.ts';
 
-const FONT = createRequire(import.meta.url).resolve(
-  '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf',
-);
-const CHANNELS = [
-  { step: 'feed', width: 1080, height: 1080 },
-  { step: 'story', width: 1080, height: 1920 },
-  { step: 'banner', width: 1200, height: 628 },
-] as const;
-const HEADLINE = 'Soft, breathable, everyday';
+const Made = z.object({ made: z.number(), signed: z.boolean() });
+const PHASE = new URL('./derive-phase.ts', import.meta.url);
 
 /** A 1024×576 still of its own colour, as the service would deliver one. */
 async function still(index: number): Promise<Buffer> {
@@ -50,48 +46,6 @@ function operations(channel: (typeof CHANNELS)[number], font: { path: string; sh
     },
     { op: 'format', type: 'jpeg', quality: 85, maxBytes: null },
   ];
-}
-
-/** What a plain script would write: sharp's own calls, one file per channel, `cores` at once. */
-async function plainScript(stills: readonly string[], out: string, cores: number): Promise<void> {
-  const limit = pLimit(cores);
-  await Promise.all(
-    stills.flatMap((file, index) =>
-      CHANNELS.map((channel) =>
-        limit(async () => {
-          // The headline on a box behind it, as mediaflow's text operation draws it.
-          const text = await sharp({
-            text: {
-              text: `<span foreground="#ffffff">${HEADLINE}</span>`,
-              font: 'Noto Sans JP Bold',
-              fontfile: FONT,
-              width: channel.width - 64,
-              dpi: 144,
-              rgba: true,
-            },
-          })
-            .png()
-            .toBuffer({ resolveWithObject: true });
-          const box = await sharp({
-            create: {
-              width: text.info.width + 28,
-              height: text.info.height + 28,
-              channels: 4,
-              background: { r: 0, g: 0, b: 0, alpha: 0.53 },
-            },
-          })
-            .composite([{ input: text.data }])
-            .png()
-            .toBuffer();
-          await sharp(file)
-            .resize(channel.width, channel.height, { fit: 'cover' })
-            .composite([{ input: box, gravity: 'south' }])
-            .jpeg({ quality: 85 })
-            .toFile(join(out, `${channel.step}-${index}.jpg`));
-        }),
-      ),
-    ),
-  );
 }
 
 export async function measureDerive(stillCount = 2_000) {
@@ -122,9 +76,11 @@ export async function measureDerive(stillCount = 2_000) {
     );
     const scriptOut = join(root, 'script');
     await mkdir(scriptOut);
-    const script = await measured(() => plainScript(files, scriptOut, cores));
-    const mediaflow = await measured(() => deriveAll(folder, parents));
-    const { made, signed } = mediaflow.value;
+    const input = join(root, 'phase-input.json');
+    await writeFile(input, JSON.stringify({ folder, files, scriptOut, cores, parents }));
+    const script = await inOwnProcess(PHASE, ['script', input]);
+    const mediaflow = await inOwnProcess(PHASE, ['mediaflow', input]);
+    const { made, signed } = Made.parse(mediaflow.value);
     const overScript = round(mediaflow.wallS / script.wallS, 3);
     const verdicts: Verdict[] = [
       verdict('mediaflow’s derive stage within 1.15 × a plain sharp script', overScript, 1.15, '×'),

@@ -11,6 +11,11 @@ import { type VideoTools, videoTools, videoToolVersion } from '../../derive/vide
 
 export interface DeriveDeps {
   readonly limit: LimitFunction;
+  /**
+   * Jobs whose parent is read and held for their derivatives at once (parent-in-hand.ts): twice
+   * the derive work's bound, so one parent's reads and writes overlap another's cut.
+   */
+  readonly parents: LimitFunction;
   readonly video: VideoTools;
   /**
    * ffmpeg's threads per clip: the cores shared among the clips made at once. libvips keeps its
@@ -31,6 +36,7 @@ export function deriveDeps(env: NodeJS.ProcessEnv = process.env): DeriveDeps {
   let ffmpeg: Promise<string> | undefined;
   return {
     limit: pLimit(concurrency),
+    parents: pLimit(concurrency * 2),
     video,
     threads: Math.max(1, Math.floor(cores / concurrency)),
     async tools(kind) {

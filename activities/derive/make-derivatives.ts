@@ -29,6 +29,7 @@ import { provenanceOfEntry } from '../provenance/of-entry.ts';
 import { withProvenance } from '../provenance/with-provenance.ts';
 import type { Provenance } from '../provenance/xmp.ts';
 import type { DeriveDeps } from './deps.ts';
+import { parentInHand } from './parent-in-hand.ts';
 import { produce } from './produce.ts';
 
 type PlannedDerivative = NonNullable<PlannedJob['derivatives']>[number];
@@ -54,17 +55,18 @@ export async function makeDerivatives(
 ): Promise<Derived[]> {
   const planned = job.derivatives ?? [];
   if (planned.length === 0) return [];
-  let bytes: Promise<Buffer> | undefined;
-  const parentBytes = () => {
-    bytes ??= store.open(parent.file).then((body) => {
-      if (!body) throw new Error(`the output ${parent.file} is gone from ${store.location}`);
-      return whole(body);
-    });
-    return bytes;
-  };
-  return Promise.all(
-    planned.map((derivative) => makeOne(deps, store, derivative, parent, parentBytes, context)),
-  );
+  const inHand = parentInHand(deps.parents, async () => {
+    const body = await store.open(parent.file);
+    if (!body) throw new Error(`the output ${parent.file} is gone from ${store.location}`);
+    return whole(body);
+  });
+  try {
+    return await Promise.all(
+      planned.map((derivative) => makeOne(deps, store, derivative, parent, inHand.bytes, context)),
+    );
+  } finally {
+    inHand.release();
+  }
 }
 
 async function makeOne(

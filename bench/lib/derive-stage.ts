@@ -5,10 +5,11 @@
  * memory of a piece of work.
  */
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { deriveDeps } from '../../activities/derive/deps.ts';
 import { makeDerivatives } from '../../activities/derive/make-derivatives.ts';
 import type { Operation } from '../../derive/operations.ts';
-import type { PlannedJob } from '../../plan/types.ts';
+import { PlannedJob } from '../../plan/types.ts';
 import { ManifestEntry } from '../../records/manifest.ts';
 import { openStore } from '../../store/index.ts';
 import { round } from './report.ts';
@@ -28,10 +29,9 @@ export interface Saved {
   readonly bytes: Buffer;
 }
 
-export interface Parent {
-  readonly entry: ManifestEntry;
-  readonly job: PlannedJob;
-}
+/** A saved output and its planned job: what a forked phase reads back (bench/derive-phase.ts). */
+export const Parent = z.object({ entry: ManifestEntry, job: PlannedJob });
+export type Parent = z.infer<typeof Parent>;
 
 /** Parent `index` and what to derive from it. */
 export function parentOf(index: number, saved: Saved, derivations: readonly Derivation[]): Parent {
