@@ -2,7 +2,15 @@
  * Spans of mediaflow's own code, through OpenTelemetry's API alone: until a process starts the SDK
  * (telemetry/sdk.ts) the tracer is the API's no-op one, whose spans record nothing.
  */
-import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import { ATTR, OK } from './attributes.ts';
 
 /**
@@ -25,8 +33,26 @@ export interface SpanOptions<T> {
 }
 
 /**
+ * The active span when this process chose not to record it, so that every span started under it is
+ * dropped too: each sampler mediaflow offers decides a child of a local span as its parent was
+ * decided (the `parentbased_*` ones follow the parent, `traceidratio` decides by the trace id they
+ * share, `always_on` drops nothing). A span under it is then not made at all, nor its context
+ * switched to: under `parentbased_batchratio` at 0.1, nine batches in ten are dropped, and a
+ * span for each of their store and service calls was most of what tracing cost the worker's main
+ * thread (docs/benchmarks.md, "Tracing overhead"). A remote parent is left to the sampler, which
+ * may record under it (`always_on`).
+ */
+export function droppedParent(): Span | undefined {
+  const active = trace.getActiveSpan();
+  if (active === undefined || active.isRecording()) return undefined;
+  const { traceFlags, isRemote } = active.spanContext();
+  return isRemote || (traceFlags & TraceFlags.SAMPLED) !== 0 ? undefined : active;
+}
+
+/**
  * Runs `work` inside a span named `name`, ended when it settles, its `mediaflow.outcome` set to
- * `ok` (or what `outcomeOfResult` names) or the failure's outcome.
+ * `ok` (or what `outcomeOfResult` names) or the failure's outcome. Under a dropped span, `work`
+ * gets that span, which records nothing.
  */
 export function inSpan<T>(
   name: string,
@@ -34,6 +60,8 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
   options: SpanOptions<T> = {},
 ): Promise<T> {
+  const dropped = droppedParent();
+  if (dropped) return work(dropped);
   return tracer().startActiveSpan(
     name,
     { attributes, kind: options.kind ?? SpanKind.INTERNAL },

@@ -8,7 +8,7 @@
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR, OK } from '../../telemetry/attributes.ts';
 import { promptsTraced } from '../../telemetry/settings.ts';
-import { tracer } from '../../telemetry/spans.ts';
+import { droppedParent, tracer } from '../../telemetry/spans.ts';
 
 /** What a call's span says beyond HTTP: set by the endpoint that knows (service-client.ts). */
 export interface CallTrace {
@@ -24,7 +24,10 @@ export interface CallTrace {
   readonly prompt?: string;
 }
 
+/** The call's span; under a dropped one (telemetry/spans.ts), that span, which records nothing. */
 export function startCallSpan(method: string, path: string, host: string, about?: CallTrace): Span {
+  const dropped = droppedParent();
+  if (dropped) return dropped;
   const span = tracer().startSpan(about?.name ?? `HTTP ${method}`, {
     kind: SpanKind.CLIENT,
     attributes: {
@@ -45,6 +48,7 @@ export function startCallSpan(method: string, path: string, host: string, about?
 
 /** Runs `work` with `span` as the active span (the store's and any nested call's parent). */
 export function inCallSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  if (span === trace.getActiveSpan()) return work();
   return context.with(trace.setSpan(context.active(), span), work);
 }
 

@@ -4,7 +4,8 @@
  * replay after a crash or a cache eviction.
  */
 import type { Client } from '@temporalio/client';
-import { Worker, type WorkflowBundlePath } from '@temporalio/worker';
+import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
+import { type InjectedSinks, Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { workflowBundle } from '../../worker/workflow-bundle.ts';
 import { quietRuntime } from './quiet-runtime.ts';
 
@@ -13,6 +14,15 @@ export interface ReplayReport {
   /** One line per run that did not replay: its run id and the error. */
   failures: string[];
 }
+
+/**
+ * A tracing process's bundle exports its spans through the `exporter` sink (worker/tracing/
+ * workflow-sink.ts). A replay sends none (sinks are not called while replaying), but the SDK logs
+ * an error for every call to a sink the worker lacks.
+ */
+const REPLAY_SINKS: InjectedSinks<{ exporter: OpenTelemetryWorkflowExporter }> = {
+  exporter: { export: { fn: () => {} } },
+};
 
 /** `bundle`: the workflow code to replay against, when the caller has it (the test suite's). */
 export async function replayCampaign(
@@ -31,7 +41,7 @@ export async function replayCampaign(
     runs++;
     const thisRun = runId ?? (await handle.describe()).runId;
     try {
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history, workflowId);
+      await Worker.runReplayHistory({ workflowBundle: bundle, sinks: REPLAY_SINKS }, history, workflowId);
     } catch (error) {
       failures.push(`${thisRun}: ${error instanceof Error ? error.message : String(error)}`);
     }

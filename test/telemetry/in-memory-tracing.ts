@@ -5,14 +5,24 @@
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  InMemorySpanExporter,
+  type Sampler,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { onTestFinished } from 'vitest';
 
-export function inMemoryTracing() {
+/** `sampler`: the SDK's default (parentbased_always_on) unless given. */
+export function inMemoryTracing(sampler?: Sampler) {
   const exporter = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor({ exporter });
   const resource = resourceFromAttributes({ 'service.name': 'mediaflow-test' });
-  const provider = new TracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new TracerProvider({
+    resource,
+    spanProcessors: [processor],
+    ...(sampler ? { sampler } : {}),
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
   onTestFinished(async () => {

@@ -3,8 +3,9 @@
  * (whose span would always be a child of the workflow's): a small activity (the access check,
  * loading a page of jobs) is a child of the workflow's `StartActivity` span, in the campaign's
  * trace; a batch of jobs (createPredictions, finishPredictions) starts a trace of its own, linked
- * to that span. A 100,000-job campaign thus keeps a trace of its structure, and each batch a trace
- * of its jobs' calls (docs/deployment.md, "Tracing": why).
+ * to the campaign's run that scheduled it (batch-activities.ts). A 100,000-job campaign thus keeps
+ * a trace of its structure, and each batch a trace of its jobs' calls (docs/deployment.md,
+ * "Tracing": why).
  */
 import {
   type Context,
@@ -20,9 +21,7 @@ import { extractContextFromHeaders } from '@temporalio/interceptors-opentelemetr
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import { ATTR, OK } from '../../telemetry/attributes.ts';
 import { tracer } from '../../telemetry/spans.ts';
-
-/** The activities that carry a batch of jobs: each the root of a trace linked to its campaign's. */
-const BATCH_ACTIVITIES = new Set(['createPredictions', 'finishPredictions']);
+import { BATCH_ACTIVITIES } from './batch-activities.ts';
 
 export class ActivitySpans implements ActivityInboundCallsInterceptor {
   private readonly ctx: ActivityContext;
