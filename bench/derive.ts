@@ -16,6 +16,7 @@ import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { Operation } from '../derive/operations.ts';
+import { WORKER_ENV, WORKER_NODE_FLAGS } from '../worker/create-worker.ts';
 import { CHANNELS, FONT, HEADLINE } from './derive-script.ts';
 import { type Parent, parentOf } from './lib/derive-stage.ts';
 import { inOwnProcess } from './lib/own-process.ts';
@@ -79,7 +80,12 @@ export async function measureDerive(stillCount = 2_000) {
     const input = join(root, 'phase-input.json');
     await writeFile(input, JSON.stringify({ folder, files, scriptOut, cores, parents }));
     const script = await inOwnProcess(PHASE, ['script', input]);
-    const mediaflow = await inOwnProcess(PHASE, ['mediaflow', input]);
+    // mediaflow's side as a worker runs it (the Dockerfile's, compose's and the bench stack's flags
+    // and malloc arenas); the script as a team would run theirs, with Node's defaults.
+    const mediaflow = await inOwnProcess(PHASE, ['mediaflow', input], {
+      nodeFlags: WORKER_NODE_FLAGS,
+      env: WORKER_ENV,
+    });
     const { made, signed } = Made.parse(mediaflow.value);
     const overScript = round(mediaflow.wallS / script.wallS, 3);
     const verdicts: Verdict[] = [

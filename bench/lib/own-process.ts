@@ -18,10 +18,24 @@ export const PhaseResult = z.object({
 });
 export type PhaseResult = z.infer<typeof PhaseResult>;
 
+/** How the phase's process starts beyond this one's loader: a worker's Node flags and environment. */
+export interface ProcessShape {
+  readonly nodeFlags?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** Runs `entry` (a module that calls `reportPhase`) with `args`; what it reported. */
-export function inOwnProcess(entry: URL, args: readonly string[]): Promise<PhaseResult> {
+export function inOwnProcess(
+  entry: URL,
+  args: readonly string[],
+  shape: ProcessShape = {},
+): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(entry, [...args], { stdio: 'inherit' });
+    const child = fork(entry, [...args], {
+      stdio: 'inherit',
+      execArgv: [...process.execArgv, ...(shape.nodeFlags ?? [])],
+      env: { ...process.env, ...shape.env },
+    });
     let result: PhaseResult | undefined;
     child.on('message', (message) => {
       result = PhaseResult.parse(message);
