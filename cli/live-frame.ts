@@ -16,7 +16,7 @@ const MAX_NAME = 16;
 export interface FrameFacts {
   /** Terminal columns; every line is kept below this (a line that fills it wraps in some terminals). */
   readonly width: number;
-  /** Milliseconds to the end as measured (EtaMeter), or null while unknown. */
+  /** Milliseconds to the end (the workflow's, counted down: etaAt), or null while unknown. */
   readonly etaMs: number | null;
   /** Nothing polls the campaign's task queue: it does not move until a worker runs. */
   readonly paused: boolean;
@@ -137,44 +137,4 @@ export function etaAt(p: CampaignProgress, now: number): number | null {
   if (p.etaMs === null || p.at === undefined) return p.etaMs;
   const left = p.etaMs - Math.max(0, now - p.at);
   return left > 0 ? left : null;
-}
-
-/** How far back the measured rate looks: recent enough to follow a change of pace. */
-const WINDOW_MS = 60_000;
-
-/**
- * ETA from the jobs this process saw finish lately (not from the campaign's start, which after a
- * pause or a re-run would count hours in which nothing ran). Before it has seen a job finish it
- * falls back to the workflow's own estimate. Between finishes it counts down from the estimate the
- * last finish gave: re-measuring the rate every second made it climb while jobs were in flight
- * ("about 13s left", then 14, then 15), and once the count runs out with jobs still to end, it
- * says nothing rather than "0s" or a guess that grows.
- */
-export class EtaMeter {
-  private samples: { at: number; finished: number }[] = [];
-  /** The estimate made when the count of finished jobs last changed, and when. */
-  private anchor: { at: number; finished: number; etaMs: number } | null = null;
-
-  etaMs(p: CampaignProgress, now: number): number | null {
-    // Ended, or stopped submitting: the jobs left will not run, no time is left for them.
-    if (p.outcome !== 'running' || p.submitting === false) return null;
-    const finished = p.steps.reduce((n, s) => n + ended(s), 0);
-    const remaining = p.steps.reduce((n, s) => n + s.planned, 0) - finished;
-    this.samples.push({ at: now, finished });
-    this.samples = this.samples.filter((s) => now - s.at <= WINDOW_MS);
-    if (remaining <= 0) return 0;
-    if (this.anchor && this.anchor.finished === finished) {
-      const left = this.anchor.etaMs - (now - this.anchor.at);
-      return left > 0 ? left : null;
-    }
-    const first = this.samples[0]!;
-    const gained = finished - first.finished;
-    const elapsed = now - first.at;
-    if (gained > 0 && elapsed >= 2_000) {
-      const etaMs = Math.round((elapsed / gained) * remaining);
-      this.anchor = { at: now, finished, etaMs };
-      return etaMs;
-    }
-    return etaAt(p, now);
-  }
 }

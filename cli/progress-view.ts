@@ -6,7 +6,7 @@
 import { formatDollars, type Micros } from '../api/money.ts';
 import type { CampaignProgress, StepProgress } from '../contract/campaign.ts';
 import { endedOf } from '../contract/ended-jobs.ts';
-import { duration, EtaMeter, renderFrame } from './live-frame.ts';
+import { duration, renderFrame } from './live-frame.ts';
 import { OUTCOMES, stopAdvice } from './outcomes.ts';
 import { pauseState } from './pause-line.ts';
 import { reviewWait } from './review-wait.ts';
@@ -49,7 +49,6 @@ const up = (n: number) => (n > 0 ? `\x1b[${n}F` : '\r');
  * frame drawn stays on screen after stop(): give update() the final progress first.
  */
 export class ProgressDisplay {
-  private readonly eta = new EtaMeter();
   private frame: string[] = [];
   private lastLine = Number.NEGATIVE_INFINITY;
 
@@ -72,12 +71,12 @@ export class ProgressDisplay {
 
   update(given: CampaignProgress, paused = false): void {
     const now = this.clock();
-    // What status shows of the same memo (its waiting jobs, whether it still submits).
+    // What status shows of the same memo (its waiting jobs, whether it still submits, its ETA).
     const p = shownProgress(given, { now, paused });
-    const etaMs = this.eta.etaMs(p, now);
+    const { etaMs } = p;
     if (!this.live) {
       if (now - this.lastLine >= 5_000) {
-        const line = statusLine({ ...p, etaMs: paused ? null : etaMs });
+        const line = statusLine(p);
         const outage = pauseState(p, now);
         const why = paused ? ' (paused: no worker)' : outage ? ` (${outage})` : '';
         this.stream.write(`${line}${why}\n`);

@@ -129,6 +129,8 @@ export interface CarriedState {
   readonly latencyMs: number | null;
   /** Per step; absent in runs carried over by versions that measured one mean. */
   readonly stepLatencyMs?: readonly (number | null)[];
+  /** How fast the campaign worked, for its ETA (workflows/engine/jobs/pace.ts); absent in older runs. */
+  readonly pace?: CarriedPace;
   /** The campaign clock's reading (workflows/engine/pacing/clock.ts). */
   readonly clock: number;
   /** Review gates still open or releasing (workflows/engine/reviews/reviews.ts); absent without gates. */
@@ -137,6 +139,13 @@ export interface CarriedState {
   readonly notices?: CarriedNotices;
   /** The campaign's part of its key's spend caps (docs/caps.md); absent when uncapped. */
   readonly caps?: CarriedAllowance;
+}
+
+/** What the ETA carries across continue-as-new (workflows/engine/jobs/pace.ts). */
+export interface CarriedPace {
+  readonly busyMs: number;
+  readonly endedAt: number | null;
+  readonly worked: readonly number[];
 }
 
 /** What notifying carries across continue-as-new: deliveries so far, and the wave of reviews announced. */

@@ -3,9 +3,10 @@
  * above them, the final state left on screen, regenerations in the summary. No Temporal here.
  */
 import { describe, expect, it } from 'vitest';
-import { EtaMeter, etaAt, renderFrame } from '../../cli/live-frame.ts';
+import { etaAt, renderFrame } from '../../cli/live-frame.ts';
 import { campaignTaskQueue } from '../../cli/local-worker.ts';
 import { ProgressDisplay, statusLine, summaryTable } from '../../cli/progress-view.ts';
+import { shownProgress } from '../../cli/shown-progress.ts';
 import type { CampaignProgress, StepProgress } from '../../contract/campaign.ts';
 import { ENGINE } from '../../contract/engine.ts';
 
@@ -99,24 +100,6 @@ describe('the live frame', () => {
       paused: false,
     });
     expect(final.at(-1)).toMatch(/100\/100 done · finished$/);
-  });
-
-  it('measures the ETA from the jobs seen finishing lately, not from when the campaign started', () => {
-    const meter = new EtaMeter();
-    const at = (succeeded: number) => progress([step('a', { succeeded })], { startedAt: -3_600_000 });
-    expect(meter.etaMs({ ...at(10), etaMs: 999 }, 0)).toBe(999); // nothing measured yet
-    expect(meter.etaMs(at(20), 10_000)).toBe(80_000); // 10 jobs in 10 s, 80 left
-  });
-
-  it('counts down while nothing finishes, never climbing, and says nothing once the count ran out', () => {
-    const meter = new EtaMeter();
-    const at = (succeeded: number) => progress([step('a', { succeeded, running: 100 - succeeded })]);
-    meter.etaMs(at(0), 0);
-    expect(meter.etaMs(at(90), 9_000)).toBe(1_000); // 90 jobs in 9 s, 10 left
-    const waiting = [9_500, 9_900].map((now) => meter.etaMs(at(90), now));
-    expect(waiting).toEqual([500, 100]);
-    expect(meter.etaMs(at(90), 12_000)).toBeNull(); // past the estimate, jobs still out: unknown
-    expect(meter.etaMs(at(95), 13_000)).not.toBeNull(); // a finish gives a new estimate
   });
 });
 
@@ -221,13 +204,23 @@ describe('every figure means its label', () => {
     expect(etaAt(memo, 1_000_000 + 120_000)).toBeNull();
   });
 
+  it('the frame shows the workflow’s ETA as status does at the same moment, not one of its own', () => {
+    const memo = progress([step('still', { succeeded: 40, running: 4 })], { etaMs: 12_000, at: 1_000_000 });
+    const terminal = fakeStream(80);
+    new ProgressDisplay(terminal.stream, () => 1_005_000).update(memo);
+    expect(terminal.output()).toContain('ETA 7s');
+    expect(statusLine(shownProgress(memo, { now: 1_005_000, paused: false }))).toMatch(/about 7s left$/);
+    const log = fakeStream();
+    new ProgressDisplay(log.stream, () => 1_005_000).update(memo);
+    expect(log.output()).toContain('about 7s left');
+  });
+
   it('no ETA once the campaign stopped submitting, nor while nothing polls it', () => {
-    const eta = new EtaMeter();
     const stopping = progress([step('still', { succeeded: 40, running: 4 })], {
       etaMs: 9_000,
       submitting: false,
     });
-    expect(eta.etaMs(stopping, 0)).toBeNull();
+    expect(shownProgress(stopping, { now: 0, paused: false }).etaMs).toBeNull();
     expect(renderFrame(stopping, { width: 120, etaMs: null, paused: false }).at(-1)).toContain('stopping');
     const log = fakeStream();
     new ProgressDisplay(log.stream, () => 0).update(progress([step('still')], { etaMs: 9_000 }), true);

@@ -61,6 +61,18 @@ describe('a capped campaign known by its execution', () => {
     expect(progressOf(m, 'c', 0).cap_reached).toBe('daily $2 (spent $0.48)');
   });
 
+  it('shows no ETA while a cap holds it: the next job waits on other campaigns’ spend, which no rate foretells', () => {
+    const m = byExecution(4);
+    step(m, tick);
+    // One still made in 1 s of the four.
+    Object.assign(m.jobs.pace, { busyMs: 1_000, endedAt: 0 });
+    m.jobs.pace.worked[0] = 1;
+    m.jobs.tally.stepLatencyMs[0] = 1_000;
+    expect(progressOf(m, 'c', 0).etaMs).toBe(4_000);
+    grant(m, { micros: 0, hold: HOLD, granted: 0 });
+    expect(progressOf(m, 'c', 0)).toMatchObject({ cap_reached: 'daily $2 (spent $0.48)', etaMs: null });
+  });
+
   it('jobs found recorded give their reservation back at once, with the totals so far', () => {
     const m = byExecution(4);
     step(m, tick);

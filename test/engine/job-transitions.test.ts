@@ -4,6 +4,7 @@ import * as CarryOver from '../../workflows/engine/jobs/carry-over.ts';
 import * as GatedWindow from '../../workflows/engine/jobs/gated-window.ts';
 import * as Occupancy from '../../workflows/engine/jobs/occupancy.ts';
 import * as Slots from '../../workflows/engine/jobs/slots.ts';
+import * as Tally from '../../workflows/engine/jobs/tally.ts';
 import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
 import * as Progress from '../../workflows/engine/notices/progress.ts';
 
@@ -112,10 +113,12 @@ describe('the jobs of a campaign state, moved by their transitions', () => {
       inFlight: 0,
       submitting: true,
     });
-    Transitions.onCreated(state, 0, 'p0', 0);
-    Transitions.onCreated(state, 2, 'p2', 0);
+    Transitions.onCreated(state, 0, 'p0', 1);
+    Transitions.onCreated(state, 2, 'p2', 1);
     expect(Progress.campaignProgress(state, 'c', 10).inFlight).toBe(240_000);
-    Transitions.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' }, 0);
+    Transitions.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 120_000, file: 'x' }, 5_000);
+    // How long a hero and a teaser take, as measured (Tally.observeWait): time is left.
+    for (const [step, ms] of [5_000, 20_000].entries()) Tally.observeWait(state.tally, ms, step);
     expect(Progress.campaignProgress(state, 'c', 10_000).etaMs).not.toBeNull();
     Transitions.pick(state, 10); // teaser-0 does not fit: submission stops, two heroes still land
     expect(Progress.campaignProgress(state, 'c', 10_000)).toMatchObject({
@@ -293,8 +296,9 @@ describe('progress counts', () => {
       ]),
     );
     Transitions.pick(state, 10);
-    Transitions.onCreated(state, 0, 'p0', 0);
+    Transitions.onCreated(state, 0, 'p0', 1);
     Transitions.onFinished(state, 0, { kind: 'succeeded', creditsUsed: 100, file: 'a.png' }, 10_000);
+    for (const [step, ms] of [10_000, 30_000].entries()) Tally.observeWait(state.tally, ms, step);
     // still-1 still runs: time is left, measured from the one still done.
     expect(Progress.campaignProgress(state, 'c', 10_000).etaMs).not.toBeNull();
     Transitions.onCreated(state, 2, 'p2', 0);

@@ -10,6 +10,7 @@
  * and the state parts it is made of are each a concern's own.
  */
 import type { ServiceLimits, StepInfo } from '../../contract/campaign.ts';
+import type { PaceState } from './jobs/pace.ts';
 import type { SlotsState } from './jobs/slots.ts';
 import type { TallyState } from './jobs/tally.ts';
 import type { WindowState } from './jobs/window.ts';
@@ -40,6 +41,8 @@ export interface CampaignState {
   readonly window: WindowState;
   readonly slots: SlotsState;
   readonly tally: TallyState;
+  /** How fast it works, for the ETA (jobs/pace.ts). */
+  readonly pace: PaceState;
   readonly budget: BudgetState;
   readonly halt: StopState;
   readonly reviews: ReviewsState;

@@ -11,6 +11,7 @@ import { newBudget } from '../money/budget.ts';
 import { type StopReason, stopOf } from '../money/stop.ts';
 import * as Reviews from '../reviews/reviews.ts';
 import { hold } from './holds.ts';
+import { newPace } from './pace.ts';
 import { stepHeights } from './selection.ts';
 import { emptySlots, inFlight, nameHeir, occupy } from './slots.ts';
 import { newTally } from './tally.ts';
@@ -45,6 +46,7 @@ export function openCampaign(
     budget: newBudget(budget, carried?.spent ?? 0),
     halt: stopOf(stopReasonOf(carried?.stopReason ?? null), carried?.stopMessage ?? null),
     tally: newTally(steps, carried),
+    pace: newPace(steps.length, carried?.pace),
     reviews: Reviews.reviewsOf(steps, carried?.reviews),
     allowance: init.caps ? Allowance.allowanceOf(init.caps.carried) : null,
     limits: carried?.limits ?? init.limits,
@@ -84,6 +86,7 @@ export function carry(s: CampaignState): Omit<CarriedState, 'clock'> {
     limits: s.limits,
     latencyMs: s.tally.latencyMs,
     stepLatencyMs: s.tally.stepLatencyMs,
+    pace: s.pace,
     // Carried only by campaigns with a gate.
     ...(s.steps.some((step) => step.review) && { reviews: Reviews.carry(s.reviews) }),
     ...(s.allowance && { caps: Allowance.carry(s.allowance) }),

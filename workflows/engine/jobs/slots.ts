@@ -84,6 +84,11 @@ export function created(
   return active.pending;
 }
 
+/** When job `i`'s prediction was created, worker clock (0: not yet). */
+export function createdAt(s: SlotsState, i: number): number {
+  return s.active[i]?.startedAt ?? 0;
+}
+
 export function pendingOf(s: SlotsState, i: number): PendingJob {
   const active = s.active[i];
   if (!active) throw new Error(`job ${i} is not in flight`);
@@ -149,6 +154,13 @@ export function inFlightUsd(s: SlotsState): Micros {
   for (const { pending, predictionId } of Object.values(s.active))
     if (predictionId !== null) usd += pending.job.usd;
   return usd;
+}
+
+/** The predictions at the service: each one's step and when it was created (worker clock). */
+export function atService(s: SlotsState): { step: number; createdAt: number }[] {
+  return Object.values(s.active).flatMap(({ pending, predictionId, startedAt }) =>
+    predictionId === null ? [] : [{ step: pending.job.step, createdAt: startedAt }],
+  );
 }
 
 /** Running jobs and held heirs per step, for progress. */

@@ -109,14 +109,6 @@ export function observeWait(t: TallyState, ms: number, step: number): void {
   t.stepLatencyMs[step] = smooth(t.stepLatencyMs[step] ?? null, ms);
 }
 
-/** Jobs that reached an end (created predictions and regenerations are not ends). */
-export function finished(t: TallyState): number {
-  return t.counts.reduce(
-    (n, c) => n + c.succeeded + c.cached + c.failed + c.skipped + (c.refused ?? 0) + (c.timed_out ?? 0),
-    0,
-  );
-}
-
 function smooth(mean: number | null, sample: number): number {
   return mean === null ? sample : mean + (sample - mean) * 0.1;
 }

@@ -16,6 +16,7 @@ import { abandon } from '../reviews/reviews.ts';
 import { cached, type Recorded, saved } from './gated-window.ts';
 import { hold, modelOf, pay, unhold } from './holds.ts';
 import { maxInFlight } from './occupancy.ts';
+import * as Pace from './pace.ts';
 import { longestChainsFirst, select } from './selection.ts';
 import * as Slots from './slots.ts';
 import * as Tally from './tally.ts';
@@ -125,12 +126,14 @@ export function onFinished(
 ): void {
   // The outcome's own kind (a download's), else the caller's, else a failed prediction's.
   const kind = (outcome.kind === 'failed' ? outcome.failure : undefined) ?? given ?? 'prediction_failed';
+  const createdAt = Slots.createdAt(s.slots, i);
   const pending = release(s, i);
   const { job, regen } = pending;
   if (outcome.kind === 'canceled') {
     Tally.count(s.tally, job.step, 'canceled');
     return;
   }
+  Pace.worked(s.pace, job.step, createdAt, now);
   // The service's own figure when it gives one; else the price we committed.
   pay(s, pending, outcome.creditsUsed ?? (outcome.kind === 'succeeded' ? job.usd : 0));
   if (outcome.kind === 'succeeded') {

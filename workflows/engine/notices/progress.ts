@@ -8,8 +8,8 @@ import type { CampaignOutcome, CampaignProgress } from '../../../contract/campai
 import { capLine } from '../../../contract/caps.ts';
 import { endedOf } from '../../../contract/ended-jobs.ts';
 import { isDone } from '../jobs/occupancy.ts';
-import { countByStep, inFlightUsd } from '../jobs/slots.ts';
-import * as Tally from '../jobs/tally.ts';
+import { etaMs } from '../jobs/pace.ts';
+import { atService, countByStep, inFlightUsd } from '../jobs/slots.ts';
 import type { CampaignState, Model } from '../model.ts';
 import * as Stop from '../money/stop.ts';
 import { withPause } from '../pacing/outage.ts';
@@ -20,27 +20,28 @@ import * as Notices from './notices.ts';
 export function progressOf(model: Model, campaign: string, now: number): CampaignProgress {
   const progress = campaignProgress(model.jobs, campaign, now);
   const hold = model.jobs.allowance?.hold;
+  // Held by a cap, the campaign moves when another campaign's spend allows: no rate says when.
   const held =
-    hold && progress.outcome === 'running' ? { ...progress, cap_reached: capLine(hold) } : progress;
+    hold && progress.outcome === 'running'
+      ? { ...progress, cap_reached: capLine(hold), etaMs: null }
+      : progress;
   const told = model.notices ? { ...held, notifications: Notices.tally(model.notices) } : held;
   return withPause(told, model.run.outage.current);
 }
 
 /** The jobs' progress alone: what a canceled campaign returns. */
 export function campaignProgress(s: CampaignState, campaign: string, now: number): CampaignProgress {
-  const { steps, jobCount, slots, window, budget, halt, tally, reviews, startedAt, runs } = s;
+  const { steps, slots, window, budget, halt, tally, reviews, startedAt, runs } = s;
   const done = isDone(s);
   const { running, heirs } = countByStep(slots);
   // A named heir is running, not waiting: its predecessor's finish creates it at the service the
   // moment that prediction ends, with no decision of the campaign left (the ledger shows it made
   // while the workflow has not heard yet).
   for (const [step, n] of heirs.entries()) running[step]! += n;
-  const finished = Tally.finished(tally);
-  const remaining = jobCount - finished;
-  const elapsed = now - startedAt;
   const awaiting = Reviews.awaiting(reviews, steps);
   const derived = Reviews.awaitingDerived(reviews, steps);
   const stopped = Stop.stopped(halt);
+  const work = { steps, counts: tally.counts, latencyMs: tally.stepLatencyMs, atService: atService(slots) };
   // Nothing moves until a reviewer decides: outputs (or files made from them) wait for review,
   // nothing runs, nothing can start.
   const onlyReview =
@@ -82,10 +83,7 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
     at: now,
     // None once submission stopped (the jobs left will not run, so no time is left for them), nor
     // while the next move is a reviewer's: no rate of finishing says when a person decides.
-    etaMs:
-      !stopped && !onlyReview && finished > 0 && remaining > 0 && elapsed > 0
-        ? Math.round((elapsed / finished) * remaining)
-        : null,
+    etaMs: stopped || onlyReview ? null : etaMs(s.pace, work, now),
     runs,
     ...(derived.length > 0 ? { derivedAwaiting: derived } : {}),
   };
