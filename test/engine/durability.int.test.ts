@@ -121,6 +121,22 @@ describe('durability', () => {
     expect(manifest.map((e) => e.step)).toEqual(['still', 'still', 'still', 'still']);
   }, 120_000);
 
+  it('completes canceled, with its progress, when canceled before any worker ran it', async () => {
+    const h = await harness();
+    const plan = await h.plan(pairs(3));
+    const handle = await h.start(plan);
+    await handle.cancel();
+    await h.startWorker();
+    const progress = await handle.result();
+    expect(progress.outcome).toBe('canceled');
+    expect(progress.steps.map((s) => [s.planned, s.created, s.waiting])).toEqual([
+      [3, 0, 0],
+      [3, 0, 0],
+    ]);
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    expect(h.emulator.ledger().predictionsCreated).toBe(0);
+  }, 60_000);
+
   it('leaves nothing running upstream when canceled while finishes are creating the next jobs', async () => {
     // Window-bound (4 in flight, 1.5 s each, 100 creates/s allowed): finishes name heirs.
     const h = await harness({

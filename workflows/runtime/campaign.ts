@@ -19,7 +19,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CampaignInput, CampaignProgress } from '../../contract/campaign.ts';
+import type { CampaignInput, CampaignProgress, ServiceLimits } from '../../contract/campaign.ts';
 import { progressQuery } from '../../contract/campaign-messages.ts';
 import { capsLinkOf } from '../caps/link.ts';
 import { leaveNote } from '../engine/caps.ts';
@@ -34,9 +34,9 @@ import { rollOverAt } from '../engine/pacing/decide.ts';
 import { bucket } from '../engine/pacing/pacer.ts';
 import { runState } from '../engine/pacing/run-state.ts';
 import { step } from '../engine/step.ts';
-import { governorOf } from '../governor/link.ts';
+import { type GovernorLink, governorOf } from '../governor/link.ts';
 import { readServiceLimits } from './activities.ts';
-import { cancelCampaign } from './cancel.ts';
+import { cancelCampaign, canceledAtStart } from './cancel.ts';
 import { type Executor, executor } from './executor.ts';
 import { startPulse } from './pulse.ts';
 import { hasGates, reviewGates } from './review-gates.ts';
@@ -54,11 +54,9 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const clock: Clock = { at: input.carried?.clock ?? workflowInfo().startTime.getTime() };
   const link = governorOf(input);
   const capsLink = capsLinkOf(input);
-  const read =
-    input.carried?.limits ??
-    (await readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []));
-  // A run carried over holds its share already; the first one waits for it before any create.
-  const share = link && !input.carried ? await link.firstShare(read) : null;
+  const started = await startUp(input, link);
+  if (started === 'canceled') return canceledAtStart(input, link);
+  const { read, share } = started;
   const jobs = openCampaign(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     carried: input.carried,
     limits: share?.limits ?? read,
@@ -126,6 +124,27 @@ export async function campaignWorkflow(input: CampaignInput): Promise<CampaignPr
   const progress = progressOf(model, input.campaign, Date.now());
   log.info('campaign ended', { campaign: input.campaign, outcome: progress.outcome, spent: progress.spent });
   return progress;
+}
+
+/**
+ * What the first run reads before it opens the campaign: the service's limits and the governor's
+ * first share. A cancel that arrives meanwhile (even before the first task) ends it here.
+ */
+async function startUp(
+  input: CampaignInput,
+  link: GovernorLink | null,
+): Promise<{ read: ServiceLimits; share: Awaited<ReturnType<GovernorLink['firstShare']>> } | 'canceled'> {
+  try {
+    const read =
+      input.carried?.limits ??
+      (await readServiceLimits.executeWithOptions({ summary: READ_LIMITS_SUMMARY }, []));
+    // A run carried over holds its share already; the first one waits for it before any create.
+    const share = link && !input.carried ? await link.firstShare(read) : null;
+    return { read, share };
+  } catch (error) {
+    if (isCancellation(error)) return 'canceled';
+    throw error;
+  }
 }
 
 /** Asks `step` what to do next and does it, until the campaign completes or rolls over. */

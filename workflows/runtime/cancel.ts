@@ -3,10 +3,13 @@
  * under way land first, so the claims log names their predictions; heirs made meanwhile get a
  * second pass), and the workflow completes with outcome `canceled`.
  */
-import { CancellationScope } from '@temporalio/workflow';
+import { CancellationScope, log } from '@temporalio/workflow';
 import type { CampaignInput, CampaignProgress } from '../../contract/campaign.ts';
+import { openCampaign } from '../engine/jobs/carry-over.ts';
+import { cancelAll } from '../engine/jobs/transitions.ts';
 import type { Model } from '../engine/model.ts';
 import { campaignProgress } from '../engine/notices/progress.ts';
+import type { GovernorLink } from '../governor/link.ts';
 import type { Executor } from './executor.ts';
 
 export async function cancelCampaign(
@@ -23,4 +26,25 @@ export async function cancelCampaign(
   // Completing (rather than rethrowing) keeps the final progress readable as the result, with
   // outcome 'canceled', by `status` and `cancel` even when no worker is up to answer queries.
   return campaignProgress(model.jobs, input.campaign, Date.now());
+}
+
+/**
+ * Canceled before the campaign opened (while it read the service's limits or waited on its first
+ * share; a cancel sent before any worker ran it lands there): nothing was created, so nothing is
+ * canceled upstream, and it completes as any canceled campaign does, every job not run. Before,
+ * it ended in Temporal's Canceled state with no progress for `status` to read.
+ */
+export async function canceledAtStart(
+  input: CampaignInput,
+  link: GovernorLink | null,
+): Promise<CampaignProgress> {
+  // The governor may have counted it in while it waited for its share.
+  await CancellationScope.nonCancellable(async () => link?.tell({ kind: 'leave' }));
+  const jobs = openCampaign(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
+    limits: { createsPerSecond: 0, maxInFlight: 0 },
+    now: Date.now(),
+  });
+  cancelAll(jobs);
+  log.info('campaign canceled before its first job', { campaign: input.campaign });
+  return campaignProgress(jobs, input.campaign, Date.now());
 }
