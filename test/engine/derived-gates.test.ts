@@ -14,6 +14,7 @@ import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
 import { campaignProgress } from '../../workflows/engine/notices/progress.ts';
 import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
 import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
+import * as Timeouts from '../../workflows/engine/reviews/timeouts.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const crops: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -124,8 +125,8 @@ describe('a reviewed derive step', () => {
 
   it('a derivative waiting past its timeout is decided by on_timeout and recorded as such', () => {
     const s = campaign();
-    expect(Reviews.deadline(s.reviews, s.steps)).toBe(60_000);
-    const records = Reviews.timeOut(s.reviews, s.steps, 60_000, 'later', s.window.cursor);
+    expect(Timeouts.deadline(s.reviews, s.steps)).toBe(60_000);
+    const records = Timeouts.timeOut(s.reviews, s.steps, 60_000, 'later', s.window.cursor);
     expect(records.map((r) => [r.key, r.action, r.source])).toEqual([
       [key(100), 'reject', 'timeout'],
       [key(101), 'reject', 'timeout'],

@@ -17,6 +17,7 @@ import type { CampaignState } from '../../workflows/engine/model.ts';
 import * as Allowance from '../../workflows/engine/money/allowance.ts';
 import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
 import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
+import * as Timeouts from '../../workflows/engine/reviews/timeouts.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -96,7 +97,7 @@ describe('the campaign state is plain data', () => {
 
     // A review gate: still-0 awaits a decision, its clip is parked; an approval releases it.
     expect(Reviews.awaiting(state.reviews, state.steps)).toEqual([1, 0]);
-    expect(Reviews.deadline(state.reviews, state.steps)).toBe(60_000);
+    expect(Timeouts.deadline(state.reviews, state.steps)).toBe(60_000);
     expectPlain(state);
     const { ack } = Decisions.review(
       state,

@@ -13,6 +13,7 @@ import * as Transitions from '../../workflows/engine/jobs/transitions.ts';
 import * as Progress from '../../workflows/engine/notices/progress.ts';
 import * as Decisions from '../../workflows/engine/reviews/decisions.ts';
 import * as Reviews from '../../workflows/engine/reviews/reviews.ts';
+import * as Timeouts from '../../workflows/engine/reviews/timeouts.ts';
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 const rule: ReviewRule = { timeoutMs: 60_000, onTimeout: 'reject', editPrompt: false };
@@ -102,12 +103,12 @@ describe('review gates in the campaign state', () => {
     expect(Occupancy.isDone(next)).toBe(false);
     // The review timer reads the deadline without writing the model: only the engine caches it.
     const unread = JSON.stringify(next);
-    expect(Reviews.dueAt(next.reviews, next.steps)).toBe(60_000);
+    expect(Timeouts.dueAt(next.reviews, next.steps)).toBe(60_000);
     expect(JSON.stringify(next)).toBe(unread);
-    expect(Reviews.deadline(next.reviews, next.steps)).toBe(60_000);
-    expect(Reviews.dueAt(next.reviews, next.steps)).toBe(60_000);
+    expect(Timeouts.deadline(next.reviews, next.steps)).toBe(60_000);
+    expect(Timeouts.dueAt(next.reviews, next.steps)).toBe(60_000);
     now = 60_000;
-    expect(Reviews.timeOut(next.reviews, next.steps, now, 'T', next.window.cursor)).toEqual([
+    expect(Timeouts.timeOut(next.reviews, next.steps, now, 'T', next.window.cursor)).toEqual([
       { key: key(4), action: 'reject', take: 0, at: 'T', source: 'timeout' },
     ]);
     GatedWindow.released(next, Reviews.nextRead(next.reviews)!, jobs(5, 6));

@@ -17,7 +17,8 @@ import { leaving } from './pacing/governor-share.ts';
 import { available, msUntilNext, take } from './pacing/pacer.ts';
 import { draining, drainLeftMs } from './pacing/run-state.ts';
 import { timedOut } from './reviews/decisions.ts';
-import { deadline, nextRead } from './reviews/reviews.ts';
+import { nextRead } from './reviews/reviews.ts';
+import { deadline } from './reviews/timeouts.ts';
 
 function situation(m: Model, tick: Tick): Situation {
   const { jobs, run, pacer, clock, rollOverLimit } = m;

@@ -10,7 +10,7 @@ import type { StepInfo } from '../../contract/campaign.ts';
 import { reviewUpdate } from '../../contract/campaign-messages.ts';
 import type { ReviewAck, ReviewBatch } from '../../contract/review.ts';
 import type { Model } from '../engine/model.ts';
-import { dueAt } from '../engine/reviews/reviews.ts';
+import { dueAt } from '../engine/reviews/timeouts.ts';
 import { refusalOfReview, step } from '../engine/step.ts';
 import type { Executor } from './executor.ts';
 

@@ -12,7 +12,8 @@ import type { CampaignState, Model } from '../model.ts';
 import { fits } from '../money/budget.ts';
 import { stopped } from '../money/stop.ts';
 import { batchProblem, refusalOf, ruleOf } from './review-rules.ts';
-import { accept, gateOf, timeOut, wasDecided } from './reviews.ts';
+import { accept, gateOf, wasDecided } from './reviews.ts';
+import { timeOut } from './timeouts.ts';
 
 /** What the jobs say of a decision's job beyond its gate (jobs/occupancy.ts, `standing`). */
 export interface Standing {

@@ -10,18 +10,8 @@
 import type { Micros } from '../../../api/money.ts';
 import type { Underived } from '../../../contract/activities.ts';
 import type { CarriedReviews, JobRef, Release, StepInfo } from '../../../contract/campaign.ts';
-import type { DecisionRecord, ReviewAction } from '../../../contract/review.ts';
-import {
-  covers,
-  deadlineOf,
-  type Gate,
-  releaseOf,
-  ruleOf,
-  type Span,
-  spanOf,
-  splitRead,
-  timesOut,
-} from './review-rules.ts';
+import type { ReviewAction } from '../../../contract/review.ts';
+import { covers, type Gate, releaseOf, type Span, spanOf, splitRead } from './review-rules.ts';
 import { carriedGates, carriedOf } from './reviews-carried.ts';
 
 export interface ReviewsState {
@@ -174,51 +164,6 @@ export function recall(
   }
   open(r, job, take, c.now, true);
   accept(r, r.gates[job.key]!, action, c.cursor, prompt);
-}
-
-/**
- * Earliest campaign-clock time a waiting take times out, or null, read without changing anything:
- * what the runtime's review timer waits for (the tick keeps it known, `deadline`).
- */
-export function dueAt(r: ReviewsState, steps: readonly StepInfo[]): number | null {
-  return r.earliestKnown ? r.earliest : earliestDeadline(r, steps);
-}
-
-/** The same, kept known until a gate changes: the tick asks at every turn of the loop. */
-export function deadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
-  if (r.earliestKnown) return r.earliest;
-  r.earliest = earliestDeadline(r, steps);
-  r.earliestKnown = true;
-  return r.earliest;
-}
-
-function earliestDeadline(r: ReviewsState, steps: readonly StepInfo[]): number | null {
-  let earliest: number | null = null;
-  if (!timesOut(steps)) return earliest;
-  for (const gate of Object.values(r.gates)) {
-    const due = deadlineOf(gate, ruleOf(steps, gate));
-    if (due !== null && (earliest === null || due < earliest)) earliest = due;
-  }
-  return earliest;
-}
-
-/** Takes whose timeout has passed: decided by their step's `on_timeout`, recorded as such. */
-export function timeOut(
-  r: ReviewsState,
-  steps: readonly StepInfo[],
-  now: number,
-  at: string,
-  cursor: number,
-): DecisionRecord[] {
-  const records: DecisionRecord[] = [];
-  for (const gate of Object.values(r.gates)) {
-    const rule = ruleOf(steps, gate);
-    const due = deadlineOf(gate, rule);
-    if (due === null || due > now || !rule) continue;
-    records.push({ key: gate.key, action: rule.onTimeout, take: gate.take, at, source: 'timeout' });
-    accept(r, gate, rule.onTimeout, cursor, undefined);
-  }
-  return records;
 }
 
 /** A job being retaken failed for good: its descendants are skipped, as for a rejection. */
