@@ -31,8 +31,8 @@ export async function cancelCampaign(
 /**
  * Canceled before the campaign opened (while it read the service's limits or waited on its first
  * share; a cancel sent before any worker ran it lands there): nothing was created, so nothing is
- * canceled upstream, and it completes as any canceled campaign does, every job not run. Before,
- * it ended in Temporal's Canceled state with no progress for `status` to read.
+ * canceled upstream, and it completes as any canceled campaign does, every job not run, rather
+ * than in Temporal's Canceled state with no progress for `status` to read.
  */
 export async function canceledAtStart(
   input: CampaignInput,

@@ -3,11 +3,11 @@
  * `status` and every other view show (they count it down from the snapshot, cli/live-frame.ts).
  *
  * Jobs are weighed by their step's measured latency: a still and a clip differ a hundredfold, and
- * counting jobs alike said "2s left" once the fast stills had ended with every clip still to
+ * counting jobs alike would say "2s left" once the fast stills had ended with every clip still to
  * make. The rate is measured over the time some prediction was at the service, so the hours a
  * campaign waited on a reviewer or on no worker do not count as slowness. Between two ends the
- * estimate counts down instead of being measured again (which made it climb while jobs were in
- * flight), and it says nothing once the count ran out with jobs still to end.
+ * estimate counts down instead of being measured again (which would make it climb while jobs
+ * are in flight), and it says nothing once the count ran out with jobs still to end.
  */
 import type { CarriedPace, StepCounts } from '../../../contract/campaign.ts';
 import { endedOf } from '../../../contract/ended-jobs.ts';
