@@ -40,6 +40,7 @@ export async function canceledAtStart(
 ): Promise<CampaignProgress> {
   // The governor may have counted it in while it waited for its share.
   await CancellationScope.nonCancellable(async () => link?.tell({ kind: 'leave' }));
+  // Opened only to say what was not run: no limits were read, and none are needed for that.
   const jobs = openCampaign(input.steps, input.plan.jobCount, input.concurrency, input.budget, {
     limits: { createsPerSecond: 0, maxInFlight: 0 },
     now: Date.now(),

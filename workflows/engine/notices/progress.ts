@@ -41,7 +41,6 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
   const awaiting = Reviews.awaiting(reviews, steps);
   const derived = Reviews.awaitingDerived(reviews, steps);
   const stopped = Stop.stopped(halt);
-  const work = { steps, counts: tally.counts, latencyMs: tally.stepLatencyMs, atService: atService(slots) };
   // Nothing moves until a reviewer decides: outputs (or files made from them) wait for review,
   // nothing runs, nothing can start.
   const onlyReview =
@@ -83,7 +82,14 @@ export function campaignProgress(s: CampaignState, campaign: string, now: number
     at: now,
     // None once submission stopped (the jobs left will not run, so no time is left for them), nor
     // while the next move is a reviewer's: no rate of finishing says when a person decides.
-    etaMs: stopped || onlyReview ? null : etaMs(s.pace, work, now),
+    etaMs:
+      stopped || onlyReview
+        ? null
+        : etaMs(
+            s.pace,
+            { steps, counts: tally.counts, latencyMs: tally.stepLatencyMs, atService: atService(slots) },
+            now,
+          ),
     runs,
     ...(derived.length > 0 ? { derivedAwaiting: derived } : {}),
   };
