@@ -5,10 +5,10 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CampaignProgress } from '../contract/progress.ts';
-import { CampaignEndedError, openReviewCampaign, type ReviewCampaign } from '../review/campaign.ts';
+import { openReviewCampaign, type ReviewCampaign } from '../review/campaign.ts';
 import { buildModel, type Item } from '../review/model.ts';
 import type { Environment } from './environment.ts';
-import { UserError, unknownCampaign } from './errors.ts';
+import { unknownCampaign } from './errors.ts';
 
 /** How long the worker carried for decisions may finish what it holds (a video's wait) on exit. */
 const HAND_BACK_MS = 5_000;
@@ -25,9 +25,8 @@ async function helperWorker(env: Environment, taskQueue: string) {
 }
 
 export async function openCampaign(env: Environment, campaign: string): Promise<ReviewCampaign> {
-  let opened: ReviewCampaign;
   try {
-    opened = await openReviewCampaign(
+    return await openReviewCampaign(
       env.client,
       campaign,
       env.embedded ? (queue) => helperWorker(env, queue) : undefined,
@@ -36,17 +35,6 @@ export async function openCampaign(env: Environment, campaign: string): Promise<
     if (error instanceof WorkflowNotFoundError) throw unknownCampaign(env, campaign);
     throw error;
   }
-  return {
-    ...opened,
-    async send(batch) {
-      try {
-        return await opened.send(batch);
-      } catch (error) {
-        if (error instanceof CampaignEndedError) throw new UserError(error.message);
-        throw error;
-      }
-    },
-  };
 }
 
 /**

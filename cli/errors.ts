@@ -5,6 +5,7 @@
  */
 import { NewerEngineError, PlanMismatchError } from '../control/campaign.ts';
 import { HandoverError } from '../control/handover.ts';
+import { CampaignEndedError } from '../review/campaign.ts';
 import { missingAwsSetting } from './aws-settings.ts';
 import { debugEnabled } from './debug.ts';
 import { ConfigurationError, type Environment } from './environment.ts';
@@ -36,7 +37,8 @@ export function errorLine(error: unknown): string {
   if (
     error instanceof ConfigurationError ||
     error instanceof NewerEngineError ||
-    error instanceof HandoverError
+    error instanceof HandoverError ||
+    error instanceof CampaignEndedError
   )
     return error.message;
   const missing = missingAwsSetting(error);

@@ -18,20 +18,19 @@ function refusalsOf(error: unknown): ReviewAck | null {
 }
 
 /**
- * Sends one batch and returns what the campaign accepted and refused. `ready` runs before each
- * send (it throws when the campaign ended). A run that continues the campaign from its records
- * finds its takes unread, then still generating, until it has read them back: after a handover,
- * decisions it refused as unknown or not awaiting review are sent again until taken or `patience`
- * runs out, when the last refusals stand (a key no run knows is refused only then).
+ * What sends a batch and returns what the campaign accepted and refused (the review pages' and the
+ * decision commands' SendBatch). `ready` runs before each send (it throws when the campaign ended).
+ * A run that continues the campaign from its records finds its takes unread, then still
+ * generating, until it has read them back: after a handover, decisions it refused as unknown or not
+ * awaiting review are sent again until taken or `patience` runs out, when the last refusals stand
+ * (a key no run knows is refused only then).
  */
-export async function sendDecisions(
+export function decisionSender(
   client: Client,
   handle: WorkflowHandle,
-  batch: ReviewBatch,
   ready: () => Promise<void>,
   patience: Patience = HANDOVER_PATIENCE,
-): Promise<ReviewAck> {
-  const deadline = Date.now() + patience.ms;
+): (batch: ReviewBatch) => Promise<ReviewAck> {
   const send = async (decisions: readonly ReviewDecision[]): Promise<ReviewAck> => {
     await ready();
     try {
@@ -42,21 +41,24 @@ export async function sendDecisions(
       throw error;
     }
   };
-  const accepted: string[] = [];
-  const refused: ReviewAck['refused'][number][] = [];
-  let pending = batch.decisions;
-  let handedOver = false;
   const notYet = new Set<string>(['unknown_job', 'not_awaiting_review']);
-  for (;;) {
-    const sent = await acrossRuns(client, handle, () => send(pending), patience);
-    handedOver ||= sent.resent;
-    accepted.push(...sent.value.accepted);
-    const again = handedOver ? sent.value.refused.filter((r) => notYet.has(r.reason)) : [];
-    const last = again.length === 0 || Date.now() >= deadline;
-    refused.push(...(last ? sent.value.refused : sent.value.refused.filter((r) => !again.includes(r))));
-    if (last) return { accepted, refused };
-    const keys = new Set(again.map((refusal) => refusal.key));
-    pending = pending.filter((decision) => keys.has(decision.key));
-    await sleep(patience.everyMs);
-  }
+  return async (batch) => {
+    const deadline = Date.now() + patience.ms;
+    const accepted: string[] = [];
+    const refused: ReviewAck['refused'][number][] = [];
+    let pending = batch.decisions;
+    let handedOver = false;
+    for (;;) {
+      const sent = await acrossRuns(client, handle, () => send(pending), patience);
+      handedOver ||= sent.resent;
+      accepted.push(...sent.value.accepted);
+      const again = handedOver ? sent.value.refused.filter((r) => notYet.has(r.reason)) : [];
+      const last = again.length === 0 || Date.now() >= deadline;
+      refused.push(...(last ? sent.value.refused : sent.value.refused.filter((r) => !again.includes(r))));
+      if (last) return { accepted, refused };
+      const keys = new Set(again.map((refusal) => refusal.key));
+      pending = pending.filter((decision) => keys.has(decision.key));
+      await sleep(patience.everyMs);
+    }
+  };
 }

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import { campaignHandle } from '../control/campaign.ts';
 import { campaignView } from '../control/campaign-view.ts';
 import { currentRun } from '../control/handover.ts';
-import { sendDecisions } from '../control/review-decisions.ts';
+import { decisionSender } from '../control/review-decisions.ts';
 import { readDecisions } from '../records/decisions.ts';
 import type { ModelSources } from './model.ts';
 import type { SendBatch } from './send.ts';
@@ -74,7 +74,7 @@ export async function openReviewCampaign(
     start,
     load,
     prepare: running,
-    send: (batch) => sendDecisions(client, handle, batch, running),
+    send: decisionSender(client, handle, running),
     async close() {
       return (await (await helper)?.stop()) ?? true;
     },

@@ -6,7 +6,7 @@
 import { type ModelLabel, promptProblem } from '../api/catalogue/index.ts';
 import type { ReviewAck, ReviewDecision } from '../contract/review.ts';
 import type { CampaignModel } from './model.ts';
-import { type SendBatch, sendAll } from './send.ts';
+import { BATCH_LIMIT, type SendBatch } from './send.ts';
 
 type Refusal = ReviewAck['refused'][number];
 
@@ -40,7 +40,10 @@ export function checkPrompts(
   return { valid, refused };
 }
 
-/** sendAll, after refusing the decisions whose prompt the job's model would refuse. */
+/**
+ * Sends the decisions in batches of the update's limit, in order, so a later decision about a job
+ * wins, after refusing those whose prompt the job's model would refuse.
+ */
 export async function sendChecked(
   decisions: readonly ReviewDecision[],
   model: CampaignModel,
@@ -52,6 +55,11 @@ export async function sendChecked(
     ...derivatives.map(({ key, model }) => [key, model] as const),
   ]);
   const { valid, refused } = checkPrompts(decisions, (key) => labels.get(key));
-  const ack = valid.length > 0 ? await sendAll(valid, send) : { accepted: [], refused: [] };
-  return { accepted: ack.accepted, refused: [...refused, ...ack.refused] };
+  const accepted: string[] = [];
+  for (let at = 0; at < valid.length; at += BATCH_LIMIT) {
+    const part = await send({ decisions: valid.slice(at, at + BATCH_LIMIT) });
+    accepted.push(...part.accepted);
+    refused.push(...part.refused);
+  }
+  return { accepted, refused };
 }

@@ -17,7 +17,7 @@ import { SHEET_PREFIX } from './sheet-url.ts';
 export interface ReviewServerOptions extends ListenOptions, SheetRouteOptions {
   readonly live: LiveModel;
   readonly outputDir: string;
-  /** One `review` update (sendAll keeps each within the update's limit). */
+  /** One `review` update (sendChecked keeps each within the update's limit). */
   readonly send: SendBatch;
   /** The campaign's link secret and revocations; absent (tests): a secret for this process only. */
   readonly access?: Access;

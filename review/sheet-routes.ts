@@ -34,7 +34,7 @@ const WINNER_WAIT_MS = 200;
 export interface Sheet {
   readonly live: LiveModel;
   readonly outputDir: string;
-  /** One `review` update (sendAll keeps each within the update's limit). */
+  /** One `review` update (sendChecked keeps each within the update's limit). */
   readonly send: SendBatch;
 }
 

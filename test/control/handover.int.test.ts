@@ -13,7 +13,7 @@ import { campaignHandle, planIdentity, startOrAttach, workflowIdOf } from '../..
 import { campaignInputOf } from '../../control/campaign-input.ts';
 import { cancelAcrossRuns } from '../../control/cancel.ts';
 import { continuedReason } from '../../control/handover.ts';
-import { sendDecisions } from '../../control/review-decisions.ts';
+import { decisionSender } from '../../control/review-decisions.ts';
 import type { Plan } from '../../plan/types.ts';
 import { readDecisions } from '../../records/decisions.ts';
 import { storePlan } from '../../records/plan-store.ts';
@@ -60,12 +60,11 @@ describe('what is sent at the handover from an older engine', () => {
 
     // Its worker gone, the decision waits on the older run, which the newer engine then ends.
     const handle = campaignHandle(h.temporal, plan.campaign);
-    const decided = sendDecisions(
+    const decided = decisionSender(
       h.temporal,
       handle,
-      { decisions: [{ key: kettle, action: 'approve' }] },
       nothing,
-    );
+    )({ decisions: [{ key: kettle, action: 'approve' }] });
     await sleep(500);
     const queue = `${h.taskQueue}-upgraded`;
     const result = await (await workerOn(h, queue)).runUntil(async () => {
@@ -95,13 +94,9 @@ describe('what is sent at the handover from an older engine', () => {
     await old.terminate(continuedReason(1));
     const handle = campaignHandle(h.temporal, plan.campaign);
     const [kettle] = keysOf(plan, 'still') as [string];
-    const refused = await sendDecisions(
-      h.temporal,
-      handle,
-      { decisions: [{ key: kettle, action: 'approve' }] },
-      nothing,
-      { ms: 1_000, everyMs: 100 },
-    ).catch((error: unknown) => error);
+    const refused = await decisionSender(h.temporal, handle, nothing, { ms: 1_000, everyMs: 100 })({
+      decisions: [{ key: kettle, action: 'approve' }],
+    }).catch((error: unknown) => error);
     expect((refused as Error).message).toBe(
       `campaign "${plan.campaign}" is being continued by engine ${ENGINE}: retry in a few seconds`,
     );

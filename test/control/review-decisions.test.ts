@@ -7,7 +7,7 @@ import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temp
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import type { ReviewAck, ReviewBatch } from '../../contract/review.ts';
-import { sendDecisions } from '../../control/review-decisions.ts';
+import { decisionSender } from '../../control/review-decisions.ts';
 
 const patience = { ms: 2_000, everyMs: 10 };
 const stillGenerating = (key: string) => ({
@@ -52,7 +52,7 @@ describe('decisions at a handover', () => {
       { accepted: ['kettle'], refused: [stillGenerating('lamp')] },
       { accepted: ['lamp'], refused: [] },
     );
-    expect(await sendDecisions({} as Client, handle, batch, ready, patience)).toEqual({
+    expect(await decisionSender({} as Client, handle, ready, patience)(batch)).toEqual({
       accepted: ['kettle', 'lamp'],
       refused: [],
     });
@@ -61,7 +61,7 @@ describe('decisions at a handover', () => {
 
   it('without a handover, are refused at once', async () => {
     const { handle, sent } = campaign({ accepted: ['kettle'], refused: [stillGenerating('lamp')] });
-    expect(await sendDecisions({} as Client, handle, batch, ready, patience)).toEqual({
+    expect(await decisionSender({} as Client, handle, ready, patience)(batch)).toEqual({
       accepted: ['kettle'],
       refused: [stillGenerating('lamp')],
     });

@@ -34,31 +34,24 @@ import { refusalOfBatch, reviewed } from './reviews/decisions.ts';
 import { ticked } from './tick.ts';
 
 export function step(m: Model, event: CampaignEvent): Effect[] {
-  const unchanged = unmoving(m, event);
-  if (unchanged) return unchanged;
-  // Spend caps (workflows/engine/caps.ts) follow every event: asks, spend reports, the reservation given back.
-  return addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
-}
-
-/**
- * Answers that move nothing, not even the caps: a read failure that fails the workflow (the
- * runtime rethrows it), a record failure that stops nothing (the update fails with its reason),
- * and a cancel's first pass that leaves heirs to cancel in a second one.
- */
-function unmoving(m: Model, event: CampaignEvent): Effect[] | null {
+  // Answers that move nothing, not even the caps: a read failure that fails the workflow (the
+  // runtime rethrows it), a record failure that stops nothing (the update fails with its reason),
+  // and a cancel's first pass that leaves heirs to cancel in a second one.
   switch (event.kind) {
     case 'read-failed':
-      return event.failure === 'service_unavailable' || stopFor(event.failure) ? null : [{ kind: 'fail' }];
+      if (event.failure !== 'service_unavailable' && !stopFor(event.failure)) return [{ kind: 'fail' }];
+      break;
     case 'record-failed':
-      return stopFor(event.failure) ? null : [];
+      if (!stopFor(event.failure)) return [];
+      break;
     case 'canceled':
       // Heirs created while their predecessors were being canceled are canceled in turn.
-      return event.after === 'creates' && m.run.chaining > 0
-        ? [{ kind: 'cancel-upstream', after: 'heirs' }]
-        : null;
-    default:
-      return null;
+      if (event.after === 'creates' && m.run.chaining > 0)
+        return [{ kind: 'cancel-upstream', after: 'heirs' }];
+      break;
   }
+  // Spend caps (workflows/engine/caps.ts) follow every event: asks, spend reports, the reservation given back.
+  return addressed(m, withCaps(m, route(m, event), event.kind === 'canceled'));
 }
 
 /**

@@ -17,10 +17,11 @@ import { leaving } from './pacing/governor-share.ts';
 import { available, msUntilNext, take } from './pacing/pacer.ts';
 import { draining, drainLeftMs } from './pacing/run-state.ts';
 import { timedOut } from './reviews/decisions.ts';
+import type { Span } from './reviews/review-rules.ts';
 import { nextRead } from './reviews/reviews.ts';
 import { deadline } from './reviews/timeouts.ts';
 
-function situation(m: Model, tick: Tick): Situation {
+function situation(m: Model, tick: Tick, release: Span | undefined): Situation {
   const { jobs, run, pacer, clock, rollOverLimit } = m;
   const now = clock.at;
   const rate = jobs.limits.createsPerSecond;
@@ -41,7 +42,7 @@ function situation(m: Model, tick: Tick): Situation {
     msUntilToken: msUntilNext(pacer, now),
     minBatch,
     msUntilBatch: msUntilNext(pacer, now, minBatch),
-    released: !stopped(jobs.halt) && nextRead(jobs.reviews) !== undefined,
+    released: release !== undefined,
     reviewsDue: (deadline(jobs.reviews, jobs.steps) ?? Number.POSITIVE_INFINITY) <= now,
   };
 }
@@ -49,7 +50,9 @@ function situation(m: Model, tick: Tick): Situation {
 /** The loop's tick: one command of decide.ts, as the effects that carry it out. */
 export function ticked(m: Model, tick: Tick): Effect[] {
   const { jobs, run, pacer, clock } = m;
-  const command = decide(situation(m, tick));
+  // The plan's next read for the jobs reviewers released, unless the campaign stopped.
+  const release = stopped(jobs.halt) ? undefined : nextRead(jobs.reviews);
+  const command = decide(situation(m, tick, release));
   switch (command.kind) {
     case 'complete':
       return [...leaving(m), ...publishing(m, null, true), { kind: 'complete' }];
@@ -70,7 +73,7 @@ export function ticked(m: Model, tick: Tick): Effect[] {
     case 'load-jobs':
       return [{ kind: 'load-jobs', from: jobs.window.cursor, count: command.count }];
     case 'read-released':
-      return [{ kind: 'read-released', span: nextRead(jobs.reviews)! }];
+      return [{ kind: 'read-released', span: release! }];
     case 'time-out-reviews':
       return timedOut(m, tick.at);
     case 'submit': {
